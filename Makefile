@@ -1,0 +1,105 @@
+# Makefile — builds kcsan-scan, runs its tests and its demo.
+#
+#   make            build build/kcsan-scan
+#   make demo       scan the bundled examples and print the report
+#   make check      run every test (unit, header, corpus, end-to-end)
+#   make install    install under $(DESTDIR)$(PREFIX)
+#   make bench-scan static-analysis speed ratios (see bench/)
+#
+# 'demo' and 'check' first run scripts/deps.sh, which installs missing
+# Debian packages when run as root and otherwise prints the command to run.
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+LLVM_DIR ?= /usr/lib/llvm-14
+CC       ?= cc
+ifeq ($(origin CC),default)
+CC       := gcc
+endif
+
+B        := build
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -pthread -MMD -MP
+CPPFLAGS += -I. -Idb -I$(LLVM_DIR)/include \
+            -DKCSAN_INCLUDE_DIR='"$(abspath include)"' \
+            -DKCSAN_INSTALLED_INCLUDE_DIR='"$(PREFIX)/share/kcsan-scan/include"'
+LDLIBS   += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang \
+            -lsqlite3 -ljansson -pthread
+
+DB_SRC       := db/db.c
+ANALYZER_SRC := $(wildcard analyzer/*.c)
+CLI_SRC      := $(wildcard cli/*.c)
+GEN_SRC      := $(B)/gen/schema.c $(B)/gen/profiles.c
+
+LIB_OBJ  := $(patsubst %.c,$(B)/%.o,$(DB_SRC) $(ANALYZER_SRC)) \
+            $(patsubst $(B)/gen/%.c,$(B)/gen/%.o,$(GEN_SRC))
+CLI_OBJ  := $(patsubst %.c,$(B)/%.o,$(CLI_SRC))
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_OBJ := $(patsubst %.c,$(B)/%.o,$(UNIT_SRC))
+REPORT_LIB_OBJ := $(filter-out $(B)/cli/main.o,$(CLI_OBJ))
+
+BIN      := $(B)/kcsan-scan
+
+.PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan
+
+all: $(BIN)
+
+deps:
+	@sh scripts/deps.sh
+
+$(BIN): $(LIB_OBJ) $(CLI_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/gen/%.o: $(B)/gen/%.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/gen/schema.c: db/schema.sql scripts/embed-sql.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-sql.sh $< kdb_schema_sql > $@
+
+$(B)/gen/profiles.c: $(wildcard profiles/*.prof) scripts/embed-profiles.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-profiles.sh profiles > $@
+
+# Unit tests (Criterion) link the library objects and the non-main CLI objects.
+$(B)/unit-tests: $(UNIT_OBJ) $(LIB_OBJ) $(REPORT_LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh scripts/demo.sh
+
+unit-check: $(B)/unit-tests
+	$(B)/unit-tests --jobs 2
+
+e2e-check: $(BIN)
+	@sh tests/run-tests.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all $(B)/unit-tests
+	@$(MAKE) --no-print-directory unit-check
+	@$(MAKE) --no-print-directory e2e-check
+
+bench-scan: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/scan-bench.sh
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	           $(DESTDIR)$(PREFIX)/share/kcsan-scan/include/kcsan
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kcsan-scan
+	install -m 644 man/kcsan-scan.1 $(DESTDIR)$(PREFIX)/share/man/man1/kcsan-scan.1
+	install -m 644 include/kcsan/*.h $(DESTDIR)$(PREFIX)/share/kcsan-scan/include/kcsan/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/kcsan-scan $(DESTDIR)$(PREFIX)/share/man/man1/kcsan-scan.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/kcsan-scan
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

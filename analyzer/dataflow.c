@@ -1,0 +1,888 @@
+/* analyzer/dataflow.c — ordering analysis (see dataflow.h).
+ *
+ * Per function, a forward dataflow over the CFG keeps:
+ *   pend_plain  plain accesses not yet ordered by a barrier (may: union);
+ *               a marked write or RMW reached with one pending is a
+ *               writer-side candidate (SPEC §5: the access may become
+ *               visible after the flag);
+ *   pend_reads  marked reads not yet ordered before later reads; a plain
+ *               read reached with one pending, whose address does not
+ *               depend on it, is a reader-side candidate;
+ *   seen_*      every plain access / marked read so far, ordered or not,
+ *               for pairing (who publishes D through F, who reads F then D);
+ *   killed      what has been ordered on every path since entry (must:
+ *               intersection), which becomes the function's summary;
+ *   locks       locks held on every path (must), for the lockset rule;
+ *   quiet       no other thread can be running: at the entry of a root
+ *               function and after pthread_join, until pthread_create.
+ * A call applies the callee's summary: its exposed marked writes and plain
+ * reads are checked against the caller's pending sets, then its orderings
+ * and its own pending accesses flow into the caller.  Summaries are
+ * iterated over the whole tree until they stop changing.
+ */
+#include "dataflow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define K_READ   (1u << ACC_READ)
+#define K_WRITE  (1u << ACC_WRITE)
+#define K_RMW    (1u << ACC_RMW)
+#define K_ALL    (K_READ | K_WRITE | K_RMW)
+#define K_READER (1u << 8)      /* orders earlier marked reads */
+
+unsigned writer_kills(enum ord o)
+{
+	switch (o) {
+	case ORD_FULL: case ORD_RELEASE: case ORD_ACQ_REL:
+		return K_ALL;
+	case ORD_WMB:
+		return K_WRITE | K_RMW;
+	case ORD_RMB:
+		return K_READ | K_RMW;
+	default:
+		return 0;
+	}
+}
+
+int reader_kills(enum ord o, int is_barrier)
+{
+	/* A full barrier or read barrier orders earlier reads before later
+	 * ones; so does an acquire fence, but not an acquire load of some
+	 * other variable (it orders only itself). */
+	return o == ORD_FULL || o == ORD_RMB || (is_barrier && (o == ORD_ACQUIRE || o == ORD_ACQ_REL));
+}
+
+struct evset { struct event **v; int n, cap; };
+struct fenced { struct event *plain, *fence; };
+struct fset { struct fenced *v; int n, cap; };
+struct strset { char **v; int n, cap; };     /* borrowed strings */
+
+struct state {
+	int reached;
+	struct evset pend_plain, pend_reads, seen_plain, seen_reads;
+	struct fset fenced;
+	unsigned killed;
+	struct strset locks;
+	int quiet;
+};
+
+/* An exposed event of a callee, with what is ordered before it on every
+ * path from the callee's entry. */
+struct exposed { struct event *e; unsigned killed_before; };
+struct xset { struct exposed *v; int n, cap; };
+
+struct summary {
+	unsigned must_kill;
+	struct evset exit_plain, exit_reads, all_plain, all_reads, all_mwrites;
+	struct xset entry_mwrites, entry_plain;
+	int calls_create;
+};
+
+struct program {
+	struct function *fns;
+	int nfns;
+	struct summary *sums;
+	char **keys;              /* link keys sorted, with their index */
+	int *key_fn;
+	char **thread_roots;
+	int nroots, rootcap;
+	int *called;              /* called from somewhere in the tree */
+	struct analysis *out;
+	int emit;                 /* the final pass: record facts */
+};
+
+static int es_has(const struct evset *s, const struct event *e)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->v[i] == e)
+			return 1;
+	return 0;
+}
+
+static int es_add(struct evset *s, struct event *e)
+{
+	if (es_has(s, e))
+		return 0;
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	s->v[s->n++] = e;
+	return 1;
+}
+
+static int es_union(struct evset *into, const struct evset *from)
+{
+	int changed = 0;
+
+	for (int i = 0; i < from->n; i++)
+		changed |= es_add(into, from->v[i]);
+	return changed;
+}
+
+static void es_copy(struct evset *to, const struct evset *from)
+{
+	to->n = 0;
+	es_union(to, from);
+}
+
+static int fs_add(struct fset *s, struct event *p, struct event *f)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->v[i].plain == p && s->v[i].fence == f)
+			return 0;
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	s->v[s->n].plain = p;
+	s->v[s->n++].fence = f;
+	return 1;
+}
+
+static void xs_add(struct xset *s, struct event *e, unsigned killed)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->v[i].e == e) {
+			s->v[i].killed_before &= killed;
+			return;
+		}
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	s->v[s->n].e = e;
+	s->v[s->n++].killed_before = killed;
+}
+
+static int ss_has(const struct strset *s, const char *k)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], k) == 0)
+			return 1;
+	return 0;
+}
+
+static void ss_add(struct strset *s, char *k)
+{
+	if (ss_has(s, k))
+		return;
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	s->v[s->n++] = k;
+}
+
+static void ss_remove(struct strset *s, const char *k)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], k) == 0) {
+			s->v[i] = s->v[--s->n];
+			return;
+		}
+}
+
+static void state_free(struct state *s)
+{
+	free(s->pend_plain.v);
+	free(s->pend_reads.v);
+	free(s->seen_plain.v);
+	free(s->seen_reads.v);
+	free(s->fenced.v);
+	free(s->locks.v);
+	memset(s, 0, sizeof *s);
+}
+
+static void state_copy(struct state *to, const struct state *from)
+{
+	to->reached = from->reached;
+	es_copy(&to->pend_plain, &from->pend_plain);
+	es_copy(&to->pend_reads, &from->pend_reads);
+	es_copy(&to->seen_plain, &from->seen_plain);
+	es_copy(&to->seen_reads, &from->seen_reads);
+	to->fenced.n = 0;
+	for (int i = 0; i < from->fenced.n; i++)
+		fs_add(&to->fenced, from->fenced.v[i].plain, from->fenced.v[i].fence);
+	to->killed = from->killed;
+	to->locks.n = 0;
+	for (int i = 0; i < from->locks.n; i++)
+		ss_add(&to->locks, from->locks.v[i]);
+	to->quiet = from->quiet;
+}
+
+/* Merges FROM into the block-entry state TO; returns whether TO changed. */
+static int state_merge(struct state *to, const struct state *from)
+{
+	int changed = 0;
+
+	if (!from->reached)
+		return 0;
+	if (!to->reached) {
+		state_copy(to, from);
+		return 1;
+	}
+	changed |= es_union(&to->pend_plain, &from->pend_plain);
+	changed |= es_union(&to->pend_reads, &from->pend_reads);
+	changed |= es_union(&to->seen_plain, &from->seen_plain);
+	changed |= es_union(&to->seen_reads, &from->seen_reads);
+	for (int i = 0; i < from->fenced.n; i++)
+		changed |= fs_add(&to->fenced, from->fenced.v[i].plain, from->fenced.v[i].fence);
+	if ((to->killed & from->killed) != to->killed) {
+		to->killed &= from->killed;
+		changed = 1;
+	}
+	for (int i = 0; i < to->locks.n; i++)
+		if (!ss_has(&from->locks, to->locks.v[i])) {
+			to->locks.v[i--] = to->locks.v[--to->locks.n];
+			changed = 1;
+		}
+	if (to->quiet && !from->quiet) {
+		to->quiet = 0;
+		changed = 1;
+	}
+	return changed;
+}
+
+static int same_object(const struct event *a, const struct event *b)
+{
+	return a->object && b->object && strcmp(a->object, b->object) == 0;
+}
+
+/* Orders pending plain accesses whose type KILL covers; a fence barrier
+ * FENCE is remembered for the unpaired-barrier check. */
+static void kill_plain(struct state *s, unsigned kill, struct event *fence)
+{
+	if (!kill)
+		return;
+	for (int i = 0; i < s->pend_plain.n; i++) {
+		struct event *p = s->pend_plain.v[i];
+
+		if (kill & (1u << p->access)) {
+			if (fence)
+				fs_add(&s->fenced, p, fence);
+			s->pend_plain.v[i--] = s->pend_plain.v[--s->pend_plain.n];
+		}
+	}
+	s->killed |= kill;
+}
+
+static void kill_reads(struct state *s)
+{
+	s->pend_reads.n = 0;
+	s->killed |= K_READER;
+}
+
+/* ---- dependencies: which marked reads a local's value comes from ---- */
+
+struct derived { const char *local; int *reads; int n, cap; };
+struct deriv_map { struct derived *v; int n, cap; };
+
+static struct derived *dm_get(struct deriv_map *m, const char *local, int create)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strcmp(m->v[i].local, local) == 0)
+			return &m->v[i];
+	if (!create)
+		return NULL;
+	grow(&m->v, &m->cap, m->n + 1, sizeof *m->v);
+	memset(&m->v[m->n], 0, sizeof m->v[m->n]);
+	m->v[m->n].local = local;
+	return &m->v[m->n++];
+}
+
+static int dm_add(struct derived *d, int read)
+{
+	for (int i = 0; i < d->n; i++)
+		if (d->reads[i] == read)
+			return 0;
+	grow(&d->reads, &d->cap, d->n + 1, sizeof *d->reads);
+	d->reads[d->n++] = read;
+	return 1;
+}
+
+/* Calls FN for every item of a ",a,@3,b," list. */
+static void for_each_use(const char *uses, void (*fn)(const char *, void *), void *arg)
+{
+	char item[160];
+
+	if (!uses)
+		return;
+	for (const char *p = uses; *p; ) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n > 0 && n < sizeof item) {
+			memcpy(item, p, n);
+			item[n] = '\0';
+			fn(item, arg);
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+}
+
+struct flow_ctx { struct deriv_map *m; struct derived *target; int changed; };
+
+static void add_use(const char *item, void *arg)
+{
+	struct flow_ctx *c = arg;
+
+	if (item[0] == '@') {
+		c->changed |= dm_add(c->target, atoi(item + 1));
+	} else {
+		struct derived *src = dm_get(c->m, item, 0);
+
+		if (src && src != c->target)
+			for (int i = 0; i < src->n; i++)
+				c->changed |= dm_add(c->target, src->reads[i]);
+	}
+}
+
+/* Flow-insensitively, which marked reads (by event index) can each local's
+ * value come from: a small fixpoint over the local assignments. */
+static void compute_derived(struct function *f, struct deriv_map *m)
+{
+	int changed = 1, rounds = 0;
+
+	while (changed && rounds++ < 20) {
+		changed = 0;
+		for (int b = 0; b < f->nblocks; b++)
+			for (int i = 0; i < f->blocks[b].nevents; i++) {
+				struct event *e = &f->blocks[b].events[i];
+				struct flow_ctx c = { m, NULL, 0 };
+
+				if (e->kind != EV_LOCAL || !e->defines)
+					continue;
+				c.target = dm_get(m, e->defines, 1);
+				for_each_use(e->uses, add_use, &c);
+				changed |= c.changed;
+			}
+	}
+}
+
+struct dep_ctx { struct deriv_map *m; int read; int found; };
+
+static void check_use(const char *item, void *arg)
+{
+	struct dep_ctx *c = arg;
+
+	if (item[0] == '@') {
+		if (atoi(item + 1) == c->read)
+			c->found = 1;
+	} else {
+		struct derived *d = dm_get(c->m, item, 0);
+
+		for (int i = 0; d && i < d->n; i++)
+			if (d->reads[i] == c->read)
+				c->found = 1;
+	}
+}
+
+/* Does the address of plain access P depend on the value of marked read R
+ * (both in the function whose map is M)? */
+static int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
+{
+	struct dep_ctx c = { m, r->index, 0 };
+
+	for_each_use(p->uses, check_use, &c);
+	return c.found;
+}
+
+/* ---- facts ---- */
+
+static void add_candidate(struct candidate **arr, int *n, int *cap, struct event *plain,
+			  struct event *marked, struct function *fn)
+{
+	for (int i = 0; i < *n; i++)
+		if ((*arr)[i].plain == plain && (*arr)[i].marked == marked)
+			return;
+	grow(arr, cap, *n + 1, sizeof **arr);
+	(*arr)[*n].plain = plain;
+	(*arr)[*n].marked = marked;
+	(*arr)[(*n)++].fn = fn;
+}
+
+static void add_link(struct link **arr, int *n, int *cap, struct event *plain, struct event *marked,
+		     struct event *fence, struct function *fn, int ordered)
+{
+	for (int i = 0; i < *n; i++)
+		if ((*arr)[i].plain == plain && (*arr)[i].marked == marked) {
+			if (fence && !(*arr)[i].fence)
+				(*arr)[i].fence = fence;
+			return;
+		}
+	grow(arr, cap, *n + 1, sizeof **arr);
+	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered };
+	(*n)++;
+}
+
+static void add_relay(struct analysis *a, const char *from, const char *to)
+{
+	if (strcmp(from, to) == 0)
+		return;
+	for (int i = 0; i < a->nrelays; i++)
+		if (strcmp(a->relays[i].from, from) == 0 && strcmp(a->relays[i].to, to) == 0)
+			return;
+	grow(&a->relays, &a->relcap, a->nrelays + 1, sizeof *a->relays);
+	a->relays[a->nrelays].from = from;
+	a->relays[a->nrelays++].to = to;
+}
+
+static void note_locks(struct analysis *a, const struct event *p, const struct strset *held)
+{
+	struct object_locks *o = NULL;
+
+	for (int i = 0; i < a->nlocks; i++)
+		if (strcmp(a->locks[i].object, p->object) == 0)
+			o = &a->locks[i];
+	if (!o) {
+		grow(&a->locks, &a->lockcap, a->nlocks + 1, sizeof *a->locks);
+		o = &a->locks[a->nlocks++];
+		memset(o, 0, sizeof *o);
+		o->object = p->object;
+		o->locks = xcalloc(held->n + 1, sizeof *o->locks);
+		for (int i = 0; i < held->n; i++)
+			o->locks[o->nlocks++] = held->v[i];
+		o->accesses = 1;
+		return;
+	}
+	o->accesses++;
+	for (int i = 0; i < o->nlocks; i++)
+		if (!ss_has(held, o->locks[i]))
+			o->locks[i--] = o->locks[--o->nlocks];
+}
+
+/* ---- the transfer function ---- */
+
+struct fn_ctx {
+	struct program *p;
+	struct function *fn;
+	struct summary *sum;          /* being computed for fn */
+	struct deriv_map derived;
+	unsigned char *pre_spawn;     /* per event index: a thread is created
+					 next, before any join (backward) */
+};
+
+static struct summary *summary_of(struct program *p, const char *key)
+{
+	int lo = 0, hi = p->nfns - 1;
+
+	if (!key)
+		return NULL;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, c = strcmp(p->keys[mid], key);
+
+		if (c == 0)
+			return &p->sums[p->key_fn[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+static int is_named(const struct event *e, const char *name)
+{
+	return e->name && strcmp(e->name, name) == 0;
+}
+
+/* M, a marked write or RMW, is reached in state S.  EXTRA_KILLED is what
+ * the callee (when M is in one) ordered before M; PRE_SPAWN says that a
+ * thread is created right after, before any join: initialisation that
+ * pthread_create orders for the new threads. */
+static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, unsigned extra_killed,
+			 int pre_spawn)
+{
+	struct analysis *a = c->p->out;
+
+	if (!c->p->emit || !m->object)
+		return;
+	for (int i = 0; i < s->pend_plain.n; i++) {
+		struct event *p = s->pend_plain.v[i];
+
+		if (same_object(p, m) || (extra_killed & (1u << p->access)))
+			continue;
+		if (pre_spawn)
+			continue;
+		add_candidate(&a->writers, &a->nwriters, &a->wcap, p, m, c->fn);
+	}
+	for (int i = 0; i < s->seen_plain.n; i++) {
+		struct event *p = s->seen_plain.v[i];
+		struct event *fence = NULL;
+
+		if (same_object(p, m) || p->access == ACC_READ)
+			continue;
+		for (int j = 0; j < s->fenced.n; j++)
+			if (s->fenced.v[j].plain == p)
+				fence = s->fenced.v[j].fence;
+		add_link(&a->producers, &a->nproducers, &a->pcap, p, m, fence, c->fn,
+			 !es_has(&s->pend_plain, p));
+	}
+	for (int i = 0; i < s->seen_reads.n; i++)
+		if (s->seen_reads.v[i]->object)
+			add_relay(a, s->seen_reads.v[i]->object, m->object);
+}
+
+/* P, a plain access, is reached in state S.  READER_ORDERED: a callee
+ * ordered earlier reads before P.  OWN: P is an event of this function
+ * (dependencies through locals are only known then). */
+static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int reader_ordered,
+			 int own)
+{
+	struct analysis *a = c->p->out;
+
+	if (!c->p->emit || !p->object)
+		return;
+	for (int i = 0; i < s->seen_reads.n; i++) {
+		struct event *r = s->seen_reads.v[i];
+
+		if (!same_object(p, r) && r->object)
+			add_link(&a->consumers, &a->nconsumers, &a->ccap, p, r, NULL, c->fn,
+				 !es_has(&s->pend_reads, r));
+	}
+	if (p->access == ACC_WRITE || reader_ordered || s->quiet)
+		return;
+	for (int i = 0; i < s->pend_reads.n; i++) {
+		struct event *r = s->pend_reads.v[i];
+
+		if (same_object(p, r) || !r->object)
+			continue;
+		if (own && depends_on(&c->derived, p, r))
+			continue;   /* address dependency: ordered */
+		add_candidate(&a->readers, &a->nreaders, &a->rcap, r, p, c->fn);
+	}
+}
+
+static int pre_spawn_at(struct fn_ctx *c, const struct event *e)
+{
+	return c->pre_spawn && c->pre_spawn[e->index];
+}
+
+static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
+{
+	struct summary *cs = summary_of(c->p, call->target);
+	struct summary *me = c->sum;
+
+	if (!cs)
+		return;              /* unknown callee: no effect assumed */
+	for (int i = 0; i < cs->entry_mwrites.n; i++) {
+		struct exposed *x = &cs->entry_mwrites.v[i];
+
+		writer_check(c, s, x->e, x->killed_before, pre_spawn_at(c, call));
+		if (me)
+			xs_add(&me->entry_mwrites, x->e, s->killed | x->killed_before);
+	}
+	for (int i = 0; i < cs->entry_plain.n; i++) {
+		struct exposed *x = &cs->entry_plain.v[i];
+
+		reader_check(c, s, x->e, (x->killed_before & K_READER) != 0, 0);
+		if (me)
+			xs_add(&me->entry_plain, x->e, s->killed | x->killed_before);
+	}
+	kill_plain(s, cs->must_kill & K_ALL, NULL);
+	if (cs->must_kill & K_READER)
+		kill_reads(s);
+	es_union(&s->pend_plain, &cs->exit_plain);
+	es_union(&s->pend_reads, &cs->exit_reads);
+	es_union(&s->seen_plain, &cs->all_plain);
+	es_union(&s->seen_reads, &cs->all_reads);
+	if (me) {
+		es_union(&me->all_plain, &cs->all_plain);
+		es_union(&me->all_reads, &cs->all_reads);
+		es_union(&me->all_mwrites, &cs->all_mwrites);
+	}
+	if (c->p->emit)
+		for (int i = 0; i < cs->all_plain.n; i++)
+			if (cs->all_plain.v[i]->object)
+				note_locks(c->p->out, cs->all_plain.v[i], &s->locks);
+}
+
+static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
+{
+	struct summary *me = c->sum;
+
+	switch (e->kind) {
+	case EV_ACCESS:
+		if (!e->object)
+			break;
+		if (!e->marked) {
+			reader_check(c, s, e, 0, 1);
+			if (c->p->emit)
+				note_locks(c->p->out, e, &s->locks);
+			if (me) {
+				xs_add(&me->entry_plain, e, s->killed);
+				es_add(&me->all_plain, e);
+			}
+			es_add(&s->pend_plain, e);
+			es_add(&s->seen_plain, e);
+			break;
+		}
+		/* A marked access orders what its own ordering covers first
+		 * (a release store orders everything before it). */
+		kill_plain(s, writer_kills(e->ord), NULL);
+		if (e->access == ACC_WRITE || e->access == ACC_RMW) {
+			writer_check(c, s, e, 0, pre_spawn_at(c, e));
+			if (me) {
+				xs_add(&me->entry_mwrites, e, s->killed);
+				es_add(&me->all_mwrites, e);
+			}
+		}
+		if (e->access == ACC_READ || e->access == ACC_RMW) {
+			if (reader_kills(e->ord, 0))
+				kill_reads(s);
+			if (e->ord == ORD_RELAXED || e->ord == ORD_RELEASE || e->ord == ORD_NONE)
+				es_add(&s->pend_reads, e);
+			es_add(&s->seen_reads, e);
+			if (me)
+				es_add(&me->all_reads, e);
+		}
+		break;
+	case EV_BARRIER:
+		kill_plain(s, writer_kills(e->ord), e);
+		if (reader_kills(e->ord, 1))
+			kill_reads(s);
+		if (is_named(e, "pthread_create")) {
+			s->quiet = 0;
+			if (me)
+				me->calls_create = 1;
+		} else if (is_named(e, "pthread_join")) {
+			s->quiet = 1;
+		}
+		break;
+	case EV_LOCK:
+		if (e->object)
+			ss_add(&s->locks, e->object);
+		break;
+	case EV_UNLOCK:
+		kill_plain(s, writer_kills(ORD_RELEASE), NULL);
+		if (e->object)
+			ss_remove(&s->locks, e->object);
+		break;
+	case EV_CALL:
+		apply_call(c, s, e);
+		break;
+	case EV_LOCAL:
+		break;
+	}
+}
+
+/* Backward: after each event, is pthread_create reached on every path
+ * before any pthread_join or the function's exit? */
+static unsigned char *compute_pre_spawn(struct function *f)
+{
+	int maxidx = 0, changed = 1, rounds = 0;
+	unsigned char *in, *out;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			if (f->blocks[b].events[i].index + 1 > maxidx)
+				maxidx = f->blocks[b].events[i].index + 1;
+	out = xcalloc(maxidx + 1, 1);
+	in = xmalloc(f->nblocks + 1);
+	memset(in, 1, f->nblocks + 1);
+	in[f->exit] = 0;
+	while (changed && rounds++ < 100) {
+		changed = 0;
+		for (int b = f->nblocks - 1; b >= 0; b--) {
+			struct block *bl = &f->blocks[b];
+			int v = bl->nsucc > 0;
+
+			if (b == f->exit)
+				continue;
+			for (int s = 0; s < bl->nsucc; s++)
+				v &= in[bl->succ[s]];
+			for (int i = bl->nevents - 1; i >= 0; i--) {
+				struct event *e = &bl->events[i];
+
+				if (e->index >= 0 && e->index < maxidx)
+					out[e->index] = (unsigned char)v;
+				if (is_named(e, "pthread_create"))
+					v = 1;
+				else if (is_named(e, "pthread_join"))
+					v = 0;
+			}
+			if (in[b] != v) {
+				in[b] = (unsigned char)v;
+				changed = 1;
+			}
+		}
+	}
+	free(in);
+	return out;
+}
+
+static int is_root(struct program *p, int fi)
+{
+	struct function *f = &p->fns[fi];
+
+	for (int i = 0; i < p->nroots; i++)
+		if (strcmp(p->thread_roots[i], f->name) == 0)
+			return 0;
+	return !p->called[fi];
+}
+
+/* Runs the dataflow of function FI to its fixpoint, then one more pass
+ * over every block that records the summary and (if emitting) the facts. */
+static void run_function(struct program *p, int fi)
+{
+	struct function *f = &p->fns[fi];
+	struct state *in = xcalloc(f->nblocks, sizeof *in);
+	struct state cur = { 0 };
+	struct fn_ctx c = { p, f, NULL, { 0 }, NULL };
+	struct summary fresh = { 0 };
+	int changed = 1, rounds = 0;
+
+	compute_derived(f, &c.derived);
+	if (p->emit)
+		c.pre_spawn = compute_pre_spawn(f);
+	in[f->entry].reached = 1;
+	in[f->entry].quiet = is_root(p, fi);
+	while (changed && rounds++ < 200) {
+		changed = 0;
+		for (int b = 0; b < f->nblocks; b++) {
+			if (!in[b].reached)
+				continue;
+			state_copy(&cur, &in[b]);
+			for (int i = 0; i < f->blocks[b].nevents; i++)
+				transfer(&c, &cur, &f->blocks[b].events[i]);
+			for (int s = 0; s < f->blocks[b].nsucc; s++)
+				changed |= state_merge(&in[f->blocks[b].succ[s]], &cur);
+		}
+	}
+	/* Final pass: summary and facts. */
+	c.sum = &fresh;
+	for (int b = 0; b < f->nblocks; b++) {
+		if (!in[b].reached)
+			continue;
+		state_copy(&cur, &in[b]);
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			transfer(&c, &cur, &f->blocks[b].events[i]);
+	}
+	if (in[f->exit].reached) {
+		fresh.must_kill = in[f->exit].killed;
+		es_copy(&fresh.exit_plain, &in[f->exit].pend_plain);
+		es_copy(&fresh.exit_reads, &in[f->exit].pend_reads);
+	}
+	/* Replace the old summary. */
+	{
+		struct summary *old = &p->sums[fi];
+
+		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
+		free(old->all_reads.v); free(old->all_mwrites.v);
+		free(old->entry_mwrites.v); free(old->entry_plain.v);
+		*old = fresh;
+	}
+	for (int b = 0; b < f->nblocks; b++)
+		state_free(&in[b]);
+	state_free(&cur);
+	free(in);
+	free(c.pre_spawn);
+	for (int i = 0; i < c.derived.n; i++)
+		free(c.derived.v[i].reads);
+	free(c.derived.v);
+}
+
+static unsigned summary_weight(const struct summary *s)
+{
+	return s->must_kill * 7919u + (unsigned)(s->exit_plain.n + 3 * s->exit_reads.n +
+		5 * s->all_plain.n + 7 * s->all_reads.n + 11 * s->entry_mwrites.n + 13 * s->entry_plain.n);
+}
+
+static struct program *sort_program;
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(sort_program->fns[*(const int *)a].link_key, sort_program->fns[*(const int *)b].link_key);
+}
+
+/* The third argument of pthread_create names a thread's start routine. */
+static void find_thread_roots(struct program *p)
+{
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+				const char *a = e->args;
+
+				if (e->kind == EV_CALL && e->target) {
+					struct summary *s = summary_of(p, e->target);
+					if (s)
+						p->called[s - p->sums] = 1;
+				}
+				if (!is_named(e, "pthread_create") || !a)
+					continue;
+				for (int k = 0; k < 2 && a; k++) {
+					a = strchr(a, '\x1f');
+					if (a)
+						a++;
+				}
+				if (a) {
+					char name[128];
+					size_t n = 0;
+
+					while (*a == '&' || *a == ' ' || *a == '(')
+						a++;
+					while (a[n] && a[n] != '\x1f' && a[n] != ')' && n < sizeof name - 1)
+						n++;
+					memcpy(name, a, n);
+					name[n] = '\0';
+					grow(&p->thread_roots, &p->rootcap, p->nroots + 1, sizeof *p->thread_roots);
+					p->thread_roots[p->nroots++] = xstrdup(name);
+				}
+			}
+}
+
+void analyse(struct function *fns, int nfns, struct analysis *out)
+{
+	struct program p = { fns, nfns, NULL, NULL, NULL, NULL, 0, 0, NULL, out, 0 };
+	int *order = xcalloc(nfns + 1, sizeof *order);
+	int changed = 1, rounds = 0;
+
+	memset(out, 0, sizeof *out);
+	p.sums = xcalloc(nfns + 1, sizeof *p.sums);
+	p.keys = xcalloc(nfns + 1, sizeof *p.keys);
+	p.key_fn = xcalloc(nfns + 1, sizeof *p.key_fn);
+	p.called = xcalloc(nfns + 1, sizeof *p.called);
+	for (int i = 0; i < nfns; i++)
+		order[i] = i;
+	sort_program = &p;
+	qsort(order, nfns, sizeof *order, key_cmp);
+	for (int i = 0; i < nfns; i++) {
+		p.keys[i] = fns[order[i]].link_key;
+		p.key_fn[i] = order[i];
+	}
+	find_thread_roots(&p);
+	/* Summaries grow monotonically; iterate to a fixpoint (bounded, for
+	 * recursion through many functions). */
+	while (changed && rounds++ < 12) {
+		changed = 0;
+		for (int i = 0; i < nfns; i++) {
+			unsigned before = summary_weight(&p.sums[i]);
+
+			run_function(&p, i);
+			changed |= summary_weight(&p.sums[i]) != before;
+		}
+	}
+	p.emit = 1;
+	for (int i = 0; i < nfns; i++)
+		run_function(&p, i);
+	for (int i = 0; i < nfns; i++) {
+		struct summary *s = &p.sums[i];
+		free(s->exit_plain.v); free(s->exit_reads.v); free(s->all_plain.v);
+		free(s->all_reads.v); free(s->all_mwrites.v);
+		free(s->entry_mwrites.v); free(s->entry_plain.v);
+	}
+	for (int i = 0; i < p.nroots; i++)
+		free(p.thread_roots[i]);
+	free(p.thread_roots);
+	free(p.sums);
+	free(p.keys);
+	free(p.key_fn);
+	free(p.called);
+	free(order);
+}
+
+void analysis_free(struct analysis *a)
+{
+	free(a->writers);
+	free(a->readers);
+	free(a->producers);
+	free(a->consumers);
+	free(a->relays);
+	for (int i = 0; i < a->nlocks; i++)
+		free(a->locks[i].locks);
+	free(a->locks);
+	memset(a, 0, sizeof *a);
+}

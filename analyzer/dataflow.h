@@ -1,0 +1,59 @@
+/* analyzer/dataflow.h — the ordering analysis over every function of the
+ * tree: which plain accesses can still be reordered past a marked access
+ * (writer side), which marked reads can still be reordered past a plain
+ * read (reader side), and the wider facts that pairing needs. */
+#ifndef KCSAN_DATAFLOW_H
+#define KCSAN_DATAFLOW_H
+
+#include "facts.h"
+
+/* An unordered pattern: PLAIN and MARKED in function FN. */
+struct candidate {
+	struct event *plain, *marked;
+	struct function *fn;
+};
+
+/* Any order between a plain write of D and a marked write of F (producer)
+ * or a marked read of F and a plain access of D (consumer); FENCE is the
+ * explicit barrier that ordered a producer, if any. */
+struct link {
+	struct event *plain, *marked, *fence;
+	struct function *fn;
+	int ordered;
+};
+
+/* A marked read of FROM followed by a marked write of TO: a relay. */
+struct relay {
+	const char *from, *to;
+};
+
+struct object_locks {
+	const char *object;
+	char **locks;           /* held at every plain access of the object */
+	int nlocks;
+	int accesses;
+};
+
+struct analysis {
+	struct candidate *writers, *readers;
+	int nwriters, nreaders, wcap, rcap;
+	struct link *producers, *consumers;
+	int nproducers, nconsumers, pcap, ccap;
+	struct relay *relays;
+	int nrelays, relcap;
+	struct object_locks *locks;
+	int nlocks, lockcap;
+};
+
+/* Runs the analysis over FNS (all functions of the tree, one per link
+ * key).  The events of FNS must outlive OUT. */
+void analyse(struct function *fns, int nfns, struct analysis *out);
+void analysis_free(struct analysis *a);
+
+/* Writer-side effect of an ordering: which pending plain access types it
+ * orders (bit 1 << ACC_READ, ACC_WRITE, ACC_RMW).  Reader-side effect:
+ * whether it orders earlier marked reads before later reads. */
+unsigned writer_kills(enum ord o);
+int reader_kills(enum ord o, int is_barrier);
+
+#endif

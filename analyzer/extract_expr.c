@@ -1,0 +1,812 @@
+/* analyzer/extract_expr.c — expressions: which shared objects an expression
+ * reads or writes, in evaluation order, and the vocabulary sites inside it.
+ *
+ * Object identity is what makes pairing across files work: a global is its
+ * USR (the same in every TU that names it), a struct field is the field's
+ * USR (the same for every instance of the struct type), an element of an
+ * array or the target of a pointer is the array's or pointer's object with
+ * "[]" appended.  Locals are not shared, unless their address is taken.
+ *
+ * Every access also carries "uses": the locals (and marked reads, as
+ * "@N") its address is computed from, so that the analysis can tell an
+ * address dependency on a marked read (rcu_dereference style: ordered)
+ * from an independent read (not ordered). */
+#include "extract_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void deps_add(struct deps *d, const char *item)
+{
+	size_t n = strlen(item);
+	char probe[160];
+
+	if (!d)
+		return;
+	snprintf(probe, sizeof probe, ",%s,", item);
+	if (d->buf && strstr(d->buf, probe))
+		return;
+	if (d->len + n + 3 > d->cap) {
+		d->cap = (d->len + n + 3) * 2;
+		d->buf = xrealloc(d->buf, d->cap);
+		if (d->len == 0)
+			d->buf[0] = '\0';
+	}
+	if (d->len == 0) {
+		d->buf[0] = ',';
+		d->len = 1;
+	}
+	memcpy(d->buf + d->len, item, n);
+	d->len += n;
+	d->buf[d->len++] = ',';
+	d->buf[d->len] = '\0';
+}
+
+static void deps_merge(struct deps *into, const struct deps *from)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (!into || !from->buf)
+		return;
+	copy = xstrdup(from->buf);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		deps_add(into, tok);
+	free(copy);
+}
+
+static CXCursor first_child(CXCursor c)
+{
+	CXCursor *k, r = clang_getNullCursor();
+	int n = children(c, &k);
+
+	if (n > 0)
+		r = k[0];
+	free(k);
+	return r;
+}
+
+/* Strips parentheses and casts (implicit ones are UnexposedExpr). */
+static CXCursor strip(CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		CXCursor *kids;
+		int n;
+
+		if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr && k != CXCursor_CStyleCastExpr)
+			return c;
+		n = children(c, &kids);
+		if (n == 0) {
+			free(kids);
+			return c;
+		}
+		c = kids[n - 1];   /* a cast's first child may be its TypeRef */
+		free(kids);
+	}
+}
+
+static char *usr_of(CXCursor c)
+{
+	CXString s = clang_getCursorUSR(c);
+	char *r = xstrdup(clang_getCString(s));
+
+	clang_disposeString(s);
+	if (!r || !*r) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static char *spelling_of(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = xstrdup(clang_getCString(s));
+
+	clang_disposeString(s);
+	return r;
+}
+
+/* The source text of C when it is written in the file as one piece. */
+static char *text_of(struct ectx *x, CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f1, f2;
+	unsigned l, col, o1, o2;
+	size_t size;
+	const char *text;
+	char *out;
+	size_t n = 0;
+
+	loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
+	loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 <= o1 || o2 - o1 > 200)
+		return NULL;
+	text = file_text(x, f1, &size);
+	if (!text || o2 > size)
+		return NULL;
+	out = xmalloc(o2 - o1 + 1);
+	for (unsigned i = o1; i < o2; i++)   /* fold white space */
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
+			out[n++] = text[i];
+	out[n] = '\0';
+	return out;
+}
+
+static int is_escaping(struct ectx *x, const char *usr)
+{
+	for (int i = 0; i < x->nescaping; i++)
+		if (strcmp(x->escaping[i], usr) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is REF (a declaration) a variable local to the function being walked
+ * (a parameter, or an automatic variable)? */
+static int is_local(CXCursor ref)
+{
+	enum CXCursorKind k = clang_getCursorKind(ref);
+
+	if (k == CXCursor_ParmDecl)
+		return 1;
+	if (k != CXCursor_VarDecl)
+		return 0;
+	if (clang_getCursorKind(clang_getCursorSemanticParent(ref)) == CXCursor_TranslationUnit)
+		return 0;
+	return clang_Cursor_getStorageClass(ref) != CX_SC_Static &&
+	       clang_Cursor_getStorageClass(ref) != CX_SC_Extern;
+}
+
+static int is_array_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+	       t.kind == CXType_VariableArray;
+}
+
+static char *object_of_pointer(struct ectx *x, CXCursor c);
+
+/* The object that lvalue C designates, or NULL when it is not shared (a
+ * local) or not known.  Sets *DISPLAY when non-NULL. */
+static char *object_of_lvalue(struct ectx *x, CXCursor c)
+{
+	enum CXCursorKind k;
+
+	c = strip(c);
+	k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor ref = clang_getCursorReferenced(c);
+		char *usr;
+
+		if (clang_getCursorKind(ref) != CXCursor_VarDecl && clang_getCursorKind(ref) != CXCursor_ParmDecl)
+			return NULL;
+		usr = usr_of(ref);
+		if (!usr)
+			return NULL;
+		if (is_local(ref) && !is_escaping(x, usr)) {
+			free(usr);
+			return NULL;
+		}
+		return usr;
+	}
+	if (k == CXCursor_MemberRefExpr) {
+		CXCursor base = strip(first_child(c));
+		CXCursor field = clang_getCursorReferenced(c);
+
+		if (clang_Cursor_isNull(field))
+			return NULL;
+		/* s.f on a struct local to this function is not shared. */
+		if (!clang_Cursor_isNull(base) && clang_getCursorType(base).kind != CXType_Pointer &&
+		    clang_getCursorKind(base) == CXCursor_DeclRefExpr) {
+			char *b = object_of_lvalue(x, base);
+
+			if (!b)
+				return NULL;
+			free(b);
+		}
+		return usr_of(field);
+	}
+	if (k == CXCursor_ArraySubscriptExpr) {
+		CXCursor *kids;
+		int n = children(c, &kids);
+		char *r = NULL;
+
+		if (n >= 1) {
+			CXCursor base = strip(kids[0]);
+
+			r = is_array_type(clang_getCursorType(base)) ? object_of_lvalue(x, base)
+								     : object_of_pointer(x, kids[0]);
+		}
+		free(kids);
+		return r;
+	}
+	if (k == CXCursor_UnaryOperator) {
+		/* *p: the object p points to. */
+		return object_of_pointer(x, first_child(c));
+	}
+	return NULL;
+}
+
+/* The object a pointer-valued expression C points to, or NULL. */
+static char *object_of_pointer(struct ectx *x, CXCursor c)
+{
+	enum CXCursorKind k;
+	CXType t;
+
+	c = strip(c);
+	k = clang_getCursorKind(c);
+	t = clang_getCursorType(c);
+	if (k == CXCursor_UnaryOperator) {
+		/* &lvalue (the only unary operator yielding a pointer here). */
+		CXCursor op = first_child(c);
+		size_t size;
+		CXFile f;
+		unsigned l, col, off;
+		const char *text;
+
+		loc_of(clang_getCursorLocation(c), &f, &l, &col, &off);
+		text = f ? file_text(x, f, &size) : NULL;
+		if (text && off < size && text[off] == '&')
+			return object_of_lvalue(x, op);
+		return NULL;
+	}
+	if (is_array_type(t))
+		return object_of_lvalue(x, c);     /* an array decaying to a pointer */
+	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+		char *p = object_of_lvalue(x, c);
+		CXType pointee;
+
+		if (p) {
+			char *r = xasprintf("%s[]", p);
+			free(p);
+			return r;
+		}
+		/* A local pointer: name the target by its type when that is a
+		 * struct, union or typedef (atomic_t *v), which is how the
+		 * same object is reached from another function. */
+		pointee = clang_getCanonicalType(clang_getPointeeType(t));
+		if (pointee.kind == CXType_Record) {
+			CXString s = clang_getTypeSpelling(pointee);
+			char *r = xasprintf("t:%s", clang_getCString(s));
+			clang_disposeString(s);
+			return r;
+		}
+		return NULL;
+	}
+	if (k == CXCursor_BinaryOperator) {   /* p + i */
+		CXCursor *kids;
+		int n = children(c, &kids);
+		char *r = NULL;
+
+		if (n == 2)
+			r = object_of_pointer(x, clang_getCursorType(kids[0]).kind == CXType_Pointer ||
+					      is_array_type(clang_getCursorType(kids[0])) ? kids[0] : kids[1]);
+		free(kids);
+		return r;
+	}
+	return NULL;
+}
+
+struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at)
+{
+	struct event *e = block_add_event(&x->fn->blocks[x->cur]);
+	CXFile f;
+	unsigned l, col, off;
+
+	e->kind = kind;
+	e->index = x->nevents++;
+	loc_of(clang_getCursorLocation(at), &f, &l, &col, &off);
+	if (f) {
+		CXString s = clang_getFileName(f);
+		e->file = xstrdup(clang_getCString(s));
+		clang_disposeString(s);
+	}
+	e->line = l;
+	e->col = col;
+	return e;
+}
+
+/* Reads the operator of a unary or binary operator node from the file: the
+ * text between the operands.  Returns "" when it cannot be seen (the node
+ * came out of a macro body). */
+static void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
+{
+	CXFile f, fo;
+	unsigned l, col, start, ostart, oend;
+	size_t size, k = 0;
+	const char *text;
+
+	op[0] = '\0';
+	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
+	if (!f || n < 1)
+		return;
+	text = file_text(x, f, &size);
+	if (!text)
+		return;
+	if (n == 2) {
+		/* Binary: scan back from the right operand over spaces. */
+		loc_of(clang_getRangeStart(clang_getCursorExtent(kids[1])), &fo, &l, &col, &ostart);
+		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0)
+			return;
+		unsigned i = ostart;
+		while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r'))
+			i--;
+		unsigned e = i;
+		while (i > 0 && strchr("=!<>&|+-*/%^", text[i - 1]) && e - i < oplen - 1)
+			i--;
+		memcpy(op, text + i, e - i);
+		op[e - i] = '\0';
+		return;
+	}
+	/* Unary: prefix if the operator precedes the operand. */
+	loc_of(clang_getRangeStart(clang_getCursorExtent(kids[0])), &fo, &l, &col, &ostart);
+	loc_of(clang_getRangeEnd(clang_getCursorExtent(kids[0])), &fo, &l, &col, &oend);
+	if (!fo || !clang_File_isEqual(f, fo))
+		return;
+	if (start < ostart) {
+		for (unsigned i = start; i < ostart && k < oplen - 1 && strchr("&*+-!~", text[i]); i++)
+			op[k++] = text[i];
+	} else {
+		for (unsigned i = oend; i < size && k < oplen - 1 && strchr("+-", text[i]); i++)
+			op[k++] = text[i];
+	}
+	op[k] = '\0';
+}
+
+/* A marked read's value may feed an address: record it in the current
+ * dependency collector as "@N". */
+static void note_marked_read(struct ectx *x, const struct event *e)
+{
+	char item[24];
+
+	if (!x->collect || e->access == ACC_WRITE)
+		return;
+	snprintf(item, sizeof item, "@%d", e->index);
+	deps_add(x->collect, item);
+}
+
+static int is_marked_type(CXType t, int *atomic)
+{
+	*atomic = t.kind == CXType_Atomic || clang_getCanonicalType(t).kind == CXType_Atomic;
+	return *atomic || clang_isVolatileQualifiedType(t);
+}
+
+/* Emits the access of lvalue C (already stripped) in mode M, after walking
+ * the sub-expressions that compute its address. */
+static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct deps uses = { 0 }, *outer = x->collect;
+	CXCursor *kids;
+	int n = children(c, &kids);
+	char *obj;
+	struct event *e;
+	int atomic;
+
+	x->collect = &uses;
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor ref = clang_getCursorReferenced(c);
+
+		if (is_local(ref)) {
+			char *name = spelling_of(ref);
+			deps_add(&uses, name);
+			free(name);
+		}
+	} else if (k == CXCursor_MemberRefExpr && n >= 1) {
+		int arrow = clang_getCursorType(kids[0]).kind == CXType_Pointer;
+		walk_expr(x, kids[0], arrow ? M_READ : M_ADDR);
+	} else if (k == CXCursor_ArraySubscriptExpr && n == 2) {
+		walk_expr(x, kids[0], is_array_type(clang_getCursorType(strip(kids[0]))) ? M_ADDR : M_READ);
+		walk_expr(x, kids[1], M_READ);
+	} else if (k == CXCursor_UnaryOperator && n == 1) {
+		walk_expr(x, kids[0], M_READ);
+	}
+	x->collect = outer;
+	deps_merge(outer, &uses);
+
+	obj = m == M_ADDR ? NULL : object_of_lvalue(x, c);
+	if (obj) {
+		e = emit(x, EV_ACCESS, c);
+		e->access = m == M_WRITE ? ACC_WRITE : m == M_RMW ? ACC_RMW : ACC_READ;
+		e->object = obj;
+		e->display = text_of(x, c);
+		if (!e->display)
+			e->display = spelling_of(c);
+		e->uses = uses.buf;
+		uses.buf = NULL;
+		if (is_marked_type(clang_getCursorType(c), &atomic)) {
+			e->marked = 1;
+			e->name = xstrdup(atomic ? "_Atomic" : "volatile");
+			e->ord = !atomic ? ORD_RELAXED : e->access == ACC_READ ? ORD_ACQUIRE
+				: e->access == ACC_WRITE ? ORD_RELEASE : ORD_FULL;
+			note_marked_read(x, e);
+		}
+	}
+	free(uses.buf);
+	free(kids);
+}
+
+static char *link_key_of_callee(CXCursor call)
+{
+	CXCursor fn = clang_getCursorReferenced(call);
+	CXString name;
+	char *key;
+
+	if (clang_Cursor_isNull(fn) || clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+		return NULL;
+	name = clang_getCursorSpelling(fn);
+	if (clang_getCursorLinkage(fn) == CXLinkage_Internal) {
+		/* A static function: its definition is in the same file as
+		 * this declaration (C has no other way to call it). */
+		CXCursor def = clang_getCursorDefinition(fn);
+		char *file = cursor_file_name(clang_Cursor_isNull(def) ? fn : def);
+		key = xasprintf("%s:%s", file ? file : "?", clang_getCString(name));
+		free(file);
+	} else {
+		key = xstrdup(clang_getCString(name));
+	}
+	clang_disposeString(name);
+	return key;
+}
+
+static void walk_call(struct ectx *x, CXCursor c)
+{
+	CXCursor *kids;
+	int n = children(c, &kids);
+	struct event *e;
+
+	/* The first child is the callee; the rest are the arguments. */
+	for (int i = 1; i < n; i++)
+		walk_expr(x, kids[i], M_READ);
+	free(kids);
+	e = emit(x, EV_CALL, c);
+	e->target = link_key_of_callee(c);
+	e->name = spelling_of(c);
+}
+
+static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
+{
+	struct deps value = { 0 }, *outer = x->collect;
+	CXCursor target = strip(lhs);
+	CXCursor ref = clang_getCursorReferenced(target);
+
+	x->collect = &value;
+	walk_expr(x, rhs, M_READ);
+	x->collect = outer;
+	deps_merge(outer, &value);
+	if (clang_getCursorKind(target) == CXCursor_DeclRefExpr && is_local(ref)) {
+		char *usr = usr_of(ref);
+
+		if (!usr || !is_escaping(x, usr)) {
+			/* Assigning a local: remember what its value came from. */
+			struct event *e = emit(x, EV_LOCAL, target);
+			e->defines = spelling_of(ref);
+			e->uses = value.buf;
+			value.buf = NULL;
+			free(usr);
+			free(value.buf);
+			return;
+		}
+		free(usr);
+	}
+	free(value.buf);
+	walk_expr(x, lhs, M_WRITE);
+}
+
+void walk_expr(struct ectx *x, CXCursor c, enum mode m)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	const struct site *s = site_containing(x, c);
+	struct site call_site;
+	CXCursor *kids;
+	int n;
+	char op[8];
+
+	if (s) {
+		handle_site(x, s, c);
+		return;
+	}
+	switch (k) {
+	case CXCursor_DeclRefExpr:
+	case CXCursor_MemberRefExpr:
+	case CXCursor_ArraySubscriptExpr:
+		lvalue_access(x, c, m);
+		return;
+	case CXCursor_CallExpr:
+	case CXCursor_UnexposedExpr:
+		if ((k == CXCursor_CallExpr || clang_getCursorType(c).kind != CXType_Invalid) &&
+		    site_from_call(x, c, &call_site)) {
+			handle_site(x, &call_site, c);
+			return;
+		}
+		if (k == CXCursor_CallExpr) {
+			walk_call(x, c);
+			return;
+		}
+		break;
+	case CXCursor_UnaryExpr:        /* sizeof, alignof: not evaluated */
+		return;
+	case CXCursor_StmtExpr:
+		n = children(c, &kids);
+		for (int i = 0; i < n; i++)
+			walk_stmt(x, kids[i]);
+		free(kids);
+		return;
+	default:
+		break;
+	}
+
+	n = children(c, &kids);
+	if (k == CXCursor_BinaryOperator && n == 2) {
+		operator_of(x, c, kids, n, op, sizeof op);
+		if (strcmp(op, "=") == 0)
+			walk_assignment(x, kids[0], kids[1]);
+		else {
+			walk_expr(x, kids[0], M_READ);
+			walk_expr(x, kids[1], M_READ);
+		}
+	} else if (k == CXCursor_CompoundAssignOperator && n == 2) {
+		walk_expr(x, kids[1], M_READ);
+		walk_expr(x, kids[0], M_RMW);
+	} else if (k == CXCursor_UnaryOperator && n == 1) {
+		operator_of(x, c, kids, n, op, sizeof op);
+		if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+			walk_expr(x, kids[0], M_RMW);
+		else if (strcmp(op, "&") == 0)
+			walk_expr(x, kids[0], M_ADDR);
+		else if (strcmp(op, "*") == 0)
+			lvalue_access(x, c, m);
+		else
+			walk_expr(x, kids[0], M_READ);
+	} else if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr || k == CXCursor_CStyleCastExpr) {
+		/* Transparent: the mode reaches the operand. */
+		for (int i = 0; i < n; i++)
+			if (clang_isExpression(clang_getCursorKind(kids[i])))
+				walk_expr(x, kids[i], m);
+	} else {
+		for (int i = 0; i < n; i++) {
+			enum CXCursorKind ck = clang_getCursorKind(kids[i]);
+
+			if (clang_isExpression(ck))
+				walk_expr(x, kids[i], M_READ);
+			else if (clang_isStatement(ck))
+				walk_stmt(x, kids[i]);
+		}
+	}
+	free(kids);
+}
+
+/* The outermost descendants of C written inside argument ranges of S:
+ * ROOTS[i] gets argument i's expression (null when not found). */
+static void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth)
+{
+	CXCursor *kids;
+	int n;
+
+	if (depth > 64)
+		return;
+	n = children(c, &kids);
+	for (int i = 0; i < n; i++) {
+		CXSourceRange r = clang_getCursorExtent(kids[i]);
+		CXFile f1, f2;
+		unsigned l, col, o1, o2;
+		int a, found = 0;
+
+		loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
+		loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+		if (f1 && f2 && clang_File_isEqual(f1, s->file) && clang_File_isEqual(f2, s->file))
+			for (a = 0; a < s->nargs; a++)
+				if (s->astart[a] <= o1 && o2 <= s->aend[a] && o2 > o1) {
+					if (clang_Cursor_isNull(roots[a]))
+						roots[a] = kids[i];
+					found = 1;
+					break;
+				}
+		if (!found)
+			find_arg_roots(x, s, kids[i], roots, depth + 1);
+	}
+	free(kids);
+	(void)x;
+}
+
+static char *arg_texts(struct ectx *x, const struct site *s)
+{
+	size_t size, len = 0;
+	const char *text = file_text(x, s->file, &size);
+	char *out = xmalloc(s->end - s->start + 2);
+
+	for (int a = 0; a < s->nargs; a++) {
+		unsigned i = s->astart[a], e = s->aend[a];
+
+		while (i < e && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
+			i++;
+		while (e > i && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\n'))
+			e--;
+		if (a)
+			out[len++] = '\x1f';
+		memcpy(out + len, text + i, e - i);
+		len += e - i;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+void handle_site(struct ectx *x, const struct site *s, CXCursor c)
+{
+	const struct vocab_entry *v = s->v;
+	CXCursor roots[SITE_MAX_ARGS];
+	struct deps uses = { 0 }, *outer = x->collect;
+	enum ev_kind kind;
+	struct event *e;
+	enum ord ord = v->ord;
+	char *obj = NULL, *display = NULL;
+	size_t size;
+	const char *text = file_text(x, s->file, &size);
+
+	if (v->op == OP_IGNORE)
+		return;                 /* data_race(): deliberately unmarked */
+	for (int i = 0; i < SITE_MAX_ARGS; i++)
+		roots[i] = clang_getNullCursor();
+	find_arg_roots(x, s, c, roots, 0);
+	if (x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
+		x->active[x->nactive++] = s;
+
+	/* Arguments in order: the object's address first collects "uses",
+	 * the value arguments are ordinary reads. */
+	for (int a = 0; a < s->nargs; a++) {
+		if (clang_Cursor_isNull(roots[a]))
+			continue;
+		if (a == v->obj_arg) {
+			x->collect = &uses;
+			walk_expr(x, roots[a], v->lvalue ? M_ADDR : M_READ);
+			x->collect = outer;
+			deps_merge(outer, &uses);
+			obj = v->lvalue ? object_of_lvalue(x, roots[a]) : object_of_pointer(x, roots[a]);
+			display = text_of(x, roots[a]);
+			if (display && !v->lvalue && display[0] == '&')
+				memmove(display, display + 1, strlen(display));
+		} else {
+			walk_expr(x, roots[a], M_READ);
+		}
+	}
+	if (x->nactive > 0 && x->active[x->nactive - 1] == s)
+		x->nactive--;
+
+	if (ord == ORD_ARG) {
+		char *args = arg_texts(x, s), *p = args;
+
+		for (int a = 0; a < v->order_arg && p; a++) {
+			p = strchr(p, '\x1f');
+			if (p)
+				p++;
+		}
+		if (p) {
+			char *end = strchr(p, '\x1f');
+			if (end)
+				*end = '\0';
+			ord = ord_from_memory_order(p);
+		} else {
+			ord = ORD_FULL;
+		}
+		free(args);
+	}
+	switch (v->op) {
+	case OP_READ: case OP_WRITE: case OP_RMW: kind = EV_ACCESS; break;
+	case OP_LOCK: kind = EV_LOCK; break;
+	case OP_UNLOCK: kind = EV_UNLOCK; break;
+	default: kind = EV_BARRIER; break;
+	}
+	e = emit(x, kind, c);
+	/* The event sits where the name is written. */
+	e->line = s->line;
+	e->col = s->col;
+	e->marked = kind == EV_ACCESS;
+	e->access = v->op == OP_READ ? ACC_READ : v->op == OP_WRITE ? ACC_WRITE :
+		    v->op == OP_RMW ? ACC_RMW : ACC_NONE;
+	e->ord = ord;
+	e->name = xstrdup(v->name);
+	e->object = obj;
+	e->display = display;
+	e->uses = uses.buf;
+	e->args = text ? arg_texts(x, s) : NULL;
+	if (kind == EV_ACCESS)
+		note_marked_read(x, e);
+	if (v->then != ORD_NONE) {
+		struct event *b = emit(x, EV_BARRIER, c);
+		b->line = s->line;
+		b->col = s->col;
+		b->ord = v->then;
+		b->name = xstrdup(v->name);
+	}
+}
+
+static enum CXChildVisitResult find_address_taken(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct ectx *x = d;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
+		CXCursor *kids;
+		int n = children(c, &kids);
+		char op[8];
+
+		if (n == 1) {
+			operator_of(x, c, kids, n, op, sizeof op);
+			if (strcmp(op, "&") == 0) {
+				CXCursor t = strip(kids[0]);
+				CXCursor ref = clang_getCursorReferenced(t);
+
+				if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && is_local(ref) &&
+				    clang_getCursorKind(ref) == CXCursor_VarDecl) {
+					char *usr = usr_of(ref);
+
+					if (usr && !is_escaping(x, usr)) {
+						grow(&x->escaping, &x->escap, x->nescaping + 1, sizeof *x->escaping);
+						x->escaping[x->nescaping++] = usr;
+					} else {
+						free(usr);
+					}
+				}
+			}
+		}
+		free(kids);
+	}
+	return CXChildVisit_Recurse;
+}
+
+void note_escaping(struct ectx *x, CXCursor body)
+{
+	clang_visitChildren(body, find_address_taken, x);
+}
+
+/* T var = INIT; — like an assignment to the local. */
+void walk_initializer(struct ectx *x, CXCursor var, CXCursor init)
+{
+	struct deps value = { 0 }, *outer = x->collect;
+	char *usr;
+
+	if (!is_local(var)) {
+		return;          /* static locals are initialised once, constantly */
+	}
+	x->collect = &value;
+	walk_expr(x, init, M_READ);
+	x->collect = outer;
+	usr = usr_of(var);
+	if (!usr || !is_escaping(x, usr)) {
+		struct event *e = emit(x, EV_LOCAL, var);
+		e->defines = spelling_of(var);
+		e->uses = value.buf;
+		value.buf = NULL;
+	}
+	free(usr);
+	free(value.buf);
+}
+
+/* Inline assembly not behind a named macro: recognise the fence
+ * instructions of the common architectures by their mnemonics. */
+void walk_asm(struct ectx *x, CXCursor c)
+{
+	char *text = text_of(x, c);
+	enum ord ord = ORD_NONE;
+	struct event *e;
+
+	if (!text)
+		return;
+	if (strstr(text, "mfence") || strstr(text, "\"dmbish\"") || strstr(text, "\"dmb ish\"") ||
+	    strstr(text, "\"sync\"") || strstr(text, "hwsync") || strstr(text, "lock;") ||
+	    strstr(text, "\"dmbish\"") || strstr(text, "fence rw,rw") || strstr(text, "\"fence\""))
+		ord = ORD_FULL;
+	else if (strstr(text, "sfence") || strstr(text, "dmbishst") || strstr(text, "fencew,w"))
+		ord = ORD_WMB;
+	else if (strstr(text, "lfence") || strstr(text, "dmbishld") || strstr(text, "fencer,r"))
+		ord = ORD_RMB;
+	else if (strstr(text, "lwsync"))
+		ord = ORD_ACQ_REL;
+	else if (strstr(text, "memory"))
+		ord = ORD_NONE;       /* a compiler barrier only */
+	free(text);
+	e = emit(x, EV_BARRIER, c);
+	e->ord = ord;
+	e->name = xstrdup("asm");
+}

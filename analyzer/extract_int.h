@@ -1,0 +1,93 @@
+/* analyzer/extract_int.h — state shared by the front end's files
+ * (extract.c: translation unit and sites; extract_stmt.c: statements and
+ * control flow; extract_expr.c: expressions, accesses and objects). */
+#ifndef KCSAN_EXTRACT_INT_H
+#define KCSAN_EXTRACT_INT_H
+
+#include <clang-c/Index.h>
+#include "facts.h"
+#include "vocab.h"
+
+#define SITE_MAX_ARGS 12
+
+/* A use of a vocabulary name in the source: a macro expansion or a call
+ * (or builtin) written as NAME(args).  Offsets are in the file. */
+struct site {
+	const struct vocab_entry *v;
+	CXFile file;
+	unsigned start, end;                 /* whole site, [start, end) */
+	int nargs;
+	unsigned astart[SITE_MAX_ARGS], aend[SITE_MAX_ARGS];
+	unsigned line, col;
+};
+
+/* A growing string of ",name,name,@3," items: the locals and events an
+ * address or a value depends on. */
+struct deps {
+	char *buf;
+	size_t len, cap;
+};
+
+struct file_text {
+	CXFile file;
+	const char *text;
+	size_t size;
+};
+
+struct switch_ctx {
+	int head;          /* the block that evaluates the controlling expression */
+	int has_default;
+};
+
+struct ectx {
+	CXTranslationUnit tu;
+	const struct vocab *vocab;
+	struct tu_facts *facts;
+	struct function *fn;
+	int cur;                          /* current basic block */
+	int nevents;                      /* events emitted in fn so far */
+
+	int brk[128], cont[128];          /* targets of break / continue */
+	int nbrk, ncont;
+	struct { char *name; int block; } *labels;
+	int nlabels, labelcap;
+	struct switch_ctx *sw;            /* innermost switch, or NULL */
+
+	struct site *sites;               /* macro sites of the TU, by start */
+	int nsites, sitecap;
+	const struct site *active[16];    /* sites being expanded (nested) */
+	int nactive;
+
+	char **escaping;                  /* USRs of locals whose address is taken */
+	int nescaping, escap;
+
+	struct deps *collect;             /* where locals read go, or NULL */
+
+	struct file_text *texts;
+	int ntexts, textcap;
+};
+
+/* extract.c */
+const char *file_text(struct ectx *x, CXFile f, size_t *size);
+void loc_of(CXSourceLocation l, CXFile *f, unsigned *line, unsigned *col, unsigned *off);
+int children(CXCursor c, CXCursor **out);
+const struct site *site_containing(struct ectx *x, CXCursor c);
+int site_from_call(struct ectx *x, CXCursor c, struct site *out);
+char *cursor_file_name(CXCursor c);
+
+/* extract_expr.c */
+enum mode { M_READ, M_WRITE, M_RMW, M_ADDR };
+void walk_expr(struct ectx *x, CXCursor c, enum mode m);
+void handle_site(struct ectx *x, const struct site *s, CXCursor c);
+struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at);
+void note_escaping(struct ectx *x, CXCursor body);
+void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
+void walk_asm(struct ectx *x, CXCursor c);
+void deps_add(struct deps *d, const char *item);
+
+/* extract_stmt.c */
+void walk_stmt(struct ectx *x, CXCursor c);
+int new_block(struct ectx *x);
+void jump(struct ectx *x, int to);
+
+#endif

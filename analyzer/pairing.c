@@ -1,0 +1,420 @@
+/* analyzer/pairing.c — findings from the ordering analysis (pairing.h).
+ *
+ * Rules, in the words a reviewer would use:
+ *  - missing-release: a plain access to D can be reordered after a marked
+ *    write of F, and somewhere in the tree F is read and then D accessed
+ *    (directly, or through a relay: F read, G written, G read, D read).
+ *  - missing-acquire: a marked read of F can be reordered after a plain
+ *    read of D that does not depend on it, and somewhere D is written and
+ *    then F (or a relay to F) written.
+ *  - unpaired-barrier: a fence (smp_wmb, smp_mb, a release fence) orders a
+ *    write of D before a write of F, and a reader of F then D has no read
+ *    barrier or acquire to pair with it.
+ *  - No finding when every plain access of D holds one common lock, or when
+ *    nothing pairs with the pattern (nobody reads F then D): precision
+ *    matters more than volume.
+ */
+#include "pairing.h"
+#include "db.h"
+#include "store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int under_common_lock(const struct analysis *a, const char *object)
+{
+	for (int i = 0; i < a->nlocks; i++)
+		if (strcmp(a->locks[i].object, object) == 0)
+			return a->locks[i].nlocks > 0;
+	return 0;
+}
+
+/* Objects reachable from flag F: D accessed after reading F (follow relays
+ * F -> G when G is written after F is read).  Is D among them?  Returns
+ * the consumer link that shows it, or NULL. */
+static const struct link *find_consumer(const struct analysis *a, const char *flag,
+					const char *data, int depth)
+{
+	if (depth > 8)
+		return NULL;
+	for (int i = 0; i < a->nconsumers; i++) {
+		const struct link *l = &a->consumers[i];
+
+		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0)
+			return l;
+	}
+	for (int i = 0; i < a->nrelays; i++)
+		if (strcmp(a->relays[i].from, flag) == 0) {
+			const struct link *l = find_consumer(a, a->relays[i].to, data, depth + 1);
+			if (l)
+				return l;
+		}
+	return NULL;
+}
+
+/* A producer: D written, then F (or a relay ending at F) written. */
+static const struct link *find_producer(const struct analysis *a, const char *data,
+					const char *flag, int depth)
+{
+	if (depth > 8)
+		return NULL;
+	for (int i = 0; i < a->nproducers; i++) {
+		const struct link *l = &a->producers[i];
+
+		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0)
+			return l;
+	}
+	for (int i = 0; i < a->nrelays; i++)
+		if (strcmp(a->relays[i].to, flag) == 0) {
+			const struct link *l = find_producer(a, data, a->relays[i].from, depth + 1);
+			if (l)
+				return l;
+		}
+	return NULL;
+}
+
+static const char *rel(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (path && strncmp(path, root, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path ? path : "?";
+}
+
+static const char *access_word(const struct event *e)
+{
+	return e->access == ACC_WRITE ? "write" : e->access == ACC_RMW ? "read-modify-write" : "read";
+}
+
+static const char *access_name(const struct event *e)
+{
+	return e->access == ACC_WRITE ? "write" : e->access == ACC_RMW ? "rmw" :
+	       e->access == ACC_READ ? "read" : "none";
+}
+
+/* Expands a fix template: $N is argument N of the event. */
+static char *expand_fix(const char *tmpl, const struct event *e)
+{
+	char *out = xmalloc(strlen(tmpl) + (e->args ? strlen(e->args) * 4 : 0) + 1);
+	size_t len = 0;
+
+	for (const char *t = tmpl; *t; t++) {
+		if (*t == '$' && t[1] >= '0' && t[1] <= '9') {
+			int want = t[1] - '0', k = 0;
+			const char *a = e->args ? e->args : "";
+
+			while (k < want && a) {
+				a = strchr(a, '\x1f');
+				if (a)
+					a++;
+				k++;
+			}
+			if (a) {
+				const char *end = strchr(a, '\x1f');
+				size_t n = end ? (size_t)(end - a) : strlen(a);
+
+				memcpy(out + len, a, n);
+				len += n;
+			}
+			t++;
+			continue;
+		}
+		out[len++] = *t;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static char *fix_for(const struct vocab *v, const struct event *e, int release)
+{
+	const struct vocab_entry *ve = e->name ? vocab_find(v, e->name, NULL) : NULL;
+	const char *tmpl = ve ? (release ? ve->release_fix : ve->acquire_fix) : NULL;
+
+	if (!ve && e->name) {
+		/* Entries limited to one header (header=) are looked up by name. */
+		for (size_t i = 0; i < v->count; i++)
+			if (strcmp(v->entries[i].name, e->name) == 0) {
+				tmpl = release ? v->entries[i].release_fix : v->entries[i].acquire_fix;
+				break;
+			}
+	}
+	if (tmpl)
+		return expand_fix(tmpl, e);
+	return xstrdup(release ? "smp_wmb(); /* or make this write a release */"
+			       : "smp_rmb(); /* after this read, or make it an acquire */");
+}
+
+struct writer {
+	sqlite3 *db;
+	const char *root;
+	long long scan_id;
+	sqlite3_stmt *ins_finding, *ins_loc, *ins_cand, *ins_pair;
+	struct finding_counts *counts;
+	char **fingerprints;
+	int nfp, fpcap;
+};
+
+static long long object_id(sqlite3 *db, const struct event *e)
+{
+	return kdb_intern(db, "objects", "key", e->object, "display", e->display ? e->display : e->object);
+}
+
+static long long store_candidate(struct writer *w, const char *side, const struct candidate *c)
+{
+	const struct event *plain = strcmp(side, "writer") == 0 ? c->plain : c->marked;
+	const struct event *marked = strcmp(side, "writer") == 0 ? c->marked : c->plain;
+	sqlite3_stmt *st = w->ins_cand;
+
+	sqlite3_bind_text(st, 1, side, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, c->fn->id);
+	sqlite3_bind_int64(st, 3, plain->id);
+	sqlite3_bind_int64(st, 4, marked->id);
+	sqlite3_bind_int64(st, 5, object_id(w->db, plain));
+	sqlite3_bind_int64(st, 6, object_id(w->db, marked));
+	sqlite3_step(st);
+	sqlite3_reset(st);
+	return sqlite3_last_insert_rowid(w->db);
+}
+
+/* A fingerprint that survives line shifts: what, where (function and
+ * file), on which objects; repeated identical ones get a counter. */
+static void fingerprint(struct writer *w, const char *kind, const char *fn, const struct event *a,
+			const struct event *b, char *out)
+{
+	char *text = xasprintf("%s|%s|%s|%s|%s|%s", kind, fn, rel(a->file, w->root),
+			       a->object ? a->object : "", b && b->object ? b->object : "", access_name(a));
+	int dup = 0;
+
+	hash_text(text, strlen(text), out);
+	for (int i = 0; i < w->nfp; i++)
+		if (strcmp(w->fingerprints[i], out) == 0) {
+			char *again = xasprintf("%s#%d", text, ++dup);
+			hash_text(again, strlen(again), out);
+			free(again);
+			i = -1;
+		}
+	grow(&w->fingerprints, &w->fpcap, w->nfp + 1, sizeof *w->fingerprints);
+	w->fingerprints[w->nfp++] = xstrdup(out);
+	free(text);
+}
+
+static void add_location(struct writer *w, long long fid, int seq, const char *role,
+			 const struct event *e, const char *fn)
+{
+	sqlite3_stmt *st = w->ins_loc;
+
+	if (!e)
+		return;
+	sqlite3_bind_int64(st, 1, fid);
+	sqlite3_bind_int(st, 2, seq);
+	sqlite3_bind_text(st, 3, role, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, rel(e->file, w->root), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 5, e->line);
+	sqlite3_bind_int(st, 6, e->col);
+	if (fn)
+		sqlite3_bind_text(st, 7, fn, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, 7);
+	sqlite3_bind_text(st, 8, access_name(e), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, e->marked);
+	sqlite3_step(st);
+	sqlite3_reset(st);
+}
+
+static long long add_finding(struct writer *w, const char *kind, const char *severity,
+			     const char *message, const struct event *data, const struct event *flag,
+			     const char *fn, const struct event *fix_at, const char *fix, long long pair)
+{
+	sqlite3_stmt *st = w->ins_finding;
+	char fp[17];
+
+	fingerprint(w, kind, fn, data, flag, fp);
+	sqlite3_bind_text(st, 1, fp, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, severity, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, message, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, data->display ? data->display : data->object, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, flag->display ? flag->display : flag->object, -1, SQLITE_TRANSIENT);
+	if (fix_at && fix) {
+		sqlite3_bind_text(st, 7, rel(fix_at->file, w->root), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 8, fix_at->line);
+		sqlite3_bind_text(st, 9, fix, -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_null(st, 7);
+		sqlite3_bind_null(st, 8);
+		sqlite3_bind_null(st, 9);
+	}
+	if (pair > 0)
+		sqlite3_bind_int64(st, 10, pair);
+	else
+		sqlite3_bind_null(st, 10);
+	sqlite3_bind_int64(st, 11, w->scan_id);
+	sqlite3_step(st);
+	sqlite3_reset(st);
+	if (strcmp(severity, "error") == 0)
+		w->counts->errors++;
+	else if (strcmp(severity, "warning") == 0)
+		w->counts->warnings++;
+	else
+		w->counts->notes++;
+	return sqlite3_last_insert_rowid(w->db);
+}
+
+static const char *name_of(const struct event *e)
+{
+	return e->display ? e->display : e->object;
+}
+
+static long long store_pair(struct writer *w, const struct event *data, const struct event *flag,
+			    long long wc, long long rc)
+{
+	sqlite3_stmt *st = w->ins_pair;
+
+	sqlite3_bind_int64(st, 1, object_id(w->db, data));
+	sqlite3_bind_int64(st, 2, object_id(w->db, flag));
+	if (wc > 0) sqlite3_bind_int64(st, 3, wc); else sqlite3_bind_null(st, 3);
+	if (rc > 0) sqlite3_bind_int64(st, 4, rc); else sqlite3_bind_null(st, 4);
+	sqlite3_step(st);
+	sqlite3_reset(st);
+	return sqlite3_last_insert_rowid(w->db);
+}
+
+/* Has an earlier candidate of the same list the same plain access and the
+ * same flag object?  (One finding per access and flag.) */
+static int seen_before(const struct candidate *c, int i, int writer_side)
+{
+	for (int j = 0; j < i; j++) {
+		const struct event *p1 = writer_side ? c[j].plain : c[j].marked;
+		const struct event *p2 = writer_side ? c[i].plain : c[i].marked;
+		const struct event *f1 = writer_side ? c[j].marked : c[j].plain;
+		const struct event *f2 = writer_side ? c[i].marked : c[i].plain;
+
+		if (p1 == p2 && strcmp(f1->object, f2->object) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void writer_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
+{
+	for (int i = 0; i < a->nwriters; i++) {
+		const struct candidate *c = &a->writers[i];
+		const struct link *cons;
+		long long cid, pid;
+		char *msg, *fix;
+
+		cid = store_candidate(w, "writer", c);
+		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->object))
+			continue;
+		cons = find_consumer(a, c->marked->object, c->plain->object, 0);
+		if (!cons)
+			continue;       /* nothing reads the flag and then the data */
+		pid = store_pair(w, c->plain, c->marked, cid, 0);
+		msg = xasprintf("plain %s %s '%s' is not ordered before the %s of '%s' that publishes it",
+				access_word(c->plain), c->plain->access == ACC_WRITE ? "to" : "of",
+				name_of(c->plain), c->marked->access == ACC_RMW ? "atomic update" : "write",
+				name_of(c->marked));
+		fix = fix_for(v, c->marked, 1);
+		long long fid = add_finding(w, "missing-release", "error", msg, c->plain, c->marked,
+					    c->fn->name, c->marked, fix, pid);
+		add_location(w, fid, 0, "plain-access", c->plain, c->plain->func);
+		add_location(w, fid, 1, "publish", c->marked, c->marked->func);
+		add_location(w, fid, 2, "consume", cons->marked, cons->marked->func);
+		add_location(w, fid, 3, "racing-access", cons->plain, cons->plain->func);
+		free(msg);
+		free(fix);
+	}
+}
+
+static void reader_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
+{
+	/* Reader candidates are stored as (marked read, plain access). */
+	for (int i = 0; i < a->nreaders; i++) {
+		const struct candidate *c = &a->readers[i];
+		const struct event *r = c->plain, *p = c->marked;
+		const struct link *prod;
+		long long cid, pid, fid;
+		char *msg, *fix;
+
+		cid = store_candidate(w, "reader", c);
+		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->object))
+			continue;
+		prod = find_producer(a, p->object, r->object, 0);
+		if (!prod)
+			continue;       /* nothing writes the data and then the flag */
+		pid = store_pair(w, p, r, 0, cid);
+		msg = xasprintf("plain %s of '%s' is not ordered after the read of '%s' that guards it",
+				p->access == ACC_RMW ? "read-modify-write" : "read", name_of(p), name_of(r));
+		fix = fix_for(v, r, 0);
+		fid = add_finding(w, "missing-acquire", "error", msg, p, r, c->fn->name, r, fix, pid);
+		add_location(w, fid, 0, "plain-access", p, p->func);
+		add_location(w, fid, 1, "consume", r, r->func);
+		add_location(w, fid, 2, "publish", prod->marked, prod->marked->func);
+		add_location(w, fid, 3, "racing-access", prod->plain, prod->plain->func);
+		free(msg);
+		free(fix);
+
+		/* The writer's fence has no partner on this reader. */
+		for (int k = 0; k < a->nproducers; k++) {
+			const struct link *l = &a->producers[k];
+			int dup = 0;
+
+			if (!l->fence || strcmp(l->plain->object, p->object) != 0 ||
+			    strcmp(l->marked->object, r->object) != 0)
+				continue;
+			for (int q = 0; q < k; q++)
+				if (a->producers[q].fence == l->fence && a->producers[q].marked == l->marked)
+					dup = 1;
+			if (dup)
+				continue;
+			msg = xasprintf("'%s' orders the write of '%s' before '%s', but the reader of '%s' in %s() has no read barrier or acquire to pair with it",
+					l->fence->name ? l->fence->name : "barrier", name_of(l->plain),
+					name_of(l->marked), name_of(r), c->fn->name);
+			fid = add_finding(w, "unpaired-barrier", "warning", msg, l->fence, r, l->fn->name, r,
+					  "smp_rmb(); /* after this read */", pid);
+			add_location(w, fid, 0, "barrier", l->fence, l->fence->func);
+			add_location(w, fid, 1, "publish", l->marked, l->marked->func);
+			add_location(w, fid, 2, "consume", r, r->func);
+			add_location(w, fid, 3, "racing-access", p, p->func);
+			free(msg);
+			break;
+		}
+	}
+}
+
+int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
+		  const char *root, long long scan_id, struct finding_counts *counts,
+		  char *err, size_t errlen)
+{
+	struct writer w = { db, root, scan_id, NULL, NULL, NULL, NULL, counts, NULL, 0, 0 };
+
+	memset(counts, 0, sizeof *counts);
+	if (kdb_exec(db, "BEGIN IMMEDIATE; DELETE FROM findings; DELETE FROM pairs; DELETE FROM candidates;",
+		     err, errlen) < 0)
+		return -1;
+	w.ins_finding = kdb_prepare(db, "INSERT INTO findings(fingerprint, kind, severity, message, variable,"
+				    " flag, fix_file, fix_line, fix_suggestion, pair_id, scan_id)"
+				    " VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+	w.ins_loc = kdb_prepare(db, "INSERT INTO finding_locations(finding_id, seq, role, file, line, col,"
+				" function, access, marked) VALUES (?,?,?,?,?,?,?,?,?)");
+	w.ins_cand = kdb_prepare(db, "INSERT INTO candidates(side, function_id, plain_event_id, marked_event_id,"
+				 " data_object_id, flag_object_id) VALUES (?,?,?,?,?,?)");
+	w.ins_pair = kdb_prepare(db, "INSERT INTO pairs(data_object_id, flag_object_id, writer_candidate_id,"
+				 " reader_candidate_id) VALUES (?,?,?,?)");
+	writer_findings(&w, a, vocab);
+	reader_findings(&w, a, vocab);
+	sqlite3_finalize(w.ins_finding);
+	sqlite3_finalize(w.ins_loc);
+	sqlite3_finalize(w.ins_cand);
+	sqlite3_finalize(w.ins_pair);
+	for (int i = 0; i < w.nfp; i++)
+		free(w.fingerprints[i]);
+	free(w.fingerprints);
+	if (kdb_exec(db, "COMMIT", err, errlen) < 0) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* analyzer/vocab.h — the vocabulary of marked accesses, barriers and locks.
+ *
+ * The analyser recognises primitives by name only: a macro expansion or a
+ * call whose name is in the active vocabulary.  The vocabulary is data:
+ * built-in profiles (profiles/NAME.prof, embedded at build time) and user
+ * profile files in the same format (see profiles/README and the manual,
+ * section PROFILES).  One line per name:
+ *
+ *     NAME  OP  ORDER  [key=value ...]
+ *
+ *   OP     read | write | rmw | rmw-read | barrier | lock | unlock | ignore
+ *   ORDER  relaxed | acquire | release | acq_rel | full | wmb | rmb | none | arg
+ *   keys   obj=N        index of the argument naming the object (default 0)
+ *          lvalue=1     the object argument is the object itself (READ_ONCE)
+ *                       rather than a pointer to it
+ *          order-arg=N  with ORDER arg: the argument holding the memory order
+ *          then=ORDER   a second ordering applied after the access
+ *                       (smp_store_mb: a write, then a full barrier)
+ *          header=FILE  only when the macro or function is defined in a
+ *                       file of that name (atomic_fetch_add means one thing
+ *                       in kcsan/lkmm.h and another in <stdatomic.h>)
+ *          release-fix="TEMPLATE"  acquire-fix="TEMPLATE"
+ *                       the suggested replacement, $0 $1 ... being the
+ *                       argument texts ($&0: the address of argument 0)
+ */
+#ifndef KCSAN_VOCAB_H
+#define KCSAN_VOCAB_H
+
+#include <stddef.h>
+
+enum op {
+	OP_READ, OP_WRITE, OP_RMW, OP_BARRIER, OP_LOCK, OP_UNLOCK, OP_IGNORE,
+};
+
+/* Memory orderings, as the analysis sees them.  The writer-side and
+ * reader-side effects of each are in dataflow.c. */
+enum ord {
+	ORD_NONE, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_FULL,
+	ORD_WMB, ORD_RMB, ORD_ARG,
+};
+
+struct vocab_entry {
+	char *name;
+	enum op op;
+	enum ord ord;
+	enum ord then;        /* ORD_NONE, or a barrier after the access */
+	int obj_arg;          /* -1: no object */
+	int lvalue;
+	int order_arg;
+	char *release_fix;
+	char *acquire_fix;
+	char *header;         /* NULL: any definition */
+};
+
+struct vocab {
+	struct vocab_entry *entries;
+	size_t count, cap;
+	int sorted;
+};
+
+/* Adds the built-in profile NAME ("lkmm", "c11", "gnu", "pthread") or the
+ * profile file at path NAME.  Later definitions of a name replace earlier
+ * ones.  On error returns -1 with a one-line message in ERR. */
+int vocab_load(struct vocab *v, const char *name, char *err, size_t errlen);
+
+/* Parses profile TEXT (ORIGIN names it in messages). */
+int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err, size_t errlen);
+
+/* Returns the entry for NAME defined in file DEFINED_IN (may be NULL when
+ * unknown), or NULL.  An entry with a matching header= wins over one
+ * without.  The vocabulary must not change while lookups run (it is shared
+ * read-only by the worker threads). */
+const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
+				     const char *defined_in);
+
+/* Makes lookups fast; call once after loading. */
+void vocab_finish(struct vocab *v);
+
+void vocab_free(struct vocab *v);
+
+const char *ord_name(enum ord o);
+int ord_parse(const char *s, enum ord *out);
+
+/* Maps a memory-order spelling (memory_order_release, __ATOMIC_ACQUIRE, the
+ * numbers 0-5) to an ordering; unknown spellings give ORD_FULL, the
+ * conservative choice for an order computed at run time. */
+enum ord ord_from_memory_order(const char *text);
+
+#endif

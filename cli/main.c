@@ -1,0 +1,43 @@
+/* cli/main.c — the kcsan-scan program: dispatches to one subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "options.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int, char **);
+	const char *summary;
+} commands[] = {
+	{ "scan",   cmd_scan,   "analyse C sources and record missing-barrier candidates" },
+	{ "report", cmd_report, "print the findings as text, JSON or SARIF" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: kcsan-scan COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'kcsan-scan COMMAND --help' describes a command; 'man kcsan-scan' has it all.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("kcsan-scan %s\n", KCSAN_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	kdie(2, NULL, "'%s' is not a command (see 'kcsan-scan --help')", argv[1]);
+}

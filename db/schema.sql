@@ -1,0 +1,235 @@
+-- db/schema.sql — the one database schema of kcsan-scan.
+--
+-- Every part of the product (the static analyser, the runtime, the report)
+-- reads and writes this file's tables and nothing else.  The schema is
+-- versioned with PRAGMA user_version; db/db.c refuses a database whose
+-- version differs instead of silently rewriting it.  Connections run with
+-- journal_mode=WAL (many instrumented processes may write at once) and
+-- foreign_keys=ON.
+--
+-- Layout:
+--   * scan facts, per translation unit (replaced whole when a TU is
+--     re-parsed): files, translation_units, tu_dependencies, functions,
+--     cfg_edges, events.  Accesses and barrier sites are views over events.
+--   * scan results, recomputed from all facts at the end of every scan:
+--     function_summaries, candidates, pairs, findings, finding_locations.
+--   * dynamic results, filled by the runtime: runs, races, race_evidence.
+
+PRAGMA user_version = 1;
+
+CREATE TABLE IF NOT EXISTS scans (
+    id            INTEGER PRIMARY KEY,
+    tool_version  TEXT NOT NULL,
+    started_at    TEXT NOT NULL,          -- ISO-8601 UTC
+    finished_at   TEXT,
+    root          TEXT NOT NULL,          -- directory paths are reported relative to
+    arguments     TEXT NOT NULL,          -- the command line, JSON array
+    parsed_tus    INTEGER NOT NULL DEFAULT 0,
+    reused_tus    INTEGER NOT NULL DEFAULT 0,
+    failed_tus    INTEGER NOT NULL DEFAULT 0,
+    status        TEXT NOT NULL DEFAULT 'running'   -- running | ok | error
+);
+
+-- Every source or header file the scan has seen, by absolute path.
+CREATE TABLE IF NOT EXISTS files (
+    id            INTEGER PRIMARY KEY,
+    path          TEXT NOT NULL UNIQUE,
+    content_hash  TEXT                    -- hex FNV-1a 64 of the content at last parse
+);
+
+-- One row per main source file with the flags it was parsed with.  A TU is
+-- re-parsed only when flags_hash or the hash of one of its dependencies
+-- changed (incremental scanning).
+CREATE TABLE IF NOT EXISTS translation_units (
+    id            INTEGER PRIMARY KEY,
+    file_id       INTEGER NOT NULL UNIQUE REFERENCES files(id),
+    directory     TEXT NOT NULL,          -- working directory of the compile command
+    arguments     TEXT NOT NULL,          -- JSON array of compiler arguments used
+    flags_hash    TEXT NOT NULL,
+    scan_id       INTEGER NOT NULL REFERENCES scans(id),
+    status        TEXT NOT NULL,          -- ok | error
+    diagnostics   TEXT                    -- compiler errors when status = error
+);
+
+-- The files a TU read (itself and every header) with their hash at parse time.
+CREATE TABLE IF NOT EXISTS tu_dependencies (
+    tu_id         INTEGER NOT NULL REFERENCES translation_units(id) ON DELETE CASCADE,
+    file_id       INTEGER NOT NULL REFERENCES files(id),
+    content_hash  TEXT NOT NULL,
+    PRIMARY KEY (tu_id, file_id)
+);
+
+-- Shared objects, identified across translation units: a global by name
+-- ('g:name'), a file-static by file and name ('s:path:name'), a field of a
+-- struct type ('f:struct tag.field'), a local whose address escapes
+-- ('l:function:name'), a lock object the same way.
+CREATE TABLE IF NOT EXISTS objects (
+    id            INTEGER PRIMARY KEY,
+    key           TEXT NOT NULL UNIQUE,
+    display       TEXT NOT NULL           -- what a person calls it: 'x', 'ring->head'
+);
+
+CREATE TABLE IF NOT EXISTS functions (
+    id            INTEGER PRIMARY KEY,
+    tu_id         INTEGER NOT NULL REFERENCES translation_units(id) ON DELETE CASCADE,
+    name          TEXT NOT NULL,
+    link_key      TEXT NOT NULL,          -- name for external linkage, path:name for static
+    file_id       INTEGER NOT NULL REFERENCES files(id),
+    line          INTEGER NOT NULL,
+    col           INTEGER NOT NULL,
+    end_line      INTEGER NOT NULL,
+    entry_block   INTEGER NOT NULL,
+    exit_block    INTEGER NOT NULL,
+    block_count   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS functions_by_link ON functions(link_key);
+
+CREATE TABLE IF NOT EXISTS cfg_edges (
+    function_id   INTEGER NOT NULL REFERENCES functions(id) ON DELETE CASCADE,
+    src           INTEGER NOT NULL,
+    dst           INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS cfg_edges_by_function ON cfg_edges(function_id);
+
+-- Everything the analysis looks at, in program order inside a basic block.
+--   kind    access | barrier | call | lock | unlock | local
+--   access  read | write | rmw          (kind = access)
+--   marked  1 for READ_ONCE, atomics, volatile ...; 0 for plain accesses
+--   ord     relaxed | acquire | release | acq_rel | full | wmb | rmb | none
+--   name    the macro or function through which the event was written
+--   target  callee link key (kind = call)
+--   defines local variable that receives the value read (kind = access/local)
+--   uses    comma-separated locals that the accessed address depends on
+--   args    the argument texts of the macro or call, separated by U+001F
+--           (used to write suggested fixes)
+CREATE TABLE IF NOT EXISTS events (
+    id            INTEGER PRIMARY KEY,
+    function_id   INTEGER NOT NULL REFERENCES functions(id) ON DELETE CASCADE,
+    block         INTEGER NOT NULL,
+    seq           INTEGER NOT NULL,
+    kind          TEXT NOT NULL,
+    access        TEXT,
+    marked        INTEGER NOT NULL DEFAULT 0,
+    ord           TEXT NOT NULL DEFAULT 'none',
+    object_id     INTEGER REFERENCES objects(id),
+    name          TEXT,
+    target        TEXT,
+    defines       TEXT,
+    uses          TEXT,
+    args          TEXT,
+    file_id       INTEGER NOT NULL REFERENCES files(id),
+    line          INTEGER NOT NULL,
+    col           INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_function ON events(function_id, block, seq);
+CREATE INDEX IF NOT EXISTS events_by_object ON events(object_id);
+
+CREATE VIEW IF NOT EXISTS accesses AS
+    SELECT e.id, e.function_id, f.name AS function, e.object_id, o.display AS object,
+           e.access, e.marked, e.ord, e.name AS via, e.file_id, e.line, e.col
+    FROM events e JOIN functions f ON f.id = e.function_id
+                  LEFT JOIN objects o ON o.id = e.object_id
+    WHERE e.kind = 'access';
+
+CREATE VIEW IF NOT EXISTS barrier_sites AS
+    SELECT e.id, e.function_id, f.name AS function, e.ord AS barrier_kind,
+           e.name AS via, e.access, e.object_id, e.file_id, e.line, e.col
+    FROM events e JOIN functions f ON f.id = e.function_id
+    WHERE e.kind = 'barrier'
+       OR (e.kind IN ('access', 'unlock') AND e.ord IN ('release', 'acq_rel', 'full'));
+
+-- Per function, what a caller sees when it calls it (computed over the tree).
+CREATE TABLE IF NOT EXISTS function_summaries (
+    link_key      TEXT PRIMARY KEY,
+    always_orders TEXT NOT NULL           -- strongest ordering on every path: none|wmb|rmb|release|full
+);
+
+-- Writer side: plain access -> marked write of flag with no ordering between.
+-- Reader side: marked read of flag -> plain read with no ordering between.
+CREATE TABLE IF NOT EXISTS candidates (
+    id             INTEGER PRIMARY KEY,
+    side           TEXT NOT NULL,         -- writer | reader
+    function_id    INTEGER NOT NULL REFERENCES functions(id) ON DELETE CASCADE,
+    plain_event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+    marked_event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+    data_object_id INTEGER NOT NULL REFERENCES objects(id),
+    flag_object_id INTEGER NOT NULL REFERENCES objects(id),
+    barrier_event_id INTEGER REFERENCES events(id) ON DELETE CASCADE  -- a barrier that orders too little
+);
+
+-- A writer-side and a reader-side pattern on the same (data, flag).  Either
+-- candidate may be NULL when that side is correctly ordered.
+CREATE TABLE IF NOT EXISTS pairs (
+    id                  INTEGER PRIMARY KEY,
+    data_object_id      INTEGER NOT NULL REFERENCES objects(id),
+    flag_object_id      INTEGER NOT NULL REFERENCES objects(id),
+    writer_candidate_id INTEGER REFERENCES candidates(id) ON DELETE CASCADE,
+    reader_candidate_id INTEGER REFERENCES candidates(id) ON DELETE CASCADE
+);
+
+CREATE TABLE IF NOT EXISTS runs (
+    id            INTEGER PRIMARY KEY,
+    command       TEXT NOT NULL,          -- JSON array
+    cwd           TEXT NOT NULL,
+    pid           INTEGER,
+    started_at    TEXT NOT NULL,
+    finished_at   TEXT,
+    exit_status   INTEGER,
+    options       TEXT NOT NULL DEFAULT '',
+    focus         INTEGER NOT NULL DEFAULT 1
+);
+
+-- One row per distinct race the runtime observed (deduplicated by fingerprint).
+CREATE TABLE IF NOT EXISTS races (
+    id              INTEGER PRIMARY KEY,
+    fingerprint     TEXT NOT NULL UNIQUE,
+    run_id          INTEGER REFERENCES runs(id),
+    kind            TEXT NOT NULL,        -- data-race | missing-release | missing-acquire
+    object          TEXT,
+    reordered       INTEGER NOT NULL DEFAULT 0,
+    reordered_to_file TEXT,
+    reordered_to_line INTEGER,
+    a_function TEXT, a_file TEXT, a_line INTEGER, a_access TEXT, a_marked INTEGER, a_tid INTEGER,
+    b_function TEXT, b_file TEXT, b_line INTEGER, b_access TEXT, b_marked INTEGER, b_tid INTEGER,
+    a_stack         TEXT,                 -- JSON array of frames
+    b_stack         TEXT,
+    observations    INTEGER NOT NULL DEFAULT 1,
+    first_seen      TEXT NOT NULL,
+    last_seen       TEXT NOT NULL
+);
+
+-- What `report` shows: static findings written by the scan (origin
+-- 'static'), joined with races through race_evidence.
+CREATE TABLE IF NOT EXISTS findings (
+    id             INTEGER PRIMARY KEY,
+    fingerprint    TEXT NOT NULL UNIQUE,
+    kind           TEXT NOT NULL,         -- missing-release | missing-acquire | unpaired-barrier | data-race
+    severity       TEXT NOT NULL,         -- error | warning | note
+    message        TEXT NOT NULL,
+    variable       TEXT,
+    flag           TEXT,
+    fix_file       TEXT,
+    fix_line       INTEGER,
+    fix_suggestion TEXT,
+    pair_id        INTEGER REFERENCES pairs(id) ON DELETE SET NULL,
+    scan_id        INTEGER REFERENCES scans(id)
+);
+
+CREATE TABLE IF NOT EXISTS finding_locations (
+    finding_id     INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,
+    seq            INTEGER NOT NULL,
+    role           TEXT NOT NULL,         -- plain-access | publish | consume | racing-access | barrier
+    file           TEXT NOT NULL,         -- relative to scans.root where possible
+    line           INTEGER NOT NULL,
+    col            INTEGER NOT NULL,
+    function       TEXT,
+    access         TEXT,                  -- read | write | rmw | none
+    marked         INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (finding_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS race_evidence (
+    finding_id     INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,
+    race_id        INTEGER NOT NULL REFERENCES races(id) ON DELETE CASCADE,
+    PRIMARY KEY (finding_id, race_id)
+);
