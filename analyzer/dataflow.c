@@ -13,8 +13,8 @@
  *   killed      what has been ordered on every path since entry (must:
  *               intersection), which becomes the function's summary;
  *   locks       locks held on every path (must), for the lockset rule;
- *   quiet       no other thread can be running: at the entry of a root
- *               function and after pthread_join, until pthread_create.
+ *   quiet       no other thread can be running: at the entry of main()
+ *               and after pthread_join, until pthread_create.
  * A call applies the callee's summary: its exposed marked writes and plain
  * reads are checked against the caller's pending sets, then its orderings
  * and its own pending accesses flow into the caller.  Summaries are
@@ -85,8 +85,6 @@ struct program {
 	struct summary *sums;
 	char **keys;              /* link keys sorted, with their index */
 	int *key_fn;
-	char **thread_roots;
-	int nroots, rootcap;
 	int *called;              /* called from somewhere in the tree */
 	struct analysis *out;
 	int emit;                 /* the final pass: record facts */
@@ -454,23 +452,29 @@ struct fn_ctx {
 					 next, before any join (backward) */
 };
 
-static struct summary *summary_of(struct program *p, const char *key)
+/* The summary of the function a call to KEY from a function in FILE
+ * reaches: the definition in the same file when there is one (a tree may
+ * hold several programs with functions of the same name), else the first. */
+static struct summary *summary_of(struct program *p, const char *key, const char *file)
 {
-	int lo = 0, hi = p->nfns - 1;
+	int lo = 0, hi = p->nfns;
 
 	if (!key)
 		return NULL;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2, c = strcmp(p->keys[mid], key);
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
 
-		if (c == 0)
-			return &p->sums[p->key_fn[mid]];
-		if (c < 0)
+		if (strcmp(p->keys[mid], key) < 0)
 			lo = mid + 1;
 		else
-			hi = mid - 1;
+			hi = mid;
 	}
-	return NULL;
+	if (lo >= p->nfns || strcmp(p->keys[lo], key) != 0)
+		return NULL;
+	for (int i = lo; i < p->nfns && strcmp(p->keys[i], key) == 0; i++)
+		if (file && p->fns[p->key_fn[i]].file && strcmp(p->fns[p->key_fn[i]].file, file) == 0)
+			return &p->sums[p->key_fn[i]];
+	return &p->sums[p->key_fn[lo]];
 }
 
 static int is_named(const struct event *e, const char *name)
@@ -552,7 +556,7 @@ static int pre_spawn_at(struct fn_ctx *c, const struct event *e)
 
 static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 {
-	struct summary *cs = summary_of(c->p, call->target);
+	struct summary *cs = summary_of(c->p, call->target, c->fn->file);
 	struct summary *me = c->sum;
 
 	if (!cs)
@@ -703,14 +707,11 @@ static unsigned char *compute_pre_spawn(struct function *f)
 	return out;
 }
 
-static int is_root(struct program *p, int fi)
+/* Does FI start with no other thread running?  Only main() is known to:
+ * any other function may be a library entry point called from threads. */
+static int starts_single_threaded(struct program *p, int fi)
 {
-	struct function *f = &p->fns[fi];
-
-	for (int i = 0; i < p->nroots; i++)
-		if (strcmp(p->thread_roots[i], f->name) == 0)
-			return 0;
-	return !p->called[fi];
+	return strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi];
 }
 
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
@@ -728,7 +729,7 @@ static void run_function(struct program *p, int fi)
 	if (p->emit)
 		c.pre_spawn = compute_pre_spawn(f);
 	in[f->entry].reached = 1;
-	in[f->entry].quiet = is_root(p, fi);
+	in[f->entry].quiet = starts_single_threaded(p, fi);
 	while (changed && rounds++ < 200) {
 		changed = 0;
 		for (int b = 0; b < f->nblocks; b++) {
@@ -787,46 +788,23 @@ static int key_cmp(const void *a, const void *b)
 	return strcmp(sort_program->fns[*(const int *)a].link_key, sort_program->fns[*(const int *)b].link_key);
 }
 
-/* The third argument of pthread_create names a thread's start routine. */
-static void find_thread_roots(struct program *p)
+/* Marks the functions that some call in the tree reaches. */
+static void find_called(struct program *p)
 {
 	for (int fi = 0; fi < p->nfns; fi++)
 		for (int b = 0; b < p->fns[fi].nblocks; b++)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				struct event *e = &p->fns[fi].blocks[b].events[i];
-				const char *a = e->args;
+				struct summary *s;
 
-				if (e->kind == EV_CALL && e->target) {
-					struct summary *s = summary_of(p, e->target);
-					if (s)
-						p->called[s - p->sums] = 1;
-				}
-				if (!is_named(e, "pthread_create") || !a)
-					continue;
-				for (int k = 0; k < 2 && a; k++) {
-					a = strchr(a, '\x1f');
-					if (a)
-						a++;
-				}
-				if (a) {
-					char name[128];
-					size_t n = 0;
-
-					while (*a == '&' || *a == ' ' || *a == '(')
-						a++;
-					while (a[n] && a[n] != '\x1f' && a[n] != ')' && n < sizeof name - 1)
-						n++;
-					memcpy(name, a, n);
-					name[n] = '\0';
-					grow(&p->thread_roots, &p->rootcap, p->nroots + 1, sizeof *p->thread_roots);
-					p->thread_roots[p->nroots++] = xstrdup(name);
-				}
+				if (e->kind == EV_CALL && (s = summary_of(p, e->target, p->fns[fi].file)))
+					p->called[s - p->sums] = 1;
 			}
 }
 
 void analyse(struct function *fns, int nfns, struct analysis *out)
 {
-	struct program p = { fns, nfns, NULL, NULL, NULL, NULL, 0, 0, NULL, out, 0 };
+	struct program p = { fns, nfns, NULL, NULL, NULL, NULL, out, 0 };
 	int *order = xcalloc(nfns + 1, sizeof *order);
 	int changed = 1, rounds = 0;
 
@@ -843,7 +821,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 		p.keys[i] = fns[order[i]].link_key;
 		p.key_fn[i] = order[i];
 	}
-	find_thread_roots(&p);
+	find_called(&p);
 	/* Summaries grow monotonically; iterate to a fixpoint (bounded, for
 	 * recursion through many functions). */
 	while (changed && rounds++ < 12) {
@@ -864,9 +842,6 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 		free(s->all_reads.v); free(s->all_mwrites.v);
 		free(s->entry_mwrites.v); free(s->entry_plain.v);
 	}
-	for (int i = 0; i < p.nroots; i++)
-		free(p.thread_roots[i]);
-	free(p.thread_roots);
 	free(p.sums);
 	free(p.keys);
 	free(p.key_fn);

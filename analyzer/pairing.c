@@ -31,22 +31,24 @@ static int under_common_lock(const struct analysis *a, const char *object)
 }
 
 /* Objects reachable from flag F: D accessed after reading F (follow relays
- * F -> G when G is written after F is read).  Is D among them?  Returns
- * the consumer link that shows it, or NULL. */
+ * F -> G when G is written after F is read).  Is D among them (written,
+ * when NEED_WRITE: two reads never race)?  Returns the consumer link that
+ * shows it, or NULL. */
 static const struct link *find_consumer(const struct analysis *a, const char *flag,
-					const char *data, int depth)
+					const char *data, int need_write, int depth)
 {
 	if (depth > 8)
 		return NULL;
 	for (int i = 0; i < a->nconsumers; i++) {
 		const struct link *l = &a->consumers[i];
 
-		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0)
+		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
+		    (!need_write || l->plain->access != ACC_READ))
 			return l;
 	}
 	for (int i = 0; i < a->nrelays; i++)
 		if (strcmp(a->relays[i].from, flag) == 0) {
-			const struct link *l = find_consumer(a, a->relays[i].to, data, depth + 1);
+			const struct link *l = find_consumer(a, a->relays[i].to, data, need_write, depth + 1);
 			if (l)
 				return l;
 		}
@@ -308,7 +310,8 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		cid = store_candidate(w, "writer", c);
 		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->object))
 			continue;
-		cons = find_consumer(a, c->marked->object, c->plain->object, 0);
+		cons = find_consumer(a, c->marked->object, c->plain->object,
+				     c->plain->access == ACC_READ, 0);
 		if (!cons)
 			continue;       /* nothing reads the flag and then the data */
 		pid = store_pair(w, c->plain, c->marked, cid, 0);

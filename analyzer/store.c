@@ -235,7 +235,7 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		"SELECT fn.id, fn.name, fn.link_key, fl.path, fn.line, fn.col, fn.end_line,"
 		" fn.entry_block, fn.exit_block, fn.block_count FROM functions fn"
 		" JOIN files fl ON fl.id = fn.file_id JOIN translation_units t ON t.id = fn.tu_id"
-		" WHERE fn.id IN (SELECT min(id) FROM functions GROUP BY link_key) ORDER BY fn.id");
+		" WHERE fn.id IN (SELECT min(id) FROM functions GROUP BY link_key, file_id) ORDER BY fn.id");
 	sqlite3_stmt *es = kdb_prepare(db,
 		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, o.display,"
 		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col FROM events e"

@@ -1,0 +1,41 @@
+#!/bin/sh
+# tests/run-tests.sh — the end-to-end half of `make check`.  Runs every
+# suite, shows its output, and ends with the overall "N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+total_pass=0
+total_fail=0
+
+run_suite() {
+	name=$1
+	shift
+	echo "=== $name"
+	"$@" >build/suite.log 2>&1
+	rc=$?
+	cat build/suite.log
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' build/suite.log | tail -n 1)
+	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	[ -n "$p" ] || p=0
+	[ -n "$f" ] || f=0
+	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1     # the suite failed without saying so
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+
+run_suite "header: kcsan/lkmm.h" sh tests/header/run.sh
+run_suite "examples build and run natively" sh examples/check-build.sh
+run_suite "corpus builds and runs natively" sh tests/corpus/check-build.sh
+run_suite "scan: bad input, compile databases, incremental, profiles" sh tests/e2e/scan-cli.sh
+for s in tests/e2e/report*.sh; do
+	[ -f "$s" ] && run_suite "report: $(basename "$s" .sh)" sh "$s"
+done
+run_suite "examples: expected findings, fixed twins silent" \
+	python3 tests/e2e/score.py --mode examples examples/*/buggy.c examples/*/fixed.c
+run_suite "corpus: static recall and false positives" \
+	python3 tests/e2e/score.py --mode corpus --min-recall "${KCSAN_MIN_RECALL:-0.9}" tests/corpus/[0-9]*.c
+echo "=== all end-to-end suites"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,25 @@
+/* tests/unit/scan_helper.h — run the real scanner (libclang, SQLite) over
+ * small C sources written to a temporary directory and compare its findings
+ * with markers written in the sources:
+ *     / *W* /  missing-release expected on this line (the plain access)
+ *     / *R* /  missing-acquire expected on this line (the plain read)
+ *     / *B* /  unpaired-barrier expected on this line (the barrier)
+ * (written without the spaces).  A source with no marker must give no
+ * finding.  Every case is a real scan into a real database. */
+#ifndef KCSAN_TEST_SCAN_HELPER_H
+#define KCSAN_TEST_SCAN_HELPER_H
+
+struct src {
+	const char *name;   /* file name, e.g. "writer.c" */
+	const char *text;
+};
+
+/* Scans the sources together (one tree) and checks every marker against
+ * the findings; fails the current Criterion test with a description of the
+ * difference.  EXTRA_PROFILE may be NULL or a profile text. */
+void expect_findings(const struct src *srcs, int n, const char *extra_profile);
+
+/* Convenience for one file. */
+void expect_one(const char *text);
+
+#endif
