@@ -20,6 +20,7 @@
  * and its own pending accesses flow into the caller.  Summaries are
  * iterated over the whole tree until they stop changing.
  */
+#define _GNU_SOURCE   /* qsort_r */
 #include "dataflow.h"
 
 #include <stdlib.h>
@@ -90,47 +91,124 @@ struct program {
 	int emit;                 /* the final pass: record facts */
 };
 
+/* Event sets are kept sorted by the events' tree-wide numbers (gid), so
+ * that membership is a binary search and union a merge: big functions have
+ * hundreds of accesses and the fixpoint unions sets at every edge. */
+static int es_find(const struct evset *s, int gid, int *pos)
+{
+	int lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s->v[mid]->gid < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*pos = lo;
+	return lo < s->n && s->v[lo]->gid == gid;
+}
+
 static int es_has(const struct evset *s, const struct event *e)
 {
-	for (int i = 0; i < s->n; i++)
-		if (s->v[i] == e)
-			return 1;
-	return 0;
+	int pos;
+
+	return es_find(s, e->gid, &pos);
 }
 
 static int es_add(struct evset *s, struct event *e)
 {
-	if (es_has(s, e))
+	int pos;
+
+	if (es_find(s, e->gid, &pos))
 		return 0;
 	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
-	s->v[s->n++] = e;
+	memmove(s->v + pos + 1, s->v + pos, (size_t)(s->n - pos) * sizeof *s->v);
+	s->v[pos] = e;
+	s->n++;
 	return 1;
 }
 
 static int es_union(struct evset *into, const struct evset *from)
 {
-	int changed = 0;
+	struct event **merged;
+	int i = 0, j = 0, n = 0, size = into->n + from->n;
 
-	for (int i = 0; i < from->n; i++)
-		changed |= es_add(into, from->v[i]);
-	return changed;
+	if (from->n == 0)
+		return 0;
+	merged = xmalloc((size_t)size * sizeof *merged);
+	while (i < into->n || j < from->n) {
+		if (j >= from->n || (i < into->n && into->v[i]->gid < from->v[j]->gid))
+			merged[n++] = into->v[i++];
+		else if (i >= into->n || from->v[j]->gid < into->v[i]->gid)
+			merged[n++] = from->v[j++];
+		else {
+			merged[n++] = into->v[i++];
+			j++;
+		}
+	}
+	if (n == into->n) {
+		free(merged);
+		return 0;
+	}
+	free(into->v);
+	into->v = merged;
+	into->n = n;
+	into->cap = size;
+	return 1;
 }
 
 static void es_copy(struct evset *to, const struct evset *from)
 {
-	to->n = 0;
-	es_union(to, from);
+	grow(&to->v, &to->cap, from->n, sizeof *to->v);
+	memcpy(to->v, from->v, (size_t)from->n * sizeof *to->v);
+	to->n = from->n;
 }
 
+static void es_remove_at(struct evset *s, int i)
+{
+	memmove(s->v + i, s->v + i + 1, (size_t)(s->n - i - 1) * sizeof *s->v);
+	s->n--;
+}
+
+/* The fence that ordered plain write P: one per write (the first wins),
+ * sorted by P's number like the event sets. */
 static int fs_add(struct fset *s, struct event *p, struct event *f)
 {
-	for (int i = 0; i < s->n; i++)
-		if (s->v[i].plain == p && s->v[i].fence == f)
-			return 0;
+	int lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s->v[mid].plain->gid < p->gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->n && s->v[lo].plain == p)
+		return 0;
 	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
-	s->v[s->n].plain = p;
-	s->v[s->n++].fence = f;
+	memmove(s->v + lo + 1, s->v + lo, (size_t)(s->n - lo) * sizeof *s->v);
+	s->v[lo].plain = p;
+	s->v[lo].fence = f;
+	s->n++;
 	return 1;
+}
+
+static struct event *fs_fence(const struct fset *s, const struct event *p)
+{
+	int lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s->v[mid].plain->gid < p->gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->v[lo].plain == p ? s->v[lo].fence : NULL;
 }
 
 static void xs_add(struct xset *s, struct event *e, unsigned killed)
@@ -233,7 +311,7 @@ static int state_merge(struct state *to, const struct state *from)
 
 static int same_object(const struct event *a, const struct event *b)
 {
-	return a->object && b->object && strcmp(a->object, b->object) == 0;
+	return a->oid >= 0 && a->oid == b->oid;
 }
 
 /* Orders pending plain accesses whose type KILL covers; a fence barrier
@@ -246,9 +324,9 @@ static void kill_plain(struct state *s, unsigned kill, struct event *fence)
 		struct event *p = s->pend_plain.v[i];
 
 		if (kill & (1u << p->access)) {
-			if (fence)
+			if (fence && p->access != ACC_READ)
 				fs_add(&s->fenced, p, fence);
-			s->pend_plain.v[i--] = s->pend_plain.v[--s->pend_plain.n];
+			es_remove_at(&s->pend_plain, i--);
 		}
 	}
 	s->killed |= kill;
@@ -419,26 +497,22 @@ static void add_relay(struct analysis *a, const char *from, const char *to)
 
 static void note_locks(struct analysis *a, const struct event *p, const struct strset *held)
 {
-	struct object_locks *o = NULL;
+	struct object_locks *o = &a->locks[p->oid];
 
-	for (int i = 0; i < a->nlocks; i++)
-		if (strcmp(a->locks[i].object, p->object) == 0)
-			o = &a->locks[i];
-	if (!o) {
-		grow(&a->locks, &a->lockcap, a->nlocks + 1, sizeof *a->locks);
-		o = &a->locks[a->nlocks++];
-		memset(o, 0, sizeof *o);
-		o->object = p->object;
+	if (o->accesses++ == 0) {
 		o->locks = xcalloc(held->n + 1, sizeof *o->locks);
 		for (int i = 0; i < held->n; i++)
 			o->locks[o->nlocks++] = held->v[i];
-		o->accesses = 1;
 		return;
 	}
-	o->accesses++;
 	for (int i = 0; i < o->nlocks; i++)
 		if (!ss_has(held, o->locks[i]))
 			o->locks[i--] = o->locks[--o->nlocks];
+}
+
+int under_common_lock(const struct analysis *a, int oid)
+{
+	return oid >= 0 && oid < a->nobjects && a->locks[oid].nlocks > 0;
 }
 
 /* ---- the transfer function ---- */
@@ -504,13 +578,11 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 	}
 	for (int i = 0; i < s->seen_plain.n; i++) {
 		struct event *p = s->seen_plain.v[i];
-		struct event *fence = NULL;
+		struct event *fence;
 
 		if (same_object(p, m) || p->access == ACC_READ)
 			continue;
-		for (int j = 0; j < s->fenced.n; j++)
-			if (s->fenced.v[j].plain == p)
-				fence = s->fenced.v[j].fence;
+		fence = fs_fence(&s->fenced, p);
 		add_link(&a->producers, &a->nproducers, &a->pcap, p, m, fence, c->fn,
 			 !es_has(&s->pend_plain, p));
 	}
@@ -781,11 +853,11 @@ static unsigned summary_weight(const struct summary *s)
 		5 * s->all_plain.n + 7 * s->all_reads.n + 11 * s->entry_mwrites.n + 13 * s->entry_plain.n);
 }
 
-static struct program *sort_program;
-
-static int key_cmp(const void *a, const void *b)
+static int key_cmp(const void *a, const void *b, void *prog)
 {
-	return strcmp(sort_program->fns[*(const int *)a].link_key, sort_program->fns[*(const int *)b].link_key);
+	const struct program *p = prog;
+
+	return strcmp(p->fns[*(const int *)a].link_key, p->fns[*(const int *)b].link_key);
 }
 
 /* Marks the functions that some call in the tree reaches. */
@@ -802,6 +874,44 @@ static void find_called(struct program *p)
 			}
 }
 
+/* Numbers every event of the tree (gid) and every object (oid), so that
+ * the analysis compares integers, not strings. */
+static void number_events(struct function *fns, int nfns, struct analysis *out)
+{
+	int total = 0, gid = 0, cap;
+	struct { const char *key; int oid; } *table;
+
+	for (int i = 0; i < nfns; i++)
+		for (int b = 0; b < fns[i].nblocks; b++)
+			total += fns[i].blocks[b].nevents;
+	for (cap = 64; cap < 2 * total + 2; cap *= 2)
+		;
+	table = xcalloc(cap, sizeof *table);
+	for (int i = 0; i < nfns; i++)
+		for (int b = 0; b < fns[i].nblocks; b++)
+			for (int k = 0; k < fns[i].blocks[b].nevents; k++) {
+				struct event *e = &fns[i].blocks[b].events[k];
+				unsigned h = 5381;
+
+				e->gid = gid++;
+				e->oid = -1;
+				if (!e->object)
+					continue;
+				for (const char *c = e->object; *c; c++)
+					h = h * 33 + (unsigned char)*c;
+				for (h &= cap - 1; table[h].key; h = (h + 1) & (cap - 1))
+					if (strcmp(table[h].key, e->object) == 0)
+						break;
+				if (!table[h].key) {
+					table[h].key = e->object;
+					table[h].oid = out->nobjects++;
+				}
+				e->oid = table[h].oid;
+			}
+	out->locks = xcalloc(out->nobjects + 1, sizeof *out->locks);
+	free(table);
+}
+
 void analyse(struct function *fns, int nfns, struct analysis *out)
 {
 	struct program p = { fns, nfns, NULL, NULL, NULL, NULL, out, 0 };
@@ -815,12 +925,12 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	p.called = xcalloc(nfns + 1, sizeof *p.called);
 	for (int i = 0; i < nfns; i++)
 		order[i] = i;
-	sort_program = &p;
-	qsort(order, nfns, sizeof *order, key_cmp);
+	qsort_r(order, nfns, sizeof *order, key_cmp, &p);
 	for (int i = 0; i < nfns; i++) {
 		p.keys[i] = fns[order[i]].link_key;
 		p.key_fn[i] = order[i];
 	}
+	number_events(fns, nfns, out);
 	find_called(&p);
 	/* Summaries grow monotonically; iterate to a fixpoint (bounded, for
 	 * recursion through many functions). */
@@ -856,7 +966,7 @@ void analysis_free(struct analysis *a)
 	free(a->producers);
 	free(a->consumers);
 	free(a->relays);
-	for (int i = 0; i < a->nlocks; i++)
+	for (int i = 0; i < a->nobjects; i++)
 		free(a->locks[i].locks);
 	free(a->locks);
 	memset(a, 0, sizeof *a);

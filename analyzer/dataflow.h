@@ -27,9 +27,10 @@ struct relay {
 	const char *from, *to;
 };
 
+/* Per object (indexed by event oid): the locks held at every one of its
+ * plain accesses. */
 struct object_locks {
-	const char *object;
-	char **locks;           /* held at every plain access of the object */
+	char **locks;
 	int nlocks;
 	int accesses;
 };
@@ -41,14 +42,17 @@ struct analysis {
 	int nproducers, nconsumers, pcap, ccap;
 	struct relay *relays;
 	int nrelays, relcap;
-	struct object_locks *locks;
-	int nlocks, lockcap;
+	struct object_locks *locks;   /* nobjects entries */
+	int nobjects;
 };
 
 /* Runs the analysis over FNS (all functions of the tree, one per link
  * key).  The events of FNS must outlive OUT. */
 void analyse(struct function *fns, int nfns, struct analysis *out);
 void analysis_free(struct analysis *a);
+
+/* Is every plain access of object OID made holding one common lock? */
+int under_common_lock(const struct analysis *a, int oid);
 
 /* Writer-side effect of an ordering: which pending plain access types it
  * orders (bit 1 << ACC_READ, ACC_WRITE, ACC_RMW).  Reader-side effect:

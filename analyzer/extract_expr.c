@@ -783,8 +783,19 @@ void walk_initializer(struct ectx *x, CXCursor var, CXCursor init)
 	free(value.buf);
 }
 
+/* Fence instructions of the common architectures, as they appear in the
+ * asm text once white space is removed (text_of folds it). */
+static const struct { const char *insn; enum ord ord; } fences[] = {
+	{ "mfence", ORD_FULL }, { "\"dmbish\"", ORD_FULL }, { "\"dmbsy\"", ORD_FULL },
+	{ "\"sync\"", ORD_FULL }, { "hwsync", ORD_FULL }, { "lock;", ORD_FULL },
+	{ "fencerw,rw", ORD_FULL }, { "sfence", ORD_WMB }, { "dmbishst", ORD_WMB },
+	{ "fencew,w", ORD_WMB }, { "eieio", ORD_WMB }, { "lfence", ORD_RMB },
+	{ "dmbishld", ORD_RMB }, { "fencer,r", ORD_RMB }, { "lwsync", ORD_ACQ_REL },
+};
+
 /* Inline assembly not behind a named macro: recognise the fence
- * instructions of the common architectures by their mnemonics. */
+ * instructions by their mnemonics; anything else (a "memory" clobber) is a
+ * compiler barrier, which orders nothing at run time. */
 void walk_asm(struct ectx *x, CXCursor c)
 {
 	char *text = text_of(x, c);
@@ -793,18 +804,11 @@ void walk_asm(struct ectx *x, CXCursor c)
 
 	if (!text)
 		return;
-	if (strstr(text, "mfence") || strstr(text, "\"dmbish\"") || strstr(text, "\"dmb ish\"") ||
-	    strstr(text, "\"sync\"") || strstr(text, "hwsync") || strstr(text, "lock;") ||
-	    strstr(text, "\"dmbish\"") || strstr(text, "fence rw,rw") || strstr(text, "\"fence\""))
-		ord = ORD_FULL;
-	else if (strstr(text, "sfence") || strstr(text, "dmbishst") || strstr(text, "fencew,w"))
-		ord = ORD_WMB;
-	else if (strstr(text, "lfence") || strstr(text, "dmbishld") || strstr(text, "fencer,r"))
-		ord = ORD_RMB;
-	else if (strstr(text, "lwsync"))
-		ord = ORD_ACQ_REL;
-	else if (strstr(text, "memory"))
-		ord = ORD_NONE;       /* a compiler barrier only */
+	for (size_t i = 0; i < sizeof fences / sizeof fences[0]; i++)
+		if (strstr(text, fences[i].insn)) {
+			ord = fences[i].ord;
+			break;
+		}
 	free(text);
 	e = emit(x, EV_BARRIER, c);
 	e->ord = ord;

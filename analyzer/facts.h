@@ -31,6 +31,8 @@ struct event {
 	long long id;      /* events.id */
 	int index;         /* position in its function (for '@N' in uses) */
 	const char *func;  /* name of its function (set when loaded) */
+	int gid;           /* number in the whole tree (set by the analysis) */
+	int oid;           /* number of its object, -1 if none (likewise) */
 };
 
 struct block {

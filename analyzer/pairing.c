@@ -22,14 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int under_common_lock(const struct analysis *a, const char *object)
-{
-	for (int i = 0; i < a->nlocks; i++)
-		if (strcmp(a->locks[i].object, object) == 0)
-			return a->locks[i].nlocks > 0;
-	return 0;
-}
-
 /* Objects reachable from flag F: D accessed after reading F (follow relays
  * F -> G when G is written after F is read).  Is D among them (written,
  * when NEED_WRITE: two reads never race)?  Returns the consumer link that
@@ -308,7 +300,7 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		char *msg, *fix;
 
 		cid = store_candidate(w, "writer", c);
-		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->object))
+		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->oid))
 			continue;
 		cons = find_consumer(a, c->marked->object, c->plain->object,
 				     c->plain->access == ACC_READ, 0);
@@ -342,7 +334,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		char *msg, *fix;
 
 		cid = store_candidate(w, "reader", c);
-		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->object))
+		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->oid))
 			continue;
 		prod = find_producer(a, p->object, r->object, 0);
 		if (!prod)
