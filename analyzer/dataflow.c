@@ -332,6 +332,16 @@ static void kill_plain(struct state *s, unsigned kill, struct event *fence)
 	s->killed |= kill;
 }
 
+/* An acquire read of F supersedes earlier reads of F: what follows is
+ * guarded by the value the acquire returned (a test-and-test-and-set
+ * lock spins with READ_ONCE, then takes the lock with an acquire RMW). */
+static void kill_reads_of(struct state *s, const struct event *acquire)
+{
+	for (int i = 0; i < s->pend_reads.n; i++)
+		if (s->pend_reads.v[i]->oid == acquire->oid)
+			es_remove_at(&s->pend_reads, i--);
+}
+
 static void kill_reads(struct state *s)
 {
 	s->pend_reads.n = 0;
@@ -580,7 +590,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		struct event *p = s->seen_plain.v[i];
 		struct event *fence;
 
-		if (same_object(p, m) || p->access == ACC_READ)
+		if (same_object(p, m))
 			continue;
 		fence = fs_fence(&s->fenced, p);
 		add_link(&a->producers, &a->nproducers, &a->pcap, p, m, fence, c->fn,
@@ -608,7 +618,9 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			add_link(&a->consumers, &a->nconsumers, &a->ccap, p, r, NULL, c->fn,
 				 !es_has(&s->pend_reads, r));
 	}
-	if (p->access == ACC_WRITE || reader_ordered || s->quiet)
+	/* Writes count too: a control dependency does not order a later plain
+	 * store in the LKMM (only an address dependency or a fence does). */
+	if (reader_ordered || s->quiet)
 		return;
 	for (int i = 0; i < s->pend_reads.n; i++) {
 		struct event *r = s->pend_reads.v[i];
@@ -698,6 +710,8 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if (e->access == ACC_READ || e->access == ACC_RMW) {
 			if (reader_kills(e->ord, 0))
 				kill_reads(s);
+			else if (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL)
+				kill_reads_of(s, e);
 			if (e->ord == ORD_RELAXED || e->ord == ORD_RELEASE || e->ord == ORD_NONE)
 				es_add(&s->pend_reads, e);
 			es_add(&s->seen_reads, e);

@@ -47,21 +47,23 @@ static const struct link *find_consumer(const struct analysis *a, const char *fl
 	return NULL;
 }
 
-/* A producer: D written, then F (or a relay ending at F) written. */
+/* A producer: D accessed (written, when NEED_WRITE), then F (or a relay
+ * ending at F) written. */
 static const struct link *find_producer(const struct analysis *a, const char *data,
-					const char *flag, int depth)
+					const char *flag, int need_write, int depth)
 {
 	if (depth > 8)
 		return NULL;
 	for (int i = 0; i < a->nproducers; i++) {
 		const struct link *l = &a->producers[i];
 
-		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0)
+		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
+		    (!need_write || l->plain->access != ACC_READ))
 			return l;
 	}
 	for (int i = 0; i < a->nrelays; i++)
 		if (strcmp(a->relays[i].to, flag) == 0) {
-			const struct link *l = find_producer(a, data, a->relays[i].from, depth + 1);
+			const struct link *l = find_producer(a, data, a->relays[i].from, need_write, depth + 1);
 			if (l)
 				return l;
 		}
@@ -336,12 +338,12 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		cid = store_candidate(w, "reader", c);
 		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->oid))
 			continue;
-		prod = find_producer(a, p->object, r->object, 0);
+		prod = find_producer(a, p->object, r->object, p->access == ACC_READ, 0);
 		if (!prod)
 			continue;       /* nothing writes the data and then the flag */
 		pid = store_pair(w, p, r, 0, cid);
-		msg = xasprintf("plain %s of '%s' is not ordered after the read of '%s' that guards it",
-				p->access == ACC_RMW ? "read-modify-write" : "read", name_of(p), name_of(r));
+		msg = xasprintf("plain %s %s '%s' is not ordered after the read of '%s' that guards it",
+				access_word(p), p->access == ACC_WRITE ? "to" : "of", name_of(p), name_of(r));
 		fix = fix_for(v, r, 0);
 		fid = add_finding(w, "missing-acquire", "error", msg, p, r, c->fn->name, r, fix, pid);
 		add_location(w, fid, 0, "plain-access", p, p->func);

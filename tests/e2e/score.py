@@ -52,9 +52,8 @@ def check_example(binary, path, workdir):
     want = set()
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            m = EXPECT.search(line)
-            if m:
-                want.add((n, m.group(1)))
+            for kind in EXPECT.findall(line):
+                want.add((n, kind))
     got = set()
     for fd in scan(binary, path, workdir):
         loc = fd["locations"][0]
