@@ -258,6 +258,14 @@ static long long add_finding(struct writer *w, const char *kind, const char *sev
 	return sqlite3_last_insert_rowid(w->db);
 }
 
+/* Was the read written with C11 or GNU atomics (so that the fix should be
+ * too)? */
+static int is_c11(const struct event *e)
+{
+	return e->name && (strncmp(e->name, "atomic_load", 11) == 0 || strncmp(e->name, "__atomic", 8) == 0 ||
+			   strcmp(e->name, "_Atomic") == 0);
+}
+
 static const char *name_of(const struct event *e)
 {
 	return e->display ? e->display : e->object;
@@ -369,8 +377,9 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 			msg = xasprintf("'%s' orders the write of '%s' before '%s', but the reader of '%s' in %s() has no read barrier or acquire to pair with it",
 					l->fence->name ? l->fence->name : "barrier", name_of(l->plain),
 					name_of(l->marked), name_of(r), c->fn->name);
-			fid = add_finding(w, "unpaired-barrier", "warning", msg, l->fence, r, l->fn->name, r,
-					  "smp_rmb(); /* after this read */", pid);
+			fid = add_finding(w, "unpaired-barrier", "warning", msg, l->plain, r, l->fn->name, r,
+					  is_c11(r) ? "atomic_thread_fence(memory_order_acquire); /* after this read */"
+						    : "smp_rmb(); /* after this read */", pid);
 			add_location(w, fid, 0, "barrier", l->fence, l->fence->func);
 			add_location(w, fid, 1, "publish", l->marked, l->marked->func);
 			add_location(w, fid, 2, "consume", r, r->func);
@@ -388,9 +397,18 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	struct writer w = { db, root, scan_id, NULL, NULL, NULL, NULL, counts, NULL, 0, 0 };
 
 	memset(counts, 0, sizeof *counts);
-	if (kdb_exec(db, "BEGIN IMMEDIATE; DELETE FROM findings; DELETE FROM pairs; DELETE FROM candidates;",
-		     err, errlen) < 0)
+	/* Findings are recomputed; the runtime's evidence for them is kept by
+	 * fingerprint (which survives the rescan) and joined again below. */
+	if (kdb_exec(db, "BEGIN IMMEDIATE;"
+		     " CREATE TEMP TABLE IF NOT EXISTS saved_evidence(fingerprint TEXT, race_id INTEGER);"
+		     " DELETE FROM saved_evidence;"
+		     " INSERT INTO saved_evidence SELECT f.fingerprint, e.race_id FROM race_evidence e"
+		     "   JOIN findings f ON f.id = e.finding_id;"
+		     " DELETE FROM findings; DELETE FROM pairs; DELETE FROM candidates;",
+		     err, errlen) < 0) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
+	}
 	w.ins_finding = kdb_prepare(db, "INSERT INTO findings(fingerprint, kind, severity, message, variable,"
 				    " flag, fix_file, fix_line, fix_suggestion, pair_id, scan_id)"
 				    " VALUES (?,?,?,?,?,?,?,?,?,?,?)");
@@ -409,7 +427,9 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	for (int i = 0; i < w.nfp; i++)
 		free(w.fingerprints[i]);
 	free(w.fingerprints);
-	if (kdb_exec(db, "COMMIT", err, errlen) < 0) {
+	if (kdb_exec(db, "INSERT OR IGNORE INTO race_evidence(finding_id, race_id)"
+		     " SELECT f.id, s.race_id FROM saved_evidence s JOIN findings f USING (fingerprint);"
+		     " COMMIT", err, errlen) < 0) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}

@@ -17,7 +17,7 @@
 extern const char kdb_schema_sql[];
 
 enum kdb_mode {
-	KDB_READ_ONLY,  /* the file must exist and carry our schema */
+	KDB_READ_ONLY,  /* the file must exist and carry our schema; opened read-only */
 	KDB_CREATE,     /* create the file and the schema if missing */
 };
 

@@ -1,0 +1,125 @@
+/* cli/report_common.c — small pieces of the report that every output format
+ * shares: names of severities and formats, the evidence rank used for
+ * ordering, the --fail-on test, and the wording of location notes. */
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *xmalloc(size_t n)
+{
+	char *p = malloc(n);
+
+	if (!p) {
+		fputs("kcsan-scan report: out of memory\n", stderr);
+		exit(2);
+	}
+	return p;
+}
+
+static const char *const severity_names[] = { "error", "warning", "note" };
+
+const char *report_severity_name(enum report_severity s)
+{
+	return (unsigned)s < 3 ? severity_names[s] : "warning";
+}
+
+int report_parse_severity(const char *name, enum report_severity *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, severity_names[i]) == 0) {
+			*s = (enum report_severity)i;
+			return 0;
+		}
+	return -1;
+}
+
+int report_parse_format(const char *name, enum report_format *f)
+{
+	if (strcmp(name, "text") == 0)
+		*f = REPORT_TEXT;
+	else if (strcmp(name, "json") == 0)
+		*f = REPORT_JSON;
+	else if (strcmp(name, "sarif") == 0)
+		*f = REPORT_SARIF;
+	else
+		return -1;
+	return 0;
+}
+
+int report_evidence_rank(unsigned evidence)
+{
+	if ((evidence & REPORT_EV_STATIC) && (evidence & REPORT_EV_DYNAMIC))
+		return 0;
+	return evidence & REPORT_EV_DYNAMIC ? 1 : 2;
+}
+
+int report_fails(const struct report *r, enum report_severity level)
+{
+	for (size_t i = 0; i < r->nfindings; i++)
+		if (r->findings[i].severity <= level)
+			return 1;
+	return 0;
+}
+
+const char *report_access_phrase(const char *access)
+{
+	if (!access)
+		return "access to";
+	if (strcmp(access, "write") == 0)
+		return "write to";
+	if (strcmp(access, "read") == 0)
+		return "read of";
+	if (strcmp(access, "rmw") == 0)
+		return "read-modify-write of";
+	return "access to";
+}
+
+char *report_location_note(const struct report_finding *f, const struct report_location *l)
+{
+	const char *role = l->role ? l->role : "";
+	const char *name = NULL, *adj = "";
+	const char *phrase = report_access_phrase(l->access);
+	size_t len;
+	char *s;
+
+	if (strcmp(role, "publish") == 0) {
+		adj = "publishing ";
+		name = f->flag;
+		if (l->access && strcmp(l->access, "rmw") == 0)
+			phrase = "atomic update of";
+	} else if (strcmp(role, "consume") == 0) {
+		name = f->flag;
+	} else if (strcmp(role, "racing-access") == 0) {
+		adj = "racing ";
+		name = f->variable;
+	} else if (strcmp(role, "plain-access") == 0) {
+		adj = l->marked ? "marked " : "plain ";
+		name = f->variable;
+	} else if (strcmp(role, "barrier") == 0) {
+		return strcpy(xmalloc(sizeof "barrier here"), "barrier here");
+	} else {
+		/* A role this version does not know: say what it is called. */
+		len = strlen(role) + sizeof " here";
+		s = xmalloc(len + sizeof "location");
+		snprintf(s, len + sizeof "location", "%s here", *role ? role : "location");
+		return s;
+	}
+	len = strlen(adj) + strlen(phrase) + (name ? strlen(name) : 0) + 16;
+	s = xmalloc(len);
+	if (name)
+		snprintf(s, len, "%s%s '%s' here", adj, phrase, name);
+	else
+		snprintf(s, len, "%s%s here", adj, phrase);
+	/* "racing access to here" reads badly: drop the dangling preposition. */
+	if (!name) {
+		char *p = strstr(s, " to here");
+
+		if (!p)
+			p = strstr(s, " of here");
+		if (p)
+			memmove(p, p + 3, strlen(p + 3) + 1);
+	}
+	return s;
+}

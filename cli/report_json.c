@@ -1,0 +1,124 @@
+/* cli/report_json.c — the JSON report, schema "kcsan-scan-report/1"
+ * (SPEC §7), with the keys in the order the spec shows them, and the JSON
+ * pieces (finding, evidence, dynamic) that the SARIF writer reuses. */
+#include "report.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+#define REPORT_SCHEMA "kcsan-scan-report/1"
+
+json_t *report_json_string(const char *s)
+{
+	json_t *j;
+	char *copy;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	/* Not UTF-8 (a path in another encoding): keep the ASCII, mark the rest. */
+	copy = strdup(s);
+	if (!copy)
+		return json_string("?");
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+json_t *report_json_evidence(unsigned evidence)
+{
+	json_t *a = json_array();
+
+	if (evidence & REPORT_EV_STATIC)
+		json_array_append_new(a, json_string("static"));
+	if (evidence & REPORT_EV_DYNAMIC)
+		json_array_append_new(a, json_string("dynamic"));
+	return a;
+}
+
+static json_t *frames(const struct report_frame *fr, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o, s:i}",
+			"function", report_json_string(fr[i].function),
+			"file", report_json_string(fr[i].file),
+			"line", fr[i].line));
+	return a;
+}
+
+json_t *report_json_dynamic(const struct report_dynamic *d)
+{
+	return json_pack("{s:I, s:b, s:o, s:[o, o]}",
+		"observations", (json_int_t)d->observations,
+		"reordered", d->reordered,
+		"first_seen", report_json_string(d->first_seen),
+		"stacks", frames(d->stack[0], d->nframes[0]), frames(d->stack[1], d->nframes[1]));
+}
+
+static json_t *location(const struct report_location *l)
+{
+	return json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b}",
+		"role", report_json_string(l->role),
+		"file", report_json_string(l->file),
+		"line", l->line,
+		"column", l->column,
+		"function", report_json_string(l->function),
+		"access", report_json_string(l->access),
+		"marked", l->marked);
+}
+
+json_t *report_json_finding(const struct report_finding *f)
+{
+	json_t *o = json_object(), *locs = json_array();
+
+	json_object_set_new(o, "id", report_json_string(f->id));
+	json_object_set_new(o, "kind", report_json_string(f->kind));
+	json_object_set_new(o, "severity", json_string(report_severity_name(f->severity)));
+	json_object_set_new(o, "evidence", report_json_evidence(f->evidence));
+	json_object_set_new(o, "message", report_json_string(f->message ? f->message : ""));
+	json_object_set_new(o, "variable", report_json_string(f->variable));
+	json_object_set_new(o, "flag", report_json_string(f->flag));
+	for (int i = 0; i < f->nlocs; i++)
+		json_array_append_new(locs, location(&f->locs[i]));
+	json_object_set_new(o, "locations", locs);
+	if (f->fix_suggestion)
+		json_object_set_new(o, "fix", json_pack("{s:o, s:i, s:o}",
+			"file", report_json_string(f->fix_file),
+			"line", f->fix_line,
+			"suggestion", report_json_string(f->fix_suggestion)));
+	if (f->has_dynamic)
+		json_object_set_new(o, "dynamic", report_json_dynamic(&f->dyn));
+	return o;
+}
+
+int report_write_json(const struct report *r, FILE *out)
+{
+	json_t *findings = json_array(), *doc;
+	int rc;
+
+	for (size_t i = 0; i < r->nfindings; i++)
+		json_array_append_new(findings, report_json_finding(&r->findings[i]));
+	doc = json_pack("{s:s, s:{s:s, s:s}, s:{s:I, s:I, s:I, s:I}, s:o}",
+		"schema", REPORT_SCHEMA,
+		"tool", "name", "kcsan-scan", "version", KCSAN_VERSION,
+		"summary", "findings", (json_int_t)r->nfindings, "errors", (json_int_t)r->errors,
+			   "warnings", (json_int_t)r->warnings, "notes", (json_int_t)r->notes,
+		"findings", findings);
+	if (!doc)
+		return -1;
+	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (rc == 0)
+		fputc('\n', out);
+	return rc < 0 || ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,414 @@
+/* cli/report_load.c — fills the report model (report.h) from a database:
+ * static findings with their locations, the races that confirm them, the
+ * races that no static finding explains, and the deterministic order of
+ * SPEC §7.  Reads everything inside one read transaction so that a runtime
+ * writing at the same time cannot give a half-joined report. */
+#include "report.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		fputs("kcsan-scan report: out of memory\n", stderr);
+		exit(2);
+	}
+	return p;
+}
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p) {
+		fputs("kcsan-scan report: out of memory\n", stderr);
+		exit(2);
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = xcalloc(strlen(s) + 1, 1);
+	return strcpy(d, s);
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xcalloc((size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* Column I of the current row as a new string, NULL for SQL NULL. */
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	return xstrdup((const char *)sqlite3_column_text(st, i));
+}
+
+/* PATH relative to ROOT when it lies under it, else PATH; a new string. */
+static char *relative(const char *path, const char *root)
+{
+	size_t n;
+
+	if (!path)
+		return NULL;
+	if (root) {
+		n = strlen(root);
+		while (n > 1 && root[n - 1] == '/')
+			n--;
+		if (n > 1 && strncmp(path, root, n) == 0 && path[n] == '/' && path[n + 1])
+			return xstrdup(path + n + 1);
+	}
+	return xstrdup(path);
+}
+
+static enum report_severity severity_of(const char *name)
+{
+	enum report_severity s;
+
+	/* The scanner writes only the three names; anything else is shown as
+	 * a warning, SARIF's default level, rather than dropped. */
+	if (!name || report_parse_severity(name, &s) < 0)
+		return REPORT_WARNING;
+	return s;
+}
+
+struct loader {
+	sqlite3 *db;
+	struct report *r;
+	size_t cap;
+	char *err;
+	size_t errlen;
+};
+
+static struct report_finding *new_finding(struct loader *ld)
+{
+	struct report *r = ld->r;
+
+	if (r->nfindings == ld->cap) {
+		ld->cap = ld->cap ? 2 * ld->cap : 16;
+		r->findings = xrealloc(r->findings, ld->cap * sizeof *r->findings);
+	}
+	memset(&r->findings[r->nfindings], 0, sizeof r->findings[0]);
+	return &r->findings[r->nfindings++];
+}
+
+static struct report_location *new_location(struct report_finding *f)
+{
+	f->locs = xrealloc(f->locs, (size_t)(f->nlocs + 1) * sizeof *f->locs);
+	memset(&f->locs[f->nlocs], 0, sizeof f->locs[0]);
+	return &f->locs[f->nlocs++];
+}
+
+static int step_error(struct loader *ld, const char *what)
+{
+	snprintf(ld->err, ld->errlen, "cannot read %s from the database: %s", what,
+		 sqlite3_errmsg(ld->db));
+	return -1;
+}
+
+/* Parses a stack written by the runtime: a JSON array of frames
+ * {"function", "file", "line"}.  Anything unreadable gives no frames. */
+static void parse_stack(const char *text, const char *root, struct report_frame **frames, int *n)
+{
+	json_t *a = text ? json_loads(text, 0, NULL) : NULL;
+	size_t i;
+	json_t *v;
+
+	*frames = NULL;
+	*n = 0;
+	if (!json_is_array(a)) {
+		json_decref(a);
+		return;
+	}
+	*frames = xcalloc(json_array_size(a), sizeof **frames);
+	json_array_foreach(a, i, v) {
+		struct report_frame *fr;
+		json_t *line;
+
+		if (!json_is_object(v))
+			continue;
+		fr = &(*frames)[(*n)++];
+		fr->function = xstrdup(json_string_value(json_object_get(v, "function")));
+		fr->file = relative(json_string_value(json_object_get(v, "file")), root);
+		line = json_object_get(v, "line");
+		fr->line = json_is_integer(line) && json_integer_value(line) > 0 &&
+			   json_integer_value(line) < 0x7fffffff ? (int)json_integer_value(line) : 0;
+	}
+	json_decref(a);
+}
+
+/* Adds one race (columns as selected by RACE_COLUMNS) to dynamic data D;
+ * the first race added gives the stacks. */
+#define RACE_COLUMNS "r.observations, r.reordered, r.first_seen, r.a_stack, r.b_stack"
+static void add_race(struct report_dynamic *d, int first, sqlite3_stmt *st, int c, const char *root)
+{
+	const char *seen = (const char *)sqlite3_column_text(st, c + 2);
+
+	d->observations += sqlite3_column_int64(st, c);
+	d->reordered |= sqlite3_column_int(st, c + 1) != 0;
+	if (seen && (!d->first_seen || strcmp(seen, d->first_seen) < 0)) {
+		free(d->first_seen);
+		d->first_seen = xstrdup(seen);
+	}
+	if (first) {
+		parse_stack((const char *)sqlite3_column_text(st, c + 3), root, &d->stack[0], &d->nframes[0]);
+		parse_stack((const char *)sqlite3_column_text(st, c + 4), root, &d->stack[1], &d->nframes[1]);
+	}
+}
+
+static int load_static(struct loader *ld)
+{
+	sqlite3_stmt *fs = kdb_prepare(ld->db,
+		"SELECT id, fingerprint, kind, severity, message, variable, flag,"
+		" fix_file, fix_line, fix_suggestion FROM findings ORDER BY id");
+	sqlite3_stmt *ls = kdb_prepare(ld->db,
+		"SELECT role, file, line, col, function, access, marked"
+		" FROM finding_locations WHERE finding_id = ?1 ORDER BY seq");
+	sqlite3_stmt *rs = kdb_prepare(ld->db,
+		"SELECT " RACE_COLUMNS " FROM race_evidence e JOIN races r ON r.id = e.race_id"
+		" WHERE e.finding_id = ?1 ORDER BY r.first_seen, r.id");
+	int rc, status = 0;
+
+	while ((rc = sqlite3_step(fs)) == SQLITE_ROW) {
+		struct report_finding *f = new_finding(ld);
+		long long fid = sqlite3_column_int64(fs, 0);
+
+		f->id = col_text(fs, 1);
+		f->kind = col_text(fs, 2);
+		f->severity = severity_of((const char *)sqlite3_column_text(fs, 3));
+		f->evidence = REPORT_EV_STATIC;
+		f->message = col_text(fs, 4);
+		f->variable = col_text(fs, 5);
+		f->flag = col_text(fs, 6);
+		if (sqlite3_column_type(fs, 9) != SQLITE_NULL) {
+			f->fix_file = col_text(fs, 7);
+			f->fix_line = sqlite3_column_int(fs, 8);
+			f->fix_suggestion = col_text(fs, 9);
+		}
+
+		sqlite3_bind_int64(ls, 1, fid);
+		while ((rc = sqlite3_step(ls)) == SQLITE_ROW) {
+			struct report_location *l = new_location(f);
+
+			l->role = col_text(ls, 0);
+			l->file = col_text(ls, 1);
+			l->line = sqlite3_column_int(ls, 2);
+			l->column = sqlite3_column_int(ls, 3);
+			l->function = col_text(ls, 4);
+			l->access = col_text(ls, 5);
+			l->marked = sqlite3_column_int(ls, 6) != 0;
+		}
+		sqlite3_reset(ls);
+		if (rc != SQLITE_DONE) {
+			status = step_error(ld, "finding locations");
+			break;
+		}
+
+		sqlite3_bind_int64(rs, 1, fid);
+		while ((rc = sqlite3_step(rs)) == SQLITE_ROW) {
+			add_race(&f->dyn, !f->has_dynamic, rs, 0, ld->r->root);
+			f->has_dynamic = 1;
+			f->evidence |= REPORT_EV_DYNAMIC;
+		}
+		sqlite3_reset(rs);
+		if (rc != SQLITE_DONE) {
+			status = step_error(ld, "races");
+			break;
+		}
+	}
+	if (status == 0 && rc != SQLITE_DONE)
+		status = step_error(ld, "findings");
+	sqlite3_finalize(fs);
+	sqlite3_finalize(ls);
+	sqlite3_finalize(rs);
+	return status;
+}
+
+/* Location of one side (columns FUNCTION, FILE, LINE, ACCESS, MARKED from C). */
+static void race_location(struct report_finding *f, sqlite3_stmt *st, int c, const char *role,
+			  const char *root)
+{
+	struct report_location *l;
+
+	if (sqlite3_column_type(st, c + 1) == SQLITE_NULL)
+		return;
+	l = new_location(f);
+	l->role = xstrdup(role);
+	l->function = col_text(st, c);
+	l->file = relative((const char *)sqlite3_column_text(st, c + 1), root);
+	l->line = sqlite3_column_int(st, c + 2);
+	l->column = 0;
+	l->access = col_text(st, c + 3);
+	l->marked = sqlite3_column_int(st, c + 4) != 0;
+}
+
+static char *race_message(const struct report_finding *f, int reordered)
+{
+	const struct report_location *a = f->nlocs > 0 ? &f->locs[0] : NULL;
+	const struct report_location *b = f->nlocs > 1 ? &f->locs[1] : NULL;
+	char *what = f->variable ? xasprintf("'%s'", f->variable) : xstrdup("an unnamed object");
+	char *side_a = NULL, *side_b = NULL, *msg;
+
+	if (a)
+		side_a = xasprintf("%s%s%s%s", a->marked ? "marked " : "plain ",
+				   a->access && strcmp(a->access, "none") ? a->access : "access",
+				   a->function ? " in " : "", a->function ? a->function : "");
+	if (b)
+		side_b = xasprintf("%s%s%s%s", b->marked ? "marked " : "plain ",
+				   b->access && strcmp(b->access, "none") ? b->access : "access",
+				   b->function ? " in " : "", b->function ? b->function : "");
+	if (side_a && side_b)
+		msg = xasprintf("data race on %s observed at run time: %s%s%s races with %s%s",
+				what, side_a, a->function ? "()" : "", reordered ? " (reordered)" : "",
+				side_b, b->function ? "()" : "");
+	else
+		msg = xasprintf("data race on %s observed at run time%s", what,
+				reordered ? " (reordered)" : "");
+	free(what);
+	free(side_a);
+	free(side_b);
+	return msg;
+}
+
+/* Races that no race_evidence row joins to a static finding. */
+static int load_dynamic_only(struct loader *ld)
+{
+	sqlite3_stmt *st = kdb_prepare(ld->db,
+		"SELECT r.fingerprint, r.kind, r.object,"
+		" r.a_function, r.a_file, r.a_line, r.a_access, r.a_marked,"
+		" r.b_function, r.b_file, r.b_line, r.b_access, r.b_marked, " RACE_COLUMNS
+		" FROM races r WHERE NOT EXISTS (SELECT 1 FROM race_evidence e WHERE e.race_id = r.id)"
+		" ORDER BY r.id");
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct report_finding *f = new_finding(ld);
+
+		f->id = col_text(st, 0);
+		f->kind = col_text(st, 1);
+		f->severity = REPORT_ERROR;
+		f->evidence = REPORT_EV_DYNAMIC;
+		f->variable = col_text(st, 2);
+		race_location(f, st, 3, "plain-access", ld->r->root);
+		race_location(f, st, 8, "racing-access", ld->r->root);
+		add_race(&f->dyn, 1, st, 13, ld->r->root);
+		f->has_dynamic = 1;
+		f->message = race_message(f, f->dyn.reordered);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : step_error(ld, "races");
+}
+
+static int compare_findings(const void *pa, const void *pb)
+{
+	const struct report_finding *a = pa, *b = pb;
+	const char *fa = a->nlocs ? a->locs[0].file : "", *fb = b->nlocs ? b->locs[0].file : "";
+	int la = a->nlocs ? a->locs[0].line : 0, lb = b->nlocs ? b->locs[0].line : 0;
+	int c;
+
+	if (a->severity != b->severity)
+		return a->severity < b->severity ? -1 : 1;
+	c = report_evidence_rank(a->evidence) - report_evidence_rank(b->evidence);
+	if (c)
+		return c;
+	if ((c = strcmp(fa ? fa : "", fb ? fb : "")))
+		return c;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	if ((c = strcmp(a->kind ? a->kind : "", b->kind ? b->kind : "")))
+		return c;
+	return strcmp(a->id ? a->id : "", b->id ? b->id : "");
+}
+
+int report_load(sqlite3 *db, struct report *r, char *err, size_t errlen)
+{
+	struct loader ld = { db, r, 0, err, errlen };
+	sqlite3_stmt *st;
+	int status;
+
+	memset(r, 0, sizeof *r);
+	if (kdb_exec(db, "BEGIN", err, errlen) < 0)
+		return -1;
+	st = kdb_prepare(db, "SELECT root FROM scans ORDER BY id DESC LIMIT 1");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		r->root = col_text(st, 0);
+	sqlite3_finalize(st);
+
+	status = load_static(&ld);
+	if (status == 0)
+		status = load_dynamic_only(&ld);
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	if (status < 0) {
+		report_free(r);
+		return -1;
+	}
+	if (r->nfindings > 1)
+		qsort(r->findings, r->nfindings, sizeof *r->findings, compare_findings);
+	for (size_t i = 0; i < r->nfindings; i++) {
+		switch (r->findings[i].severity) {
+		case REPORT_ERROR: r->errors++; break;
+		case REPORT_WARNING: r->warnings++; break;
+		case REPORT_NOTE: r->notes++; break;
+		}
+	}
+	return 0;
+}
+
+static void free_frames(struct report_frame *fr, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(fr[i].function);
+		free(fr[i].file);
+	}
+	free(fr);
+}
+
+void report_free(struct report *r)
+{
+	for (size_t i = 0; i < r->nfindings; i++) {
+		struct report_finding *f = &r->findings[i];
+
+		for (int j = 0; j < f->nlocs; j++) {
+			free(f->locs[j].role);
+			free(f->locs[j].file);
+			free(f->locs[j].function);
+			free(f->locs[j].access);
+		}
+		free(f->locs);
+		free(f->id);
+		free(f->kind);
+		free(f->message);
+		free(f->variable);
+		free(f->flag);
+		free(f->fix_file);
+		free(f->fix_suggestion);
+		free(f->dyn.first_seen);
+		free_frames(f->dyn.stack[0], f->dyn.nframes[0]);
+		free_frames(f->dyn.stack[1], f->dyn.nframes[1]);
+	}
+	free(r->findings);
+	free(r->root);
+	memset(r, 0, sizeof *r);
+}

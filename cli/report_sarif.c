@@ -1,0 +1,295 @@
+/* cli/report_sarif.c — the SARIF 2.1.0 report for code-scanning services:
+ * one run, one rule per kind present, one result per finding with its
+ * first location as the location, the others as related locations, the
+ * fingerprint as partialFingerprints["kcsanScan/v1"], and the paths
+ * relative to %SRCROOT% (the root of the latest scan).  Validated against
+ * the OASIS schema by tests/e2e/report-sarif.sh. */
+#include "report.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+#define SRCROOT "%SRCROOT%"
+
+struct rule_text {
+	const char *kind, *name, *level, *short_text, *full_text, *help;
+};
+
+static const struct rule_text known_rules[] = {
+	{ "missing-release", "MissingRelease", "error",
+	  "Plain access not ordered before the marked write that publishes it",
+	  "A plain access to shared data is followed by a marked write (WRITE_ONCE, a relaxed "
+	  "atomic) of a flag that another thread reads to find the data, with no release "
+	  "ordering in between. The CPU or the compiler may make the flag visible before the "
+	  "data, so the reader can see the flag set and still read stale data.",
+	  "Publish with a release: write the flag with smp_store_release() (or a _release "
+	  "atomic, or a C11 store with memory_order_release), or put smp_wmb() between the "
+	  "data write and the flag write. The reader side needs the matching acquire." },
+	{ "missing-acquire", "MissingAcquire", "error",
+	  "Plain read not ordered after the marked read that guards it",
+	  "A marked read (READ_ONCE, a relaxed atomic) of a flag is followed by a plain read "
+	  "of the data that the flag publishes, with no acquire ordering in between. The CPU "
+	  "or the compiler may perform the data read first and return a value older than the "
+	  "flag.",
+	  "Consume with an acquire: read the flag with smp_load_acquire() (or an _acquire "
+	  "atomic, or a C11 load with memory_order_acquire), or put smp_rmb() between the "
+	  "flag read and the data read. The writer side needs the matching release." },
+	{ "data-race", "DataRace", "error",
+	  "Data race on a plain access",
+	  "Two threads access the same memory at the same time, at least one of them writes, "
+	  "and at least one access is plain (not marked). The race is not explained by a "
+	  "missing barrier between a data access and a flag access.",
+	  "Protect the accesses with a lock, mark both of them (READ_ONCE/WRITE_ONCE or "
+	  "atomics), or wrap an intentional race in data_race()." },
+	{ "unpaired-barrier", "UnpairedBarrier", "warning",
+	  "Barrier without its pairing counterpart",
+	  "A write barrier or release on one side of a message-passing pattern has no read "
+	  "barrier or acquire on the other side to pair with, so it does not order anything "
+	  "that the other thread can rely on.",
+	  "Add the pairing barrier on the other side (smp_rmb() or smp_load_acquire() on the "
+	  "reader for a smp_wmb() or release on the writer, and the reverse)." },
+};
+#define NKNOWN (sizeof known_rules / sizeof known_rules[0])
+
+static const char *level_name(enum report_severity s)
+{
+	return report_severity_name(s);   /* the SARIF levels have the same names */
+}
+
+/* Percent-encodes a path for a URI, keeping '/' and RFC 3986 unreserved
+ * characters.  Returns a malloc'd string. */
+static char *uri_escape(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *out = malloc(3 * strlen(path) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~/", *p)) {
+			*o++ = (char)*p;
+		} else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static json_t *artifact_location(const char *file)
+{
+	char *esc = uri_escape(file ? file : "");
+	json_t *a;
+
+	if (!esc)
+		return NULL;
+	if (file && file[0] == '/') {
+		/* Outside the scanned root: an absolute file URI. */
+		char *uri = malloc(strlen(esc) + sizeof "file://");
+
+		if (!uri) {
+			free(esc);
+			return NULL;
+		}
+		strcpy(uri, "file://");
+		strcat(uri, esc);
+		a = json_pack("{s:s}", "uri", uri);
+		free(uri);
+	} else {
+		a = json_pack("{s:s, s:s}", "uri", esc, "uriBaseId", SRCROOT);
+	}
+	free(esc);
+	return a;
+}
+
+static json_t *physical_location(const char *file, int line, int column)
+{
+	json_t *p = json_object();
+
+	json_object_set_new(p, "artifactLocation", artifact_location(file));
+	if (line > 0) {
+		json_t *region = json_pack("{s:i}", "startLine", line);
+
+		if (column > 0)
+			json_object_set_new(region, "startColumn", json_integer(column));
+		json_object_set_new(p, "region", region);
+	}
+	return p;
+}
+
+/* A location object; ID >= 0 makes it a related location with an id. */
+static json_t *location(const struct report_location *l, int id)
+{
+	json_t *o = json_object();
+
+	if (id >= 0)
+		json_object_set_new(o, "id", json_integer(id));
+	json_object_set_new(o, "physicalLocation", physical_location(l->file, l->line, l->column));
+	if (l->function)
+		json_object_set_new(o, "logicalLocations", json_pack("[{s:o, s:s}]",
+			"name", report_json_string(l->function), "kind", "function"));
+	return o;
+}
+
+/* The rules: the known kinds present, in the order of known_rules, then
+ * other kinds in order of first appearance. */
+struct rules {
+	const char **kinds;
+	size_t n;
+};
+
+static size_t rule_index(const struct rules *rs, const char *kind)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (strcmp(rs->kinds[i], kind) == 0)
+			return i;
+	return (size_t)-1;
+}
+
+static int collect_rules(const struct report *r, struct rules *rs)
+{
+	rs->kinds = calloc(r->nfindings + NKNOWN + 1, sizeof *rs->kinds);
+	rs->n = 0;
+	if (!rs->kinds)
+		return -1;
+	for (size_t k = 0; k < NKNOWN; k++)
+		for (size_t i = 0; i < r->nfindings; i++)
+			if (r->findings[i].kind && strcmp(r->findings[i].kind, known_rules[k].kind) == 0) {
+				rs->kinds[rs->n++] = known_rules[k].kind;
+				break;
+			}
+	for (size_t i = 0; i < r->nfindings; i++) {
+		const char *kind = r->findings[i].kind ? r->findings[i].kind : "unknown";
+
+		if (rule_index(rs, kind) == (size_t)-1)
+			rs->kinds[rs->n++] = kind;
+	}
+	return 0;
+}
+
+static json_t *rule(const char *kind)
+{
+	for (size_t k = 0; k < NKNOWN; k++) {
+		const struct rule_text *t = &known_rules[k];
+
+		if (strcmp(kind, t->kind) == 0)
+			return json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:[s, s]}}",
+				"id", t->kind, "name", t->name,
+				"shortDescription", "text", t->short_text,
+				"fullDescription", "text", t->full_text,
+				"help", "text", t->help,
+				"defaultConfiguration", "level", t->level,
+				"properties", "tags", "concurrency", "memory-ordering");
+	}
+	/* A kind newer than this table: still a valid rule. */
+	return json_pack("{s:o, s:{s:s}, s:{s:s}}",
+		"id", report_json_string(kind),
+		"shortDescription", "text", "kcsan-scan finding",
+		"defaultConfiguration", "level", "warning");
+}
+
+static json_t *result(const struct report_finding *f, const struct rules *rs)
+{
+	const char *kind = f->kind ? f->kind : "unknown";
+	json_t *o = json_object(), *props, *related;
+
+	json_object_set_new(o, "ruleId", report_json_string(kind));
+	json_object_set_new(o, "ruleIndex", json_integer((json_int_t)rule_index(rs, kind)));
+	json_object_set_new(o, "level", json_string(level_name(f->severity)));
+	json_object_set_new(o, "message", json_pack("{s:o}", "text",
+		report_json_string(f->message && *f->message ? f->message : kind)));
+	if (f->nlocs > 0)
+		json_object_set_new(o, "locations", json_pack("[o]", location(&f->locs[0], -1)));
+	if (f->nlocs > 1) {
+		related = json_array();
+		for (int i = 1; i < f->nlocs; i++) {
+			json_t *l = location(&f->locs[i], i);
+
+			json_object_set_new(l, "message", json_pack("{s:o}", "text",
+				report_json_string(f->locs[i].role && *f->locs[i].role ? f->locs[i].role : "location")));
+			json_array_append_new(related, l);
+		}
+		json_object_set_new(o, "relatedLocations", related);
+	}
+	json_object_set_new(o, "partialFingerprints", json_pack("{s:o}", "kcsanScan/v1",
+		report_json_string(f->id ? f->id : "")));
+
+	props = json_object();
+	json_object_set_new(props, "evidence", report_json_evidence(f->evidence));
+	json_object_set_new(props, "variable", report_json_string(f->variable));
+	json_object_set_new(props, "flag", report_json_string(f->flag));
+	if (f->fix_suggestion)
+		json_object_set_new(props, "fix", json_pack("{s:o, s:i, s:o}",
+			"file", report_json_string(f->fix_file), "line", f->fix_line,
+			"suggestion", report_json_string(f->fix_suggestion)));
+	if (f->has_dynamic)
+		json_object_set_new(props, "dynamic", report_json_dynamic(&f->dyn));
+	json_object_set_new(o, "properties", props);
+	return o;
+}
+
+/* "file:///root/" for run.originalUriBaseIds. */
+static json_t *root_uri(const char *root)
+{
+	char *esc = uri_escape(root), *uri;
+	size_t n;
+	json_t *j;
+
+	if (!esc)
+		return NULL;
+	n = strlen(esc);
+	uri = malloc(n + sizeof "file:///" + 1);
+	if (!uri) {
+		free(esc);
+		return NULL;
+	}
+	sprintf(uri, "file://%s%s%s", esc[0] == '/' ? "" : "/", esc,
+		n && esc[n - 1] == '/' ? "" : "/");
+	j = json_pack("{s:{s:s}}", SRCROOT, "uri", uri);
+	free(uri);
+	free(esc);
+	return j;
+}
+
+int report_write_sarif(const struct report *r, FILE *out)
+{
+	struct rules rs;
+	json_t *rules, *results, *run, *doc;
+	int rc;
+
+	if (collect_rules(r, &rs) < 0)
+		return -1;
+	rules = json_array();
+	for (size_t i = 0; i < rs.n; i++)
+		json_array_append_new(rules, rule(rs.kinds[i]));
+	results = json_array();
+	for (size_t i = 0; i < r->nfindings; i++)
+		json_array_append_new(results, result(&r->findings[i], &rs));
+	free(rs.kinds);
+
+	run = json_pack("{s:{s:{s:s, s:s, s:s, s:o}}}",
+		"tool", "driver", "name", "kcsan-scan", "version", KCSAN_VERSION,
+		"semanticVersion", KCSAN_VERSION, "rules", rules);
+	if (run && r->root)
+		json_object_set_new(run, "originalUriBaseIds", root_uri(r->root));
+	if (run)
+		json_object_set_new(run, "results", results);
+	else
+		json_decref(results);
+	doc = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0",
+			"runs", run);
+	if (!doc)
+		return -1;
+	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (rc == 0)
+		fputc('\n', out);
+	return rc < 0 || ferror(out) ? -1 : 0;
+}
