@@ -80,6 +80,19 @@ struct summary {
 	int calls_create;
 };
 
+/* Object keys to numbers (open addressing, grown at half load). */
+struct intern {
+	struct { const char *key; int oid; } *slots;
+	int cap, used;
+};
+
+/* Events of a callee seen through one call, with the callee's pointer
+ * parameters ("p:KEY:N") replaced by what the caller passed. */
+struct clone_map {
+	struct { unsigned long long key; struct event *clone; } *slots;
+	int cap, used;
+};
+
 struct program {
 	struct function *fns;
 	int nfns;
@@ -89,6 +102,9 @@ struct program {
 	int *called;              /* called from somewhere in the tree */
 	struct analysis *out;
 	int emit;                 /* the final pass: record facts */
+	struct intern objects;
+	struct clone_map clones;
+	int next_gid;
 };
 
 /* Event sets are kept sorted by the events' tree-wide numbers (gid), so
@@ -525,6 +541,155 @@ int under_common_lock(const struct analysis *a, int oid)
 	return oid >= 0 && oid < a->nobjects && a->locks[oid].nlocks > 0;
 }
 
+/* ---- objects, and callee events seen through a call ---- */
+
+static unsigned hash_str(const char *k)
+{
+	unsigned h = 5381;
+
+	while (*k)
+		h = h * 33 + (unsigned char)*k++;
+	return h;
+}
+
+/* The number of object KEY, adding it (KEY must outlive the analysis). */
+static int intern_object(struct program *p, const char *key)
+{
+	struct intern *t = &p->objects;
+	unsigned h;
+
+	if (2 * (t->used + 1) > t->cap) {
+		struct intern old = *t;
+
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->slots = xcalloc(t->cap, sizeof *t->slots);
+		t->used = 0;
+		for (int i = 0; i < old.cap; i++)
+			if (old.slots[i].key) {
+				for (h = hash_str(old.slots[i].key) & (t->cap - 1); t->slots[h].key;
+				     h = (h + 1) & (t->cap - 1))
+					;
+				t->slots[h] = old.slots[i];
+				t->used++;
+			}
+		free(old.slots);
+	}
+	for (h = hash_str(key) & (t->cap - 1); t->slots[h].key; h = (h + 1) & (t->cap - 1))
+		if (strcmp(t->slots[h].key, key) == 0)
+			return t->slots[h].oid;
+	t->slots[h].key = key;
+	t->slots[h].oid = p->out->nobjects++;
+	t->used++;
+	p->out->locks = xrealloc(p->out->locks, (size_t)(p->out->nobjects + 1) * sizeof *p->out->locks);
+	memset(&p->out->locks[p->out->nobjects - 1], 0, sizeof *p->out->locks);
+	return t->slots[h].oid;
+}
+
+/* Numbers every event of the tree (gid) and every object (oid), so that
+ * the analysis compares integers, not strings. */
+static void number_events(struct program *p)
+{
+	for (int i = 0; i < p->nfns; i++)
+		for (int b = 0; b < p->fns[i].nblocks; b++)
+			for (int k = 0; k < p->fns[i].blocks[b].nevents; k++) {
+				struct event *e = &p->fns[i].blocks[b].events[k];
+
+				e->gid = p->next_gid++;
+				e->oid = e->object ? intern_object(p, e->object) : -1;
+			}
+}
+
+/* Argument N of CALL as the caller's object key, or NULL. */
+static char *call_argument(const struct event *call, int n)
+{
+	const char *a = call->args;
+
+	for (int i = 0; a && i < n; i++) {
+		a = strchr(a, '\x1f');
+		if (a)
+			a++;
+	}
+	if (!a || !*a || *a == '\x1f')
+		return NULL;
+	{
+		size_t n = strcspn(a, "\x1f");
+		char *r = xmalloc(n + 1);
+
+		memcpy(r, a, n);
+		r[n] = '\0';
+		return r;
+	}
+}
+
+/* E as seen from CALL into CALLEE: itself, or, when E's object is one of
+ * the callee's pointer parameters, a copy on the object the caller passed
+ * (NULL when the caller passed nothing we know). */
+static struct event *through_call(struct program *p, const struct event *call, const char *callee,
+				  struct event *e)
+{
+	struct clone_map *m = &p->clones;
+	size_t kl = strlen(callee);
+	unsigned long long key;
+	unsigned h;
+	struct event *c;
+	char *obj;
+
+	if (!e->object || strncmp(e->object, "p:", 2) != 0 || strncmp(e->object + 2, callee, kl) != 0 ||
+	    e->object[2 + kl] != ':')
+		return e;
+	key = (unsigned long long)call->gid << 32 | (unsigned)e->gid;
+	if (2 * (m->used + 1) > m->cap) {
+		struct clone_map old = *m;
+
+		m->cap = m->cap ? m->cap * 2 : 256;
+		m->slots = xcalloc(m->cap, sizeof *m->slots);
+		m->used = 0;
+		for (int i = 0; i < old.cap; i++)
+			if (old.slots[i].key) {
+				for (h = (unsigned)(old.slots[i].key * 0x9E3779B97F4A7C15ULL >> 40) & (m->cap - 1);
+				     m->slots[h].key; h = (h + 1) & (m->cap - 1))
+					;
+				m->slots[h] = old.slots[i];
+				m->used++;
+			}
+		free(old.slots);
+	}
+	key++;   /* 0 marks an empty slot */
+	for (h = (unsigned)(key * 0x9E3779B97F4A7C15ULL >> 40) & (m->cap - 1); m->slots[h].key;
+	     h = (h + 1) & (m->cap - 1))
+		if (m->slots[h].key == key)
+			return m->slots[h].clone;
+	obj = call_argument(call, atoi(e->object + 3 + kl));
+	c = NULL;
+	if (obj) {
+		c = xmalloc(sizeof *c);
+		*c = *e;                         /* strings other than the object are shared */
+		c->object = obj;
+		c->display = NULL;
+		c->gid = p->next_gid++;
+		c->oid = intern_object(p, obj);
+		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
+		p->out->clones[p->out->nclones++] = c;
+	}
+	m->slots[h].key = key;
+	m->slots[h].clone = c;
+	m->used++;
+	return c;
+}
+
+/* SET as seen through CALL (see through_call) into OUT. */
+static void set_through_call(struct program *p, const struct event *call, const char *callee,
+			     const struct evset *set, struct evset *out)
+{
+	out->n = 0;
+	for (int i = 0; i < set->n; i++) {
+		struct event *e = through_call(p, call, callee, set->v[i]);
+
+		if (e)
+			es_add(out, e);
+	}
+}
+
 /* ---- the transfer function ---- */
 
 struct fn_ctx {
@@ -642,39 +807,55 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 {
 	struct summary *cs = summary_of(c->p, call->target, c->fn->file);
 	struct summary *me = c->sum;
+	const char *callee;
+	struct evset seen = { 0 };
 
 	if (!cs)
 		return;              /* unknown callee: no effect assumed */
+	callee = c->p->fns[cs - c->p->sums].link_key;
 	for (int i = 0; i < cs->entry_mwrites.n; i++) {
 		struct exposed *x = &cs->entry_mwrites.v[i];
+		struct event *e = through_call(c->p, call, callee, x->e);
 
-		writer_check(c, s, x->e, x->killed_before, pre_spawn_at(c, call));
+		if (!e)
+			continue;
+		writer_check(c, s, e, x->killed_before, pre_spawn_at(c, call));
 		if (me)
-			xs_add(&me->entry_mwrites, x->e, s->killed | x->killed_before);
+			xs_add(&me->entry_mwrites, e, s->killed | x->killed_before);
 	}
 	for (int i = 0; i < cs->entry_plain.n; i++) {
 		struct exposed *x = &cs->entry_plain.v[i];
+		struct event *e = through_call(c->p, call, callee, x->e);
 
-		reader_check(c, s, x->e, (x->killed_before & K_READER) != 0, 0);
+		if (!e)
+			continue;
+		reader_check(c, s, e, (x->killed_before & K_READER) != 0, 0);
 		if (me)
-			xs_add(&me->entry_plain, x->e, s->killed | x->killed_before);
+			xs_add(&me->entry_plain, e, s->killed | x->killed_before);
 	}
 	kill_plain(s, cs->must_kill & K_ALL, NULL);
 	if (cs->must_kill & K_READER)
 		kill_reads(s);
-	es_union(&s->pend_plain, &cs->exit_plain);
-	es_union(&s->pend_reads, &cs->exit_reads);
-	es_union(&s->seen_plain, &cs->all_plain);
-	es_union(&s->seen_reads, &cs->all_reads);
-	if (me) {
-		es_union(&me->all_plain, &cs->all_plain);
-		es_union(&me->all_reads, &cs->all_reads);
-		es_union(&me->all_mwrites, &cs->all_mwrites);
-	}
+	set_through_call(c->p, call, callee, &cs->exit_plain, &seen);
+	es_union(&s->pend_plain, &seen);
+	set_through_call(c->p, call, callee, &cs->exit_reads, &seen);
+	es_union(&s->pend_reads, &seen);
+	set_through_call(c->p, call, callee, &cs->all_reads, &seen);
+	es_union(&s->seen_reads, &seen);
+	if (me)
+		es_union(&me->all_reads, &seen);
+	set_through_call(c->p, call, callee, &cs->all_mwrites, &seen);
+	if (me)
+		es_union(&me->all_mwrites, &seen);
+	set_through_call(c->p, call, callee, &cs->all_plain, &seen);
+	es_union(&s->seen_plain, &seen);
+	if (me)
+		es_union(&me->all_plain, &seen);
 	if (c->p->emit)
-		for (int i = 0; i < cs->all_plain.n; i++)
-			if (cs->all_plain.v[i]->object)
-				note_locks(c->p->out, cs->all_plain.v[i], &s->locks);
+		for (int i = 0; i < seen.n; i++)
+			if (seen.v[i]->object)
+				note_locks(c->p->out, seen.v[i], &s->locks);
+	free(seen.v);
 }
 
 static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
@@ -712,7 +893,10 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 				kill_reads(s);
 			else if (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL)
 				kill_reads_of(s, e);
-			if (e->ord == ORD_RELAXED || e->ord == ORD_RELEASE || e->ord == ORD_NONE)
+			/* The read half of a release RMW (clear_bit_unlock,
+			 * xchg_release) is relaxed, but it releases a lock rather
+			 * than guarding what follows: only relaxed reads count. */
+			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE)
 				es_add(&s->pend_reads, e);
 			es_add(&s->seen_reads, e);
 			if (me)
@@ -888,51 +1072,16 @@ static void find_called(struct program *p)
 			}
 }
 
-/* Numbers every event of the tree (gid) and every object (oid), so that
- * the analysis compares integers, not strings. */
-static void number_events(struct function *fns, int nfns, struct analysis *out)
-{
-	int total = 0, gid = 0, cap;
-	struct { const char *key; int oid; } *table;
-
-	for (int i = 0; i < nfns; i++)
-		for (int b = 0; b < fns[i].nblocks; b++)
-			total += fns[i].blocks[b].nevents;
-	for (cap = 64; cap < 2 * total + 2; cap *= 2)
-		;
-	table = xcalloc(cap, sizeof *table);
-	for (int i = 0; i < nfns; i++)
-		for (int b = 0; b < fns[i].nblocks; b++)
-			for (int k = 0; k < fns[i].blocks[b].nevents; k++) {
-				struct event *e = &fns[i].blocks[b].events[k];
-				unsigned h = 5381;
-
-				e->gid = gid++;
-				e->oid = -1;
-				if (!e->object)
-					continue;
-				for (const char *c = e->object; *c; c++)
-					h = h * 33 + (unsigned char)*c;
-				for (h &= cap - 1; table[h].key; h = (h + 1) & (cap - 1))
-					if (strcmp(table[h].key, e->object) == 0)
-						break;
-				if (!table[h].key) {
-					table[h].key = e->object;
-					table[h].oid = out->nobjects++;
-				}
-				e->oid = table[h].oid;
-			}
-	out->locks = xcalloc(out->nobjects + 1, sizeof *out->locks);
-	free(table);
-}
-
 void analyse(struct function *fns, int nfns, struct analysis *out)
 {
-	struct program p = { fns, nfns, NULL, NULL, NULL, NULL, out, 0 };
+	struct program p = { 0 };
 	int *order = xcalloc(nfns + 1, sizeof *order);
 	int changed = 1, rounds = 0;
 
 	memset(out, 0, sizeof *out);
+	p.fns = fns;
+	p.nfns = nfns;
+	p.out = out;
 	p.sums = xcalloc(nfns + 1, sizeof *p.sums);
 	p.keys = xcalloc(nfns + 1, sizeof *p.keys);
 	p.key_fn = xcalloc(nfns + 1, sizeof *p.key_fn);
@@ -944,7 +1093,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 		p.keys[i] = fns[order[i]].link_key;
 		p.key_fn[i] = order[i];
 	}
-	number_events(fns, nfns, out);
+	number_events(&p);
 	find_called(&p);
 	/* Summaries grow monotonically; iterate to a fixpoint (bounded, for
 	 * recursion through many functions). */
@@ -966,6 +1115,8 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 		free(s->all_reads.v); free(s->all_mwrites.v);
 		free(s->entry_mwrites.v); free(s->entry_plain.v);
 	}
+	free(p.objects.slots);
+	free(p.clones.slots);
 	free(p.sums);
 	free(p.keys);
 	free(p.key_fn);
@@ -983,5 +1134,10 @@ void analysis_free(struct analysis *a)
 	for (int i = 0; i < a->nobjects; i++)
 		free(a->locks[i].locks);
 	free(a->locks);
+	for (int i = 0; i < a->nclones; i++) {
+		free(a->clones[i]->object);
+		free(a->clones[i]);
+	}
+	free(a->clones);
 	memset(a, 0, sizeof *a);
 }

@@ -44,6 +44,8 @@ struct analysis {
 	int nrelays, relcap;
 	struct object_locks *locks;   /* nobjects entries */
 	int nobjects;
+	struct event **clones;        /* callee events seen through a call */
+	int nclones, clonecap;
 };
 
 /* Runs the analysis over FNS (all functions of the tree, one per link

@@ -293,6 +293,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	f->end_line = line;
 
 	x->fn = f;
+	x->fn_cursor = fn;
 	x->nevents = 0;
 	x->nbrk = x->ncont = 0;
 	for (int i = 0; i < x->nlabels; i++)

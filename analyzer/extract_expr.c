@@ -167,6 +167,21 @@ static int is_array_type(CXType t)
 
 static char *object_of_pointer(struct ectx *x, CXCursor c);
 
+/* The target of pointer parameter REF of the function being walked, as
+ * "p:LINKKEY:N": the analysis replaces it, at each call, by the object the
+ * caller passes (lock(&l) -> l).  NULL if REF is no parameter. */
+static char *parameter_target(struct ectx *x, CXCursor ref)
+{
+	int n = clang_Cursor_getNumArguments(x->fn_cursor);
+
+	if (clang_getCursorKind(ref) != CXCursor_ParmDecl)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (clang_equalCursors(clang_Cursor_getArgument(x->fn_cursor, i), ref))
+			return xasprintf("p:%s:%d", x->fn->link_key, i);
+	return NULL;
+}
+
 /* The object that lvalue C designates, or NULL when it is not shared (a
  * local) or not known.  Sets *DISPLAY when non-NULL. */
 static char *object_of_lvalue(struct ectx *x, CXCursor c)
@@ -272,7 +287,7 @@ static char *object_of_pointer(struct ectx *x, CXCursor c)
 			clang_disposeString(s);
 			return r;
 		}
-		return NULL;
+		return k == CXCursor_DeclRefExpr ? parameter_target(x, clang_getCursorReferenced(c)) : NULL;
 	}
 	if (k == CXCursor_BinaryOperator) {   /* p + i */
 		CXCursor *kids;
@@ -455,14 +470,30 @@ static void walk_call(struct ectx *x, CXCursor c)
 	CXCursor *kids;
 	int n = children(c, &kids);
 	struct event *e;
+	size_t len = 0;
+	char *targets = xstrdup("");
 
-	/* The first child is the callee; the rest are the arguments. */
-	for (int i = 1; i < n; i++)
+	/* The first child is the callee; the rest are the arguments.  What
+	 * each pointer argument points to is kept (in args, separated by
+	 * U+001F) for the parameters of the callee. */
+	for (int i = 1; i < n; i++) {
+		char *obj = clang_getCursorType(kids[i]).kind == CXType_Pointer ||
+			    is_array_type(clang_getCursorType(kids[i])) ? object_of_pointer(x, kids[i]) : NULL;
+		char *t = xasprintf("%s%s%s", targets, i > 1 ? "\x1f" : "", obj ? obj : "");
+
+		free(targets);
+		free(obj);
+		targets = t;
+		len++;
 		walk_expr(x, kids[i], M_READ);
+	}
 	free(kids);
 	e = emit(x, EV_CALL, c);
 	e->target = link_key_of_callee(c);
 	e->name = spelling_of(c);
+	e->args = len ? targets : NULL;
+	if (!len)
+		free(targets);
 }
 
 static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
@@ -721,43 +752,69 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c)
 	}
 }
 
-static enum CXChildVisitResult find_address_taken(CXCursor c, CXCursor parent, CXClientData d)
+static void mark_escaping(struct ectx *x, CXCursor unary)
 {
-	struct ectx *x = d;
+	CXCursor *kids;
+	int n = children(unary, &kids);
+	char op[8];
 
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
-		CXCursor *kids;
-		int n = children(c, &kids);
-		char op[8];
+	if (n == 1) {
+		operator_of(x, unary, kids, n, op, sizeof op);
+		if (strcmp(op, "&") == 0) {
+			CXCursor t = strip(kids[0]);
+			CXCursor ref = clang_getCursorReferenced(t);
 
-		if (n == 1) {
-			operator_of(x, c, kids, n, op, sizeof op);
-			if (strcmp(op, "&") == 0) {
-				CXCursor t = strip(kids[0]);
-				CXCursor ref = clang_getCursorReferenced(t);
+			if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && is_local(ref) &&
+			    clang_getCursorKind(ref) == CXCursor_VarDecl) {
+				char *usr = usr_of(ref);
 
-				if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && is_local(ref) &&
-				    clang_getCursorKind(ref) == CXCursor_VarDecl) {
-					char *usr = usr_of(ref);
-
-					if (usr && !is_escaping(x, usr)) {
-						grow(&x->escaping, &x->escap, x->nescaping + 1, sizeof *x->escaping);
-						x->escaping[x->nescaping++] = usr;
-					} else {
-						free(usr);
-					}
+				if (usr && !is_escaping(x, usr)) {
+					grow(&x->escaping, &x->escap, x->nescaping + 1, sizeof *x->escaping);
+					x->escaping[x->nescaping++] = usr;
+				} else {
+					free(usr);
 				}
 			}
 		}
-		free(kids);
 	}
-	return CXChildVisit_Recurse;
+	free(kids);
+}
+
+/* Finds the locals whose address escapes to where another thread could
+ * use it: stored somewhere, returned, or handed to pthread_create.  An
+ * address passed to a call (an atomic builtin's "expected" argument,
+ * memcpy, a helper) is only used during the call and does not count. */
+static void find_escaping(struct ectx *x, CXCursor c, int in_call_arg)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct site site;
+	CXCursor *kids;
+	int n, args_are_call_args = 0;
+
+	if (k == CXCursor_UnaryOperator && !in_call_arg)
+		mark_escaping(x, c);
+	if (k == CXCursor_CallExpr) {
+		CXString name = clang_getCursorSpelling(c);
+
+		args_are_call_args = strcmp(clang_getCString(name), "pthread_create") != 0;
+		clang_disposeString(name);
+	} else if (site_containing(x, c) || (k == CXCursor_UnexposedExpr && site_from_call(x, c, &site))) {
+		args_are_call_args = 1;
+	}
+	n = children(c, &kids);
+	for (int i = 0; i < n; i++) {
+		enum CXCursorKind ck = clang_getCursorKind(kids[i]);
+		int transparent = ck == CXCursor_ParenExpr || ck == CXCursor_CStyleCastExpr ||
+				  ck == CXCursor_UnexposedExpr || ck == CXCursor_UnaryOperator;
+
+		find_escaping(x, kids[i], args_are_call_args || (in_call_arg && transparent));
+	}
+	free(kids);
 }
 
 void note_escaping(struct ectx *x, CXCursor body)
 {
-	clang_visitChildren(body, find_address_taken, x);
+	find_escaping(x, body, 0);
 }
 
 /* T var = INIT; — like an assignment to the local. */

@@ -44,6 +44,7 @@ struct ectx {
 	const struct vocab *vocab;
 	struct tu_facts *facts;
 	struct function *fn;
+	CXCursor fn_cursor;               /* the definition being walked */
 	int cur;                          /* current basic block */
 	int nevents;                      /* events emitted in fn so far */
 

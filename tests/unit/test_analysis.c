@@ -499,3 +499,29 @@ Test(asm, barrier_as_inline_assembly_in_a_named_macro)
 		   "void writer(void) { x = 1; smp_mb(); WRITE_ONCE(flag, 1); }\n"
 		   "int reader(void) { while (!READ_ONCE(flag)); smp_mb(); return x; }\n");
 }
+
+Test(interprocedural, lock_helpers_taking_a_pointer)
+{
+	/* The lock word reaches the helpers as a parameter: each call is
+	 * analysed on the object the caller passes. */
+	expect_one(LKMM "int lock_word; long counter;\n"
+		   "static void take(int *l) { while (xchg_relaxed(l, 1)) ; }\n"
+		   "static void give(int *l) { smp_store_release(l, 0); }\n"
+		   "void inc(void) {\n"
+		   "	take(&lock_word);\n"
+		   "	counter++; /*R*/\n"
+		   "	give(&lock_word);\n"
+		   "}\n");
+}
+
+Test(interprocedural, lock_helpers_taking_a_pointer_fixed)
+{
+	expect_one(LKMM "int lock_word; long counter;\n"
+		   "static void take(int *l) { while (xchg_acquire(l, 1)) ; }\n"
+		   "static void give(int *l) { smp_store_release(l, 0); }\n"
+		   "void inc(void) {\n"
+		   "	take(&lock_word);\n"
+		   "	counter++;\n"
+		   "	give(&lock_word);\n"
+		   "}\n");
+}
