@@ -66,6 +66,8 @@ struct state {
 	unsigned killed;
 	struct strset locks;
 	int quiet;
+	int mb_before_rmw;        /* smp_mb__before_atomic waits for an RMW (must) */
+	int after_rmw;            /* the last marked access was an RMW (must) */
 };
 
 /* An exposed event of a callee, with what is ordered before it on every
@@ -290,6 +292,8 @@ static void state_copy(struct state *to, const struct state *from)
 	for (int i = 0; i < from->locks.n; i++)
 		ss_add(&to->locks, from->locks.v[i]);
 	to->quiet = from->quiet;
+	to->mb_before_rmw = from->mb_before_rmw;
+	to->after_rmw = from->after_rmw;
 }
 
 /* Merges FROM into the block-entry state TO; returns whether TO changed. */
@@ -320,6 +324,14 @@ static int state_merge(struct state *to, const struct state *from)
 		}
 	if (to->quiet && !from->quiet) {
 		to->quiet = 0;
+		changed = 1;
+	}
+	if (to->mb_before_rmw && !from->mb_before_rmw) {
+		to->mb_before_rmw = 0;
+		changed = 1;
+	}
+	if (to->after_rmw && !from->after_rmw) {
+		to->after_rmw = 0;
 		changed = 1;
 	}
 	return changed;
@@ -534,6 +546,22 @@ static void note_locks(struct analysis *a, const struct event *p, const struct s
 	for (int i = 0; i < o->nlocks; i++)
 		if (!ss_has(held, o->locks[i]))
 			o->locks[i--] = o->locks[--o->nlocks];
+}
+
+/* Records plain access E made with HELD locks by function FN. */
+static void record_locks(struct analysis *a, struct event *e, struct function *fn,
+			 const struct strset *held, int complete)
+{
+	struct lock_record *r;
+
+	grow(&a->records, &a->reccap, a->nrecords + 1, sizeof *a->records);
+	r = &a->records[a->nrecords++];
+	r->e = e;
+	r->fn = fn;
+	r->locks = xcalloc(held->n + 1, sizeof *r->locks);
+	memcpy(r->locks, held->v, (size_t)held->n * sizeof *r->locks);
+	r->nlocks = held->n;
+	r->complete = complete;
 }
 
 int under_common_lock(const struct analysis *a, int oid)
@@ -853,8 +881,12 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 		es_union(&me->all_plain, &seen);
 	if (c->p->emit)
 		for (int i = 0; i < seen.n; i++)
-			if (seen.v[i]->object)
+			if (seen.v[i]->object) {
 				note_locks(c->p->out, seen.v[i], &s->locks);
+				if (!s->quiet && !pre_spawn_at(c, call))
+					record_locks(c->p->out, seen.v[i], c->fn, &s->locks,
+						     !c->p->called[c->fn - c->p->fns]);
+			}
 	free(seen.v);
 }
 
@@ -868,8 +900,12 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			break;
 		if (!e->marked) {
 			reader_check(c, s, e, 0, 1);
-			if (c->p->emit)
+			if (c->p->emit) {
 				note_locks(c->p->out, e, &s->locks);
+				if (!s->quiet && !pre_spawn_at(c, e))
+					record_locks(c->p->out, e, c->fn, &s->locks,
+						     !c->p->called[c->fn - c->p->fns]);
+			}
 			if (me) {
 				xs_add(&me->entry_plain, e, s->killed);
 				es_add(&me->all_plain, e);
@@ -878,8 +914,17 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			es_add(&s->seen_plain, e);
 			break;
 		}
+		if (c->p->emit)
+			record_locks(c->p->out, e, c->fn, &s->locks, !c->p->called[c->fn - c->p->fns]);
 		/* A marked access orders what its own ordering covers first
-		 * (a release store orders everything before it). */
+		 * (a release store orders everything before it), and with
+		 * smp_mb__before_atomic() before it an RMW is fully ordered. */
+		if (s->mb_before_rmw && e->access == ACC_RMW) {
+			kill_plain(s, K_ALL, NULL);
+			kill_reads(s);
+		}
+		s->mb_before_rmw = 0;
+		s->after_rmw = e->access == ACC_RMW;
 		kill_plain(s, writer_kills(e->ord), NULL);
 		if (e->access == ACC_WRITE || e->access == ACC_RMW) {
 			writer_check(c, s, e, 0, pre_spawn_at(c, e));
@@ -904,6 +949,17 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		}
 		break;
 	case EV_BARRIER:
+		if (e->ord == ORD_BEFORE_RMW) {
+			s->mb_before_rmw = 1;
+			break;
+		}
+		if (e->ord == ORD_AFTER_RMW) {
+			if (s->after_rmw) {
+				kill_plain(s, K_ALL, e);
+				kill_reads(s);
+			}
+			break;
+		}
 		kill_plain(s, writer_kills(e->ord), e);
 		if (reader_kills(e->ord, 1))
 			kill_reads(s);
@@ -1139,5 +1195,8 @@ void analysis_free(struct analysis *a)
 		free(a->clones[i]);
 	}
 	free(a->clones);
+	for (int i = 0; i < a->nrecords; i++)
+		free(a->records[i].locks);
+	free(a->records);
 	memset(a, 0, sizeof *a);
 }

@@ -35,6 +35,18 @@ struct object_locks {
 	int accesses;
 };
 
+/* An access and the locks held at it, for the inconsistent-locking check
+ * (plain accesses) and for critical sections that order a pair (marked).  COMPLETE: the locks of the callers are included (the access is
+ * made in a function nobody calls, or seen through a call); otherwise the
+ * record only tells which locks the access's own function holds. */
+struct lock_record {
+	struct event *e;
+	struct function *fn;
+	char **locks;
+	int nlocks;
+	int complete;
+};
+
 struct analysis {
 	struct candidate *writers, *readers;
 	int nwriters, nreaders, wcap, rcap;
@@ -46,6 +58,8 @@ struct analysis {
 	int nobjects;
 	struct event **clones;        /* callee events seen through a call */
 	int nclones, clonecap;
+	struct lock_record *records;  /* plain accesses that may run concurrently */
+	int nrecords, reccap;
 };
 
 /* Runs the analysis over FNS (all functions of the tree, one per link

@@ -10,6 +10,10 @@
  *  - unpaired-barrier: a fence (smp_wmb, smp_mb, a release fence) orders a
  *    write of D before a write of F, and a reader of F then D has no read
  *    barrier or acquire to pair with it.
+ *  - data-race (inconsistent locking): D is written holding a lock L in one
+ *    place and accessed holding none of the same locks in another, where
+ *    both may run concurrently (not main() before pthread_create or after
+ *    pthread_join).  The lock shows that the author meant D to be shared.
  *  - No finding when every plain access of D holds one common lock, or when
  *    nothing pairs with the pattern (nobody reads F then D): precision
  *    matters more than volume.
@@ -22,12 +26,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The locks a record's access holds, counting those its own function
+ * holds when the record was made at a call site. */
+static int holds(const struct analysis *a, const struct lock_record *r, const char *lock)
+{
+	for (int i = 0; i < r->nlocks; i++)
+		if (strcmp(r->locks[i], lock) == 0)
+			return 1;
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *own = &a->records[i];
+
+		if (own->e == r->e && !own->complete)
+			for (int k = 0; k < own->nlocks; k++)
+				if (strcmp(own->locks[k], lock) == 0)
+					return 1;
+	}
+	return 0;
+}
+
+static int shares_a_lock(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
+{
+	for (int i = 0; i < x->nlocks; i++)
+		if (holds(a, y, x->locks[i]))
+			return 1;
+	return 0;
+}
+
+/* Do marked accesses A and B run inside critical sections of one common
+ * lock?  Then the lock orders everything around them. */
+static int same_critical_section(const struct analysis *a, const struct event *x, const struct event *y)
+{
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *rx = &a->records[i];
+
+		if (rx->e != x || rx->nlocks == 0)
+			continue;
+		for (int k = 0; k < a->nrecords; k++)
+			if (a->records[k].e == y && shares_a_lock(a, rx, &a->records[k]))
+				return 1;
+	}
+	return 0;
+}
+
 /* Objects reachable from flag F: D accessed after reading F (follow relays
  * F -> G when G is written after F is read).  Is D among them (written,
  * when NEED_WRITE: two reads never race)?  Returns the consumer link that
  * shows it, or NULL. */
-static const struct link *find_consumer(const struct analysis *a, const char *flag,
-					const char *data, int need_write, int depth)
+static const struct link *find_consumer(const struct analysis *a, const struct event *publish,
+					const char *flag, const char *data, int need_write, int depth)
 {
 	if (depth > 8)
 		return NULL;
@@ -35,12 +81,13 @@ static const struct link *find_consumer(const struct analysis *a, const char *fl
 		const struct link *l = &a->consumers[i];
 
 		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
-		    (!need_write || l->plain->access != ACC_READ))
+		    (!need_write || l->plain->access != ACC_READ) &&
+		    !same_critical_section(a, publish, l->marked))
 			return l;
 	}
 	for (int i = 0; i < a->nrelays; i++)
 		if (strcmp(a->relays[i].from, flag) == 0) {
-			const struct link *l = find_consumer(a, a->relays[i].to, data, need_write, depth + 1);
+			const struct link *l = find_consumer(a, publish, a->relays[i].to, data, need_write, depth + 1);
 			if (l)
 				return l;
 		}
@@ -49,8 +96,8 @@ static const struct link *find_consumer(const struct analysis *a, const char *fl
 
 /* A producer: D accessed (written, when NEED_WRITE), then F (or a relay
  * ending at F) written. */
-static const struct link *find_producer(const struct analysis *a, const char *data,
-					const char *flag, int need_write, int depth)
+static const struct link *find_producer(const struct analysis *a, const struct event *consume,
+					const char *data, const char *flag, int need_write, int depth)
 {
 	if (depth > 8)
 		return NULL;
@@ -58,12 +105,13 @@ static const struct link *find_producer(const struct analysis *a, const char *da
 		const struct link *l = &a->producers[i];
 
 		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
-		    (!need_write || l->plain->access != ACC_READ))
+		    (!need_write || l->plain->access != ACC_READ) &&
+		    !same_critical_section(a, consume, l->marked))
 			return l;
 	}
 	for (int i = 0; i < a->nrelays; i++)
 		if (strcmp(a->relays[i].to, flag) == 0) {
-			const struct link *l = find_producer(a, data, a->relays[i].from, need_write, depth + 1);
+			const struct link *l = find_producer(a, consume, data, a->relays[i].from, need_write, depth + 1);
 			if (l)
 				return l;
 		}
@@ -312,7 +360,7 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		cid = store_candidate(w, "writer", c);
 		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->oid))
 			continue;
-		cons = find_consumer(a, c->marked->object, c->plain->object,
+		cons = find_consumer(a, c->marked, c->marked->object, c->plain->object,
 				     c->plain->access == ACC_READ, 0);
 		if (!cons)
 			continue;       /* nothing reads the flag and then the data */
@@ -346,7 +394,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		cid = store_candidate(w, "reader", c);
 		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->oid))
 			continue;
-		prod = find_producer(a, p->object, r->object, p->access == ACC_READ, 0);
+		prod = find_producer(a, r, p->object, r->object, p->access == ACC_READ, 0);
 		if (!prod)
 			continue;       /* nothing writes the data and then the flag */
 		pid = store_pair(w, p, r, 0, cid);
@@ -390,6 +438,42 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 	}
 }
 
+static void lock_findings(struct writer *w, const struct analysis *a)
+{
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *acc = &a->records[i];
+		const struct lock_record *locked = NULL;
+		int dup = 0;
+		char *msg;
+		long long fid;
+
+		if (!acc->complete || acc->e->oid < 0 || acc->e->marked)
+			continue;
+		for (int k = 0; k < i && !dup; k++)
+			dup = a->records[k].complete && a->records[k].e == acc->e;
+		if (dup)
+			continue;
+		/* A write of the same object under a lock this access lacks. */
+		for (int k = 0; k < a->nrecords && !locked; k++) {
+			const struct lock_record *wr = &a->records[k];
+
+			if (!wr->complete || wr->e == acc->e || wr->e->oid != acc->e->oid || wr->nlocks == 0 || wr->e->marked ||
+			    (wr->e->access == ACC_READ) || shares_a_lock(a, wr, acc))
+				continue;
+			locked = wr;
+		}
+		if (!locked || acc->nlocks > 0)
+			continue;
+		msg = xasprintf("plain %s %s '%s' in %s() holds no lock, but the %s in %s() holds a lock: a data race",
+				access_word(acc->e), acc->e->access == ACC_WRITE ? "to" : "of", name_of(acc->e),
+				acc->fn->name, access_word(locked->e), locked->fn->name);
+		fid = add_finding(w, "data-race", "warning", msg, acc->e, locked->e, acc->fn->name, NULL, NULL, 0);
+		add_location(w, fid, 0, "plain-access", acc->e, acc->e->func);
+		add_location(w, fid, 1, "racing-access", locked->e, locked->e->func);
+		free(msg);
+	}
+}
+
 int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
@@ -420,6 +504,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 				 " reader_candidate_id) VALUES (?,?,?,?)");
 	writer_findings(&w, a, vocab);
 	reader_findings(&w, a, vocab);
+	lock_findings(&w, a);
 	sqlite3_finalize(w.ins_finding);
 	sqlite3_finalize(w.ins_loc);
 	sqlite3_finalize(w.ins_cand);

@@ -14,6 +14,7 @@ static const char *const ord_names[] = {
 	[ORD_NONE] = "none", [ORD_RELAXED] = "relaxed", [ORD_ACQUIRE] = "acquire",
 	[ORD_RELEASE] = "release", [ORD_ACQ_REL] = "acq_rel", [ORD_FULL] = "full",
 	[ORD_WMB] = "wmb", [ORD_RMB] = "rmb", [ORD_ARG] = "arg",
+	[ORD_BEFORE_RMW] = "before_rmw", [ORD_AFTER_RMW] = "after_rmw",
 };
 
 const char *ord_name(enum ord o)

@@ -10,6 +10,8 @@
  *
  *   OP     read | write | rmw | rmw-read | barrier | lock | unlock | ignore
  *   ORDER  relaxed | acquire | release | acq_rel | full | wmb | rmb | none | arg
+ *          | before_rmw | after_rmw  (full barriers that only order together
+ *          with the atomic read-modify-write that follows or precedes them)
  *   keys   obj=N        index of the argument naming the object (default 0)
  *          lvalue=1     the object argument is the object itself (READ_ONCE)
  *                       rather than a pointer to it
@@ -37,6 +39,8 @@ enum op {
 enum ord {
 	ORD_NONE, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_FULL,
 	ORD_WMB, ORD_RMB, ORD_ARG,
+	ORD_BEFORE_RMW,   /* smp_mb__before_atomic: full, for a following RMW only */
+	ORD_AFTER_RMW,    /* smp_mb__after_atomic: full, after a preceding RMW only */
 };
 
 struct vocab_entry {
