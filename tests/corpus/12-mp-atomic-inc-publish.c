@@ -1,0 +1,67 @@
+/*
+ * corpus: mp-atomic-inc-publish
+ * lkmm: race
+ * lacks: writer
+ * delayed-in-publisher: yes
+ * about: A plain write published by atomic_inc() alone: non-value-returning atomics are
+ *        unordered in LKMM, so the sample write may be seen after the count changes even
+ *        though the reader uses atomic_read_acquire().
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <kcsan/lkmm.h>
+
+#define SPIN_LIMIT (1L << 22)
+
+static long sample;
+static atomic_t nr_samples = ATOMIC_INIT(0);
+
+static void *sampler(void *arg)
+{
+	sample = *(long *)arg;		// RACE(writer)
+	atomic_inc(&nr_samples);
+	return NULL;
+}
+
+static void *collector(void *arg)
+{
+	long *out = arg;
+	long spins = 0;
+
+	while (atomic_read_acquire(&nr_samples) == 0) {
+		if (++spins > SPIN_LIMIT)
+			return NULL;
+		if (!(spins & 127))
+			sched_yield();
+	}
+	*out = sample;		// RACE(reader)
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int iters = argc > 1 ? atoi(argv[1]) : 2000;
+	int stale = 0, timeouts = 0;
+
+	for (int i = 0; i < iters; i++) {
+		pthread_t s, c;
+		long v = 500 + i;
+		long seen = -1;
+
+		sample = 0;
+		atomic_set(&nr_samples, 0);
+		pthread_create(&c, NULL, collector, &seen);
+		pthread_create(&s, NULL, sampler, &v);
+		pthread_join(s, NULL);
+		pthread_join(c, NULL);
+		if (seen < 0)
+			timeouts++;
+		else if (seen != v)
+			stale++;
+	}
+	printf("mp-atomic-inc-publish: %d iterations, %d stale samples, %d timeouts\n", iters, stale, timeouts);
+	return 0;
+}
