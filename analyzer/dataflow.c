@@ -943,6 +943,11 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			 * than guarding what follows: only relaxed reads count. */
 			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE)
 				es_add(&s->pend_reads, e);
+			if (c->p->emit && !s->quiet)
+				for (int i = 0; i < s->seen_plain.n; i++)
+					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e))
+						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap,
+							 s->seen_plain.v[i], e, NULL, c->fn, 0);
 			es_add(&s->seen_reads, e);
 			if (me)
 				es_add(&me->all_reads, e);
@@ -1186,6 +1191,7 @@ void analysis_free(struct analysis *a)
 	free(a->readers);
 	free(a->producers);
 	free(a->consumers);
+	free(a->early);
 	free(a->relays);
 	for (int i = 0; i < a->nobjects; i++)
 		free(a->locks[i].locks);

@@ -22,7 +22,8 @@ struct link {
 	int ordered;
 };
 
-/* A marked read of FROM followed by a marked write of TO: a relay. */
+/* (early: a plain read of D before a marked read of F in one function.)
+ * A marked read of FROM followed by a marked write of TO: a relay. */
 struct relay {
 	const char *from, *to;
 };
@@ -50,8 +51,8 @@ struct lock_record {
 struct analysis {
 	struct candidate *writers, *readers;
 	int nwriters, nreaders, wcap, rcap;
-	struct link *producers, *consumers;
-	int nproducers, nconsumers, pcap, ccap;
+	struct link *producers, *consumers, *early;
+	int nproducers, nconsumers, nearly, pcap, ccap, ecap;
 	struct relay *relays;
 	int nrelays, relcap;
 	struct object_locks *locks;   /* nobjects entries */

@@ -14,6 +14,8 @@
  *    place and accessed holding none of the same locks in another, where
  *    both may run concurrently (not main() before pthread_create or after
  *    pthread_join).  The lock shows that the author meant D to be shared.
+ *  - data-race (early read): a plain read of D made before the read of F
+ *    that guards it (and after none), while D is published through F.
  *  - No finding when every plain access of D holds one common lock, or when
  *    nothing pairs with the pattern (nobody reads F then D): precision
  *    matters more than volume.
@@ -438,6 +440,42 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 	}
 }
 
+/* A plain read of D made before the read of F that would guard it, and
+ * after none (but around a loop), while D is published through F: nothing
+ * orders it after the write it races with. */
+static void early_read_findings(struct writer *w, const struct analysis *a)
+{
+	for (int i = 0; i < a->nearly; i++) {
+		const struct link *l = &a->early[i];
+		const struct link *prod;
+		int guarded = 0, dup = 0;
+		char *msg;
+		long long fid;
+
+		for (int k = 0; k < i && !dup; k++)
+			dup = a->early[k].plain == l->plain && a->early[k].marked->oid == l->marked->oid;
+		/* Guarded by a read written before it; a read after it in the
+		 * text reaches it only around a loop (the previous try). */
+		for (int k = 0; k < a->nconsumers && !guarded; k++)
+			guarded = a->consumers[k].plain == l->plain &&
+				  (strcmp(a->consumers[k].marked->file, l->plain->file) != 0 ||
+				   a->consumers[k].marked->line < l->plain->line);
+		if (dup || guarded || under_common_lock(a, l->plain->oid))
+			continue;
+		prod = find_producer(a, l->marked, l->plain->object, l->marked->object, 1, 0);
+		if (!prod)
+			continue;
+		msg = xasprintf("plain read of '%s' is made before the read of '%s' that guards it: nothing orders it after the write it races with",
+				name_of(l->plain), name_of(l->marked));
+		fid = add_finding(w, "data-race", "error", msg, l->plain, l->marked, l->fn->name, NULL, NULL, 0);
+		add_location(w, fid, 0, "plain-access", l->plain, l->plain->func);
+		add_location(w, fid, 1, "consume", l->marked, l->marked->func);
+		add_location(w, fid, 2, "publish", prod->marked, prod->marked->func);
+		add_location(w, fid, 3, "racing-access", prod->plain, prod->plain->func);
+		free(msg);
+	}
+}
+
 static void lock_findings(struct writer *w, const struct analysis *a)
 {
 	for (int i = 0; i < a->nrecords; i++) {
@@ -505,6 +543,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	writer_findings(&w, a, vocab);
 	reader_findings(&w, a, vocab);
 	lock_findings(&w, a);
+	early_read_findings(&w, a);
 	sqlite3_finalize(w.ins_finding);
 	sqlite3_finalize(w.ins_loc);
 	sqlite3_finalize(w.ins_cand);

@@ -35,7 +35,7 @@ done
 run_suite "examples: expected findings, fixed twins silent" \
 	python3 tests/e2e/score.py --mode examples examples/*/buggy.c examples/*/fixed.c
 run_suite "corpus: static recall and false positives" \
-	python3 tests/e2e/score.py --mode corpus --min-recall "${KCSAN_MIN_RECALL:-0.9}" tests/corpus/[0-9]*.c
+	python3 tests/e2e/score.py --mode corpus --min-recall "${KCSAN_MIN_RECALL:-0.95}" tests/corpus/[0-9]*.c
 echo "=== all end-to-end suites"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

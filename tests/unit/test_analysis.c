@@ -525,3 +525,47 @@ Test(interprocedural, lock_helpers_taking_a_pointer_fixed)
 		   "	give(&lock_word);\n"
 		   "}\n");
 }
+
+Test(data_race, lock_on_one_side_only)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER; long packets;\n"
+		   "void *updater(void *a) { pthread_mutex_lock(&m); packets++; pthread_mutex_unlock(&m); return a; }\n"
+		   "void *monitor(void *a) {\n"
+		   "	return (void *)packets; /*D*/\n"
+		   "}\n");
+}
+
+Test(data_race, lock_on_both_sides_silent)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER; long packets;\n"
+		   "void *updater(void *a) { pthread_mutex_lock(&m); packets++; pthread_mutex_unlock(&m); return a; }\n"
+		   "static long get(void) { return packets; }\n"
+		   "void *monitor(void *a) { long p; pthread_mutex_lock(&m); p = get(); pthread_mutex_unlock(&m); return (void *)p + (long)a; }\n");
+}
+
+Test(data_race, read_before_the_guarding_acquire)
+{
+	expect_one(LKMM "int status, arrived;\n"
+		   "void respond(int s) { status = s; smp_store_release(&arrived, 1); }\n"
+		   "int request(void) {\n"
+		   "	for (;;) {\n"
+		   "		int s = status; /*D*/\n"
+		   "		if (smp_load_acquire(&arrived))\n"
+		   "			return s;\n"
+		   "	}\n"
+		   "}\n");
+}
+
+Test(data_race, read_after_the_guarding_acquire_silent)
+{
+	expect_one(LKMM "int status, arrived;\n"
+		   "void respond(int s) { status = s; smp_store_release(&arrived, 1); }\n"
+		   "int request(void) {\n"
+		   "	for (;;) {\n"
+		   "		if (smp_load_acquire(&arrived))\n"
+		   "			return status;\n"
+		   "	}\n"
+		   "}\n");
+}
