@@ -190,9 +190,9 @@ static void es_remove_at(struct evset *s, int i)
 	s->n--;
 }
 
-/* The fence that ordered plain write P: one per write (the first wins),
- * sorted by P's number like the event sets. */
-static int fs_add(struct fset *s, struct event *p, struct event *f)
+/* Where plain write P stands (or would) in S, sorted by P's number like
+ * the event sets. */
+static int fs_lower_bound(const struct fset *s, const struct event *p)
 {
 	int lo = 0, hi = s->n;
 
@@ -204,6 +204,15 @@ static int fs_add(struct fset *s, struct event *p, struct event *f)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Remembers the fence that ordered plain write P: one per write (the
+ * first wins). */
+static int fs_add(struct fset *s, struct event *p, struct event *f)
+{
+	int lo = fs_lower_bound(s, p);
+
 	if (lo < s->n && s->v[lo].plain == p)
 		return 0;
 	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
@@ -216,16 +225,8 @@ static int fs_add(struct fset *s, struct event *p, struct event *f)
 
 static struct event *fs_fence(const struct fset *s, const struct event *p)
 {
-	int lo = 0, hi = s->n;
+	int lo = fs_lower_bound(s, p);
 
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (s->v[mid].plain->gid < p->gid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < s->n && s->v[lo].plain == p ? s->v[lo].fence : NULL;
 }
 

@@ -248,13 +248,17 @@ static int site_cmp(const void *a, const void *b)
 	return x->end > y->end ? -1 : x->end < y->end;
 }
 
-static char *link_key_of(CXCursor fn)
+char *function_link_key(CXCursor fn)
 {
 	CXString name = clang_getCursorSpelling(fn);
 	char *key;
 
 	if (clang_getCursorLinkage(fn) == CXLinkage_Internal) {
-		char *file = cursor_file_name(fn);
+		/* A static function is defined in the file of its definition
+		 * (a declaration may stand in a header). */
+		CXCursor def = clang_getCursorDefinition(fn);
+		char *file = cursor_file_name(clang_Cursor_isNull(def) ? fn : def);
+
 		key = xasprintf("%s:%s", file ? file : "?", clang_getCString(name));
 		free(file);
 	} else {
@@ -284,7 +288,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	name = clang_getCursorSpelling(fn);
 	f->name = xstrdup(clang_getCString(name));
 	clang_disposeString(name);
-	f->link_key = link_key_of(fn);
+	f->link_key = function_link_key(fn);
 	f->file = cursor_file_name(fn);
 	loc_of(clang_getCursorLocation(fn), &file, &line, &col, &off);
 	f->line = line;

@@ -445,24 +445,10 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 static char *link_key_of_callee(CXCursor call)
 {
 	CXCursor fn = clang_getCursorReferenced(call);
-	CXString name;
-	char *key;
 
 	if (clang_Cursor_isNull(fn) || clang_getCursorKind(fn) != CXCursor_FunctionDecl)
-		return NULL;
-	name = clang_getCursorSpelling(fn);
-	if (clang_getCursorLinkage(fn) == CXLinkage_Internal) {
-		/* A static function: its definition is in the same file as
-		 * this declaration (C has no other way to call it). */
-		CXCursor def = clang_getCursorDefinition(fn);
-		char *file = cursor_file_name(clang_Cursor_isNull(def) ? fn : def);
-		key = xasprintf("%s:%s", file ? file : "?", clang_getCString(name));
-		free(file);
-	} else {
-		key = xstrdup(clang_getCString(name));
-	}
-	clang_disposeString(name);
-	return key;
+		return NULL;       /* a call through a pointer */
+	return function_link_key(fn);
 }
 
 static void walk_call(struct ectx *x, CXCursor c)

@@ -75,6 +75,9 @@ int children(CXCursor c, CXCursor **out);
 const struct site *site_containing(struct ectx *x, CXCursor c);
 int site_from_call(struct ectx *x, CXCursor c, struct site *out);
 char *cursor_file_name(CXCursor c);
+/* How calls name function FN across the tree: its name, or path:name for
+ * a static function. */
+char *function_link_key(CXCursor fn);
 
 /* extract_expr.c */
 enum mode { M_READ, M_WRITE, M_RMW, M_ADDR };

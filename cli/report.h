@@ -113,5 +113,7 @@ struct json_t *report_json_string(const char *s);       /* JSON null for NULL */
 struct json_t *report_json_finding(const struct report_finding *f);   /* SPEC §7 finding */
 struct json_t *report_json_dynamic(const struct report_dynamic *d);
 struct json_t *report_json_evidence(unsigned evidence);
+/* Writes DOC (consumed) indented, with a final newline; 0 or -1. */
+int report_json_dump(struct json_t *doc, FILE *out);
 
 #endif

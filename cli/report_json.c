@@ -101,10 +101,22 @@ json_t *report_json_finding(const struct report_finding *f)
 	return o;
 }
 
+int report_json_dump(struct json_t *doc, FILE *out)
+{
+	int rc;
+
+	if (!doc)
+		return -1;
+	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (rc == 0)
+		fputc('\n', out);
+	return rc < 0 || ferror(out) ? -1 : 0;
+}
+
 int report_write_json(const struct report *r, FILE *out)
 {
 	json_t *findings = json_array(), *doc;
-	int rc;
 
 	for (size_t i = 0; i < r->nfindings; i++)
 		json_array_append_new(findings, report_json_finding(&r->findings[i]));
@@ -114,11 +126,5 @@ int report_write_json(const struct report *r, FILE *out)
 		"summary", "findings", (json_int_t)r->nfindings, "errors", (json_int_t)r->errors,
 			   "warnings", (json_int_t)r->warnings, "notes", (json_int_t)r->notes,
 		"findings", findings);
-	if (!doc)
-		return -1;
-	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(doc);
-	if (rc == 0)
-		fputc('\n', out);
-	return rc < 0 || ferror(out) ? -1 : 0;
+	return report_json_dump(doc, out);
 }

@@ -262,7 +262,6 @@ int report_write_sarif(const struct report *r, FILE *out)
 {
 	struct rules rs;
 	json_t *rules, *results, *run, *doc;
-	int rc;
 
 	if (collect_rules(r, &rs) < 0)
 		return -1;
@@ -285,11 +284,5 @@ int report_write_sarif(const struct report *r, FILE *out)
 		json_decref(results);
 	doc = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0",
 			"runs", run);
-	if (!doc)
-		return -1;
-	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(doc);
-	if (rc == 0)
-		fputc('\n', out);
-	return rc < 0 || ferror(out) ? -1 : 0;
+	return report_json_dump(doc, out);
 }
