@@ -718,16 +718,16 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c)
 	/* The event sits where the name is written. */
 	e->line = s->line;
 	e->col = s->col;
-	e->marked = kind == EV_ACCESS;
+	e->marked = kind == EV_ACCESS && !v->plain;
 	e->access = v->op == OP_READ ? ACC_READ : v->op == OP_WRITE ? ACC_WRITE :
 		    v->op == OP_RMW ? ACC_RMW : ACC_NONE;
-	e->ord = ord;
+	e->ord = v->plain ? ORD_NONE : ord;
 	e->name = xstrdup(v->name);
 	e->object = obj;
 	e->display = display;
 	e->uses = uses.buf;
 	e->args = text ? arg_texts(x, s) : NULL;
-	if (kind == EV_ACCESS)
+	if (kind == EV_ACCESS && e->marked)
 		note_marked_read(x, e);
 	if (v->then != ORD_NONE) {
 		struct event *b = emit(x, EV_BARRIER, c);

@@ -32,7 +32,7 @@
 #define KCSAN_TOOL_VERSION "0.1.0"
 #endif
 
-static const char *const default_profiles[] = { "lkmm", "c11", "gnu", "pthread" };
+static const char *const default_profiles[] = { "lkmm", "c11", "gnu", "pthread", "libc" };
 
 const char *kcsan_include_dir(void)
 {

@@ -134,6 +134,8 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			e->obj_arg = strcmp(eq, "none") == 0 ? -1 : atoi(eq);
 		else if (strcmp(kv, "lvalue") == 0)
 			e->lvalue = atoi(eq);
+		else if (strcmp(kv, "plain") == 0)
+			e->plain = atoi(eq);
 		else if (strcmp(kv, "order-arg") == 0)
 			e->order_arg = atoi(eq);
 		else if (strcmp(kv, "then") == 0) {
@@ -206,7 +208,7 @@ int vocab_load(struct vocab *v, const char *name, char *err, size_t errlen)
 			return vocab_parse(v, b->text, name, err, errlen);
 	f = fopen(name, "r");
 	if (!f) {
-		snprintf(err, errlen, "profile '%s' is neither a built-in profile (lkmm, c11, gnu, pthread) nor a readable file", name);
+		snprintf(err, errlen, "profile '%s' is neither a built-in profile (lkmm, c11, gnu, pthread, libc) nor a readable file", name);
 		return -1;
 	}
 	fseek(f, 0, SEEK_END);

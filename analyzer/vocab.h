@@ -15,6 +15,8 @@
  *   keys   obj=N        index of the argument naming the object (default 0)
  *          lvalue=1     the object argument is the object itself (READ_ONCE)
  *                       rather than a pointer to it
+ *          plain=1      an unmarked access through a function (memcpy's
+ *                       destination is a plain write)
  *          order-arg=N  with ORDER arg: the argument holding the memory order
  *          then=ORDER   a second ordering applied after the access
  *                       (smp_store_mb: a write, then a full barrier)
@@ -50,6 +52,7 @@ struct vocab_entry {
 	enum ord then;        /* ORD_NONE, or a barrier after the access */
 	int obj_arg;          /* -1: no object */
 	int lvalue;
+	int plain;            /* the access is plain, not marked */
 	int order_arg;
 	char *release_fix;
 	char *acquire_fix;

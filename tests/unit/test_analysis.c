@@ -569,3 +569,22 @@ Test(data_race, read_after_the_guarding_acquire_silent)
 		   "	}\n"
 		   "}\n");
 }
+
+Test(libc, memcpy_into_the_published_buffer)
+{
+	expect_one(LKMM "#include <string.h>\n"
+		   "char msg[64]; int ready;\n"
+		   "void post(const char *s) {\n"
+		   "	memcpy(msg, s, 16); /*W*/\n"
+		   "	WRITE_ONCE(ready, 1);\n"
+		   "}\n"
+		   "char first(void) { while (!smp_load_acquire(&ready)); return msg[0]; }\n");
+}
+
+Test(libc, memcpy_then_release_silent)
+{
+	expect_one(LKMM "#include <string.h>\n"
+		   "char msg[64]; int ready;\n"
+		   "void post(const char *s) { memcpy(msg, s, 16); smp_store_release(&ready, 1); }\n"
+		   "char first(void) { while (!smp_load_acquire(&ready)); return msg[0]; }\n");
+}
