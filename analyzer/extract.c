@@ -306,6 +306,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	for (int i = 0; i < x->nescaping; i++)
 		free(x->escaping[i]);
 	x->nescaping = 0;
+	forget_aliases(x);
 	x->nactive = 0;
 	x->collect = NULL;
 
@@ -414,6 +415,8 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	for (int i = 0; i < x.nescaping; i++)
 		free(x.escaping[i]);
 	free(x.escaping);
+	forget_aliases(&x);
+	free(x.aliases);
 	free(x.sites);
 	free(x.texts);
 	clang_disposeTranslationUnit(tu);

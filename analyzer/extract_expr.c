@@ -167,6 +167,47 @@ static int is_array_type(CXType t)
 
 static char *object_of_pointer(struct ectx *x, CXCursor c);
 
+/* Local pointers that always point into one object (int *slot = &buf[i];
+ * char *dst = r->data;) stand for that object.  Flow-insensitive: a local
+ * given two different objects stands for none. */
+void forget_aliases(struct ectx *x)
+{
+	for (int i = 0; i < x->naliases; i++) {
+		free(x->aliases[i].usr);
+		free(x->aliases[i].target);
+	}
+	x->naliases = 0;
+}
+
+static void note_alias(struct ectx *x, const char *usr, char *target)
+{
+	for (int i = 0; i < x->naliases; i++)
+		if (strcmp(x->aliases[i].usr, usr) == 0) {
+			if (x->aliases[i].target && (!target || strcmp(x->aliases[i].target, target) != 0)) {
+				free(x->aliases[i].target);
+				x->aliases[i].target = NULL;
+			}
+			free(target);
+			return;
+		}
+	grow(&x->aliases, &x->aliascap, x->naliases + 1, sizeof *x->aliases);
+	x->aliases[x->naliases].usr = xstrdup(usr);
+	x->aliases[x->naliases++].target = target;
+}
+
+static char *alias_target(struct ectx *x, CXCursor ref)
+{
+	CXString s = clang_getCursorUSR(ref);
+	const char *usr = clang_getCString(s);
+	char *r = NULL;
+
+	for (int i = 0; usr && i < x->naliases; i++)
+		if (strcmp(x->aliases[i].usr, usr) == 0 && x->aliases[i].target)
+			r = xstrdup(x->aliases[i].target);
+	clang_disposeString(s);
+	return r;
+}
+
 /* The target of pointer parameter REF of the function being walked, as
  * "p:LINKKEY:N": the analysis replaces it, at each call, by the object the
  * caller passes (lock(&l) -> l).  NULL if REF is no parameter. */
@@ -287,7 +328,9 @@ static char *object_of_pointer(struct ectx *x, CXCursor c)
 			clang_disposeString(s);
 			return r;
 		}
-		return k == CXCursor_DeclRefExpr ? parameter_target(x, clang_getCursorReferenced(c)) : NULL;
+		if (k != CXCursor_DeclRefExpr)
+			return NULL;
+		return alias_target(x, clang_getCursorReferenced(c)) ?: parameter_target(x, clang_getCursorReferenced(c));
 	}
 	if (k == CXCursor_BinaryOperator) {   /* p + i */
 		CXCursor *kids;
@@ -482,32 +525,45 @@ static void walk_call(struct ectx *x, CXCursor c)
 		free(targets);
 }
 
+/* VAR (a local variable's declaration) receives the value of VALUE,
+ * written at AT: walks VALUE, then records where the value came from (for
+ * dependencies) and, for a pointer, what it points to.  Returns 0 when VAR
+ * is a local whose address escapes: its store is then a shared access. */
+static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor at)
+{
+	struct deps from = { 0 }, *outer = x->collect;
+	char *usr = usr_of(var);
+	int escaping = usr && is_escaping(x, usr);
+
+	x->collect = &from;
+	walk_expr(x, value, M_READ);
+	x->collect = outer;
+	deps_merge(outer, &from);
+	if (!escaping) {
+		struct event *e = emit(x, EV_LOCAL, at);
+
+		e->defines = spelling_of(var);
+		e->uses = from.buf;
+		from.buf = NULL;
+		if (usr && clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer)
+			note_alias(x, usr, object_of_pointer(x, value));
+	}
+	free(usr);
+	free(from.buf);
+	return !escaping;
+}
+
 static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 {
-	struct deps value = { 0 }, *outer = x->collect;
 	CXCursor target = strip(lhs);
 	CXCursor ref = clang_getCursorReferenced(target);
 
-	x->collect = &value;
-	walk_expr(x, rhs, M_READ);
-	x->collect = outer;
-	deps_merge(outer, &value);
 	if (clang_getCursorKind(target) == CXCursor_DeclRefExpr && is_local(ref)) {
-		char *usr = usr_of(ref);
-
-		if (!usr || !is_escaping(x, usr)) {
-			/* Assigning a local: remember what its value came from. */
-			struct event *e = emit(x, EV_LOCAL, target);
-			e->defines = spelling_of(ref);
-			e->uses = value.buf;
-			value.buf = NULL;
-			free(usr);
-			free(value.buf);
+		if (assign_local(x, ref, rhs, target))
 			return;
-		}
-		free(usr);
+	} else {
+		walk_expr(x, rhs, M_READ);
 	}
-	free(value.buf);
 	walk_expr(x, lhs, M_WRITE);
 }
 
@@ -806,24 +862,8 @@ void note_escaping(struct ectx *x, CXCursor body)
 /* T var = INIT; — like an assignment to the local. */
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init)
 {
-	struct deps value = { 0 }, *outer = x->collect;
-	char *usr;
-
-	if (!is_local(var)) {
-		return;          /* static locals are initialised once, constantly */
-	}
-	x->collect = &value;
-	walk_expr(x, init, M_READ);
-	x->collect = outer;
-	usr = usr_of(var);
-	if (!usr || !is_escaping(x, usr)) {
-		struct event *e = emit(x, EV_LOCAL, var);
-		e->defines = spelling_of(var);
-		e->uses = value.buf;
-		value.buf = NULL;
-	}
-	free(usr);
-	free(value.buf);
+	if (is_local(var))          /* static locals are initialised once, constantly */
+		assign_local(x, var, init, var);
 }
 
 /* Fence instructions of the common architectures, as they appear in the

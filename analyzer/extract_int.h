@@ -61,6 +61,8 @@ struct ectx {
 
 	char **escaping;                  /* USRs of locals whose address is taken */
 	int nescaping, escap;
+	struct { char *usr, *target; } *aliases;   /* local pointer -> object */
+	int naliases, aliascap;
 
 	struct deps *collect;             /* where locals read go, or NULL */
 
@@ -87,6 +89,7 @@ struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at);
 void note_escaping(struct ectx *x, CXCursor body);
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
 void walk_asm(struct ectx *x, CXCursor c);
+void forget_aliases(struct ectx *x);
 void deps_add(struct deps *d, const char *item);
 
 /* extract_stmt.c */

@@ -120,6 +120,14 @@ static const struct link *find_producer(const struct analysis *a, const struct e
 	return NULL;
 }
 
+/* Data reached only through a pointer parameter of a function nobody in
+ * the tree calls (a thread's argument): each activation may get its own
+ * object, so nothing shows that it is shared. */
+static int unknown_target(const struct event *data)
+{
+	return data->object && strncmp(data->object, "p:", 2) == 0;
+}
+
 static const char *rel(const char *path, const char *root)
 {
 	size_t n = strlen(root);
@@ -360,7 +368,8 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		char *msg, *fix;
 
 		cid = store_candidate(w, "writer", c);
-		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->oid))
+		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->oid) ||
+		    unknown_target(c->plain))
 			continue;
 		cons = find_consumer(a, c->marked, c->marked->object, c->plain->object,
 				     c->plain->access == ACC_READ, 0);
@@ -394,7 +403,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		char *msg, *fix;
 
 		cid = store_candidate(w, "reader", c);
-		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->oid))
+		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->oid) || unknown_target(p))
 			continue;
 		prod = find_producer(a, r, p->object, r->object, p->access == ACC_READ, 0);
 		if (!prod)

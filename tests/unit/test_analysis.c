@@ -588,3 +588,29 @@ Test(libc, memcpy_then_release_silent)
 		   "void post(const char *s) { memcpy(msg, s, 16); smp_store_release(&ready, 1); }\n"
 		   "char first(void) { while (!smp_load_acquire(&ready)); return msg[0]; }\n");
 }
+
+Test(pointers, local_pointer_into_a_shared_array)
+{
+	expect_one(LKMM "int slots[16]; int count;\n"
+		   "void push(int i, int v) {\n"
+		   "	int *slot = &slots[i];\n"
+		   "	*slot = v; /*W*/\n"
+		   "	WRITE_ONCE(count, i + 1);\n"
+		   "}\n"
+		   "int last(void) { int n = smp_load_acquire(&count); return n ? slots[n - 1] : -1; }\n");
+}
+
+Test(pointers, thread_argument_stays_private)
+{
+	expect_one(LKMM "int flag;\n"
+		   "void *worker(void *arg) {\n"
+		   "	int *mine = arg;\n"
+		   "	for (int i = 0; i < 10; i++) {\n"
+		   "		while (!READ_ONCE(flag))\n"
+		   "			;\n"
+		   "		(*mine)++;\n"
+		   "		WRITE_ONCE(flag, 0);\n"
+		   "	}\n"
+		   "	return 0;\n"
+		   "}\n");
+}
