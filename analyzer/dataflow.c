@@ -534,21 +534,6 @@ static void add_relay(struct analysis *a, const char *from, const char *to)
 	a->relays[a->nrelays++].to = to;
 }
 
-static void note_locks(struct analysis *a, const struct event *p, const struct strset *held)
-{
-	struct object_locks *o = &a->locks[p->oid];
-
-	if (o->accesses++ == 0) {
-		o->locks = xcalloc(held->n + 1, sizeof *o->locks);
-		for (int i = 0; i < held->n; i++)
-			o->locks[o->nlocks++] = held->v[i];
-		return;
-	}
-	for (int i = 0; i < o->nlocks; i++)
-		if (!ss_has(held, o->locks[i]))
-			o->locks[i--] = o->locks[--o->nlocks];
-}
-
 /* Records plain access E made with HELD locks by function FN. */
 static void record_locks(struct analysis *a, struct event *e, struct function *fn,
 			 const struct strset *held, int complete)
@@ -563,11 +548,6 @@ static void record_locks(struct analysis *a, struct event *e, struct function *f
 	memcpy(r->locks, held->v, (size_t)held->n * sizeof *r->locks);
 	r->nlocks = held->n;
 	r->complete = complete;
-}
-
-int under_common_lock(const struct analysis *a, int oid)
-{
-	return oid >= 0 && oid < a->nobjects && a->locks[oid].nlocks > 0;
 }
 
 /* ---- objects, and callee events seen through a call ---- */
@@ -609,8 +589,6 @@ static int intern_object(struct program *p, const char *key)
 	t->slots[h].key = key;
 	t->slots[h].oid = p->out->nobjects++;
 	t->used++;
-	p->out->locks = xrealloc(p->out->locks, (size_t)(p->out->nobjects + 1) * sizeof *p->out->locks);
-	memset(&p->out->locks[p->out->nobjects - 1], 0, sizeof *p->out->locks);
 	return t->slots[h].oid;
 }
 
@@ -883,7 +861,6 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	if (c->p->emit)
 		for (int i = 0; i < seen.n; i++)
 			if (seen.v[i]->object) {
-				note_locks(c->p->out, seen.v[i], &s->locks);
 				if (!s->quiet && !pre_spawn_at(c, call))
 					record_locks(c->p->out, seen.v[i], c->fn, &s->locks,
 						     !c->p->called[c->fn - c->p->fns]);
@@ -902,7 +879,6 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if (!e->marked) {
 			reader_check(c, s, e, 0, 1);
 			if (c->p->emit) {
-				note_locks(c->p->out, e, &s->locks);
 				if (!s->quiet && !pre_spawn_at(c, e))
 					record_locks(c->p->out, e, c->fn, &s->locks,
 						     !c->p->called[c->fn - c->p->fns]);
@@ -1194,9 +1170,6 @@ void analysis_free(struct analysis *a)
 	free(a->consumers);
 	free(a->early);
 	free(a->relays);
-	for (int i = 0; i < a->nobjects; i++)
-		free(a->locks[i].locks);
-	free(a->locks);
 	for (int i = 0; i < a->nclones; i++) {
 		free(a->clones[i]->object);
 		free(a->clones[i]);

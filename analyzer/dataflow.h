@@ -28,14 +28,6 @@ struct relay {
 	const char *from, *to;
 };
 
-/* Per object (indexed by event oid): the locks held at every one of its
- * plain accesses. */
-struct object_locks {
-	char **locks;
-	int nlocks;
-	int accesses;
-};
-
 /* An access and the locks held at it, for the inconsistent-locking check
  * (plain accesses) and for critical sections that order a pair (marked).  COMPLETE: the locks of the callers are included (the access is
  * made in a function nobody calls, or seen through a call); otherwise the
@@ -55,7 +47,6 @@ struct analysis {
 	int nproducers, nconsumers, nearly, pcap, ccap, ecap;
 	struct relay *relays;
 	int nrelays, relcap;
-	struct object_locks *locks;   /* nobjects entries */
 	int nobjects;
 	struct event **clones;        /* callee events seen through a call */
 	int nclones, clonecap;
@@ -68,8 +59,6 @@ struct analysis {
 void analyse(struct function *fns, int nfns, struct analysis *out);
 void analysis_free(struct analysis *a);
 
-/* Is every plain access of object OID made holding one common lock? */
-int under_common_lock(const struct analysis *a, int oid);
 
 /* Writer-side effect of an ordering: which pending plain access types it
  * orders (bit 1 << ACC_READ, ACC_WRITE, ACC_RMW).  Reader-side effect:

@@ -54,6 +54,42 @@ static int shares_a_lock(const struct analysis *a, const struct lock_record *x, 
 	return 0;
 }
 
+/* Is every plain access of object OID that may run concurrently made
+ * holding one common lock (counting the locks of its callers)? */
+static int held_by_all(const struct analysis *a, int oid, const char *lock)
+{
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *r = &a->records[i];
+
+		if (r->complete && r->e->oid == oid && !r->e->marked && !holds(a, r, lock))
+			return 0;
+	}
+	return 1;
+}
+
+static int under_common_lock(const struct analysis *a, int oid)
+{
+	const struct lock_record *first = NULL;
+
+	for (int i = 0; i < a->nrecords && !first; i++)
+		if (a->records[i].complete && a->records[i].e->oid == oid && !a->records[i].e->marked)
+			first = &a->records[i];
+	if (!first)
+		return 0;
+	/* The candidates: the locks the first access holds, its callers' and
+	 * its own function's. */
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *r = &a->records[i];
+
+		if (r != first && (r->e != first->e || r->complete))
+			continue;
+		for (int k = 0; k < r->nlocks; k++)
+			if (held_by_all(a, oid, r->locks[k]))
+				return 1;
+	}
+	return 0;
+}
+
 /* Do marked accesses A and B run inside critical sections of one common
  * lock?  Then the lock orders everything around them. */
 static int same_critical_section(const struct analysis *a, const struct event *x, const struct event *y)
