@@ -910,7 +910,9 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 				es_add(&me->all_mwrites, e);
 			}
 		}
-		if (e->access == ACC_READ || e->access == ACC_RMW) {
+		/* An RMW whose result is thrown away (set_bit(...);) guards
+		 * nothing: only its write half matters to the reader side. */
+		if ((e->access == ACC_READ || e->access == ACC_RMW) && !e->discarded) {
 			if (reader_kills(e->ord, 0))
 				kill_reads(s);
 			else if (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL)

@@ -775,6 +775,7 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c)
 	e->line = s->line;
 	e->col = s->col;
 	e->marked = kind == EV_ACCESS && !v->plain;
+	e->discarded = s->start == x->discarded_start && s->end == x->discarded_end;
 	e->access = v->op == OP_READ ? ACC_READ : v->op == OP_WRITE ? ACC_WRITE :
 		    v->op == OP_RMW ? ACC_RMW : ACC_NONE;
 	e->ord = v->plain ? ORD_NONE : ord;

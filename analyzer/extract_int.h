@@ -65,6 +65,8 @@ struct ectx {
 	int naliases, aliascap;
 
 	struct deps *collect;             /* where locals read go, or NULL */
+	unsigned discarded_start;         /* the expression statement being walked: */
+	unsigned discarded_end;           /* its value is thrown away */
 
 	struct file_text *texts;
 	int ntexts, textcap;
@@ -94,6 +96,7 @@ void deps_add(struct deps *d, const char *item);
 
 /* extract_stmt.c */
 void walk_stmt(struct ectx *x, CXCursor c);
+void walk_discarded(struct ectx *x, CXCursor c);
 int new_block(struct ectx *x);
 void jump(struct ectx *x, int to);
 

@@ -58,10 +58,26 @@ static void pop_loop(struct ectx *x, int had_cont)
 		x->ncont--;
 }
 
+/* An expression statement: its value is thrown away, which tells an
+ * atomic RMW used for its effect (set_bit(...);) from one whose result
+ * decides what follows. */
+void walk_discarded(struct ectx *x, CXCursor c)
+{
+	CXFile f;
+	unsigned l, col, start, end;
+
+	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
+	loc_of(clang_getRangeEnd(clang_getCursorExtent(c)), &f, &l, &col, &end);
+	x->discarded_start = start;
+	x->discarded_end = end;
+	walk_expr(x, c, M_READ);
+	x->discarded_start = x->discarded_end = 0;
+}
+
 static void walk_any(struct ectx *x, CXCursor c)
 {
 	if (clang_isExpression(clang_getCursorKind(c)))
-		walk_expr(x, c, M_READ);
+		walk_discarded(x, c);
 	else
 		walk_stmt(x, c);
 }
@@ -245,14 +261,14 @@ void walk_stmt(struct ectx *x, CXCursor c)
 	CXCursor *k;
 	int n;
 
+	if (clang_isExpression(kind)) {
+		walk_discarded(x, c);
+		return;
+	}
 	if (s) {
 		/* A statement written by a vocabulary macro (smp_mb() as inline
 		 * assembly, do { ... } while (0) bodies): the macro is the event. */
 		handle_site(x, s, c);
-		return;
-	}
-	if (clang_isExpression(kind)) {
-		walk_expr(x, c, M_READ);
 		return;
 	}
 	n = children(c, &k);

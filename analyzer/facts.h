@@ -16,6 +16,7 @@ struct event {
 	enum ev_kind kind;
 	enum acc access;
 	int marked;
+	int discarded;     /* its value is not used (an RMW done for effect) */
 	enum ord ord;
 	char *object;      /* object key (objects.key), NULL if none */
 	char *display;     /* how the source spells the object */

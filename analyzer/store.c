@@ -70,7 +70,8 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 	sqlite3_stmt *edge = kdb_prepare(db, "INSERT INTO cfg_edges(function_id, src, dst) VALUES (?,?,?)");
 	sqlite3_stmt *ev = kdb_prepare(db,
 		"INSERT INTO events(function_id, block, seq, kind, access, marked, ord, object_id,"
-		" name, target, defines, uses, args, file_id, line, col) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		" name, target, defines, uses, args, file_id, line, col, discarded)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	int rc = -1;
 
 	sqlite3_bind_int64(fn, 1, tu_id);
@@ -122,6 +123,7 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 			sqlite3_bind_int64(ev, 14, file_id(db, e->file ? e->file : "?"));
 			sqlite3_bind_int(ev, 15, e->line);
 			sqlite3_bind_int(ev, 16, e->col);
+			sqlite3_bind_int(ev, 17, e->discarded);
 			if (step_done(ev) < 0)
 				goto out;
 			e->id = sqlite3_last_insert_rowid(db);
@@ -238,7 +240,7 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		" WHERE fn.id IN (SELECT min(id) FROM functions GROUP BY link_key, file_id) ORDER BY fn.id");
 	sqlite3_stmt *es = kdb_prepare(db,
 		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, o.display,"
-		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col FROM events e"
+		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col, e.discarded FROM events e"
 		" LEFT JOIN objects o ON o.id = e.object_id JOIN files fl ON fl.id = e.file_id"
 		" WHERE e.function_id = ? ORDER BY e.block, e.seq");
 	sqlite3_stmt *gs = kdb_prepare(db, "SELECT src, dst FROM cfg_edges WHERE function_id = ?");
@@ -295,6 +297,7 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 			e->file = col_dup(es, 14);
 			e->line = sqlite3_column_int(es, 15);
 			e->col = sqlite3_column_int(es, 16);
+			e->discarded = sqlite3_column_int(es, 17);
 		}
 		sqlite3_reset(es);
 	}

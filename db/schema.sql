@@ -95,6 +95,7 @@ CREATE INDEX IF NOT EXISTS cfg_edges_by_function ON cfg_edges(function_id);
 --   kind    access | barrier | call | lock | unlock | local
 --   access  read | write | rmw          (kind = access)
 --   marked  1 for READ_ONCE, atomics, volatile ...; 0 for plain accesses
+--   discarded 1 when the value is not used (set_bit(...); as a statement)
 --   ord     relaxed | acquire | release | acq_rel | full | wmb | rmb | none
 --   name    the macro or function through which the event was written
 --   target  callee link key (kind = call)
@@ -110,6 +111,7 @@ CREATE TABLE IF NOT EXISTS events (
     kind          TEXT NOT NULL,
     access        TEXT,
     marked        INTEGER NOT NULL DEFAULT 0,
+    discarded     INTEGER NOT NULL DEFAULT 0,
     ord           TEXT NOT NULL DEFAULT 'none',
     object_id     INTEGER REFERENCES objects(id),
     name          TEXT,

@@ -614,3 +614,18 @@ Test(pointers, thread_argument_stays_private)
 		   "	return 0;\n"
 		   "}\n");
 }
+
+Test(rmw, result_thrown_away_guards_nothing)
+{
+	/* set_bit() after the unlock is done for its effect: the next call's
+	 * accesses are guarded by the acquire of the bit lock, not by it. */
+	expect_one(LKMM "unsigned long word; int items;\n"
+		   "static void add(void) {\n"
+		   "	while (test_and_set_bit_lock(0, &word))\n"
+		   "		;\n"
+		   "	items++;\n"
+		   "	clear_bit_unlock(0, &word);\n"
+		   "	set_bit(5, &word);\n"
+		   "}\n"
+		   "void *worker(void *a) { for (int i = 0; i < 4; i++) add(); return a; }\n");
+}
