@@ -1098,6 +1098,119 @@ static int key_cmp(const void *a, const void *b, void *prog)
 	return strcmp(p->fns[*(const int *)a].link_key, p->fns[*(const int *)b].link_key);
 }
 
+/* Is block B of F on a cycle of the CFG (inside a loop)? */
+static int in_loop(const struct function *f, int b)
+{
+	char *seen = xcalloc(f->nblocks + 1, 1);
+	int *stack = xcalloc(f->nblocks + 1, sizeof *stack), top = 0, found = 0;
+
+	for (int i = 0; i < f->blocks[b].nsucc; i++)
+		if (!seen[f->blocks[b].succ[i]]) {
+			seen[f->blocks[b].succ[i]] = 1;
+			stack[top++] = f->blocks[b].succ[i];
+		}
+	while (top && !found) {
+		int cur = stack[--top];
+
+		if (cur == b)
+			found = 1;
+		for (int i = 0; i < f->blocks[cur].nsucc; i++)
+			if (!seen[f->blocks[cur].succ[i]]) {
+				seen[f->blocks[cur].succ[i]] = 1;
+				stack[top++] = f->blocks[cur].succ[i];
+			}
+	}
+	free(seen);
+	free(stack);
+	return found;
+}
+
+/* The function named by pthread_create's third argument, or -1. */
+static int start_routine(const struct program *p, const struct event *create)
+{
+	const char *a = create->args;
+	char name[128];
+	size_t n = 0;
+
+	for (int k = 0; k < 2 && a; k++) {
+		a = strchr(a, '\x1f');
+		if (a)
+			a++;
+	}
+	if (!a)
+		return -1;
+	while (*a == '&' || *a == ' ' || *a == '(')
+		a++;
+	while (a[n] && a[n] != '\x1f' && a[n] != ')' && a[n] != ' ' && n < sizeof name - 1)
+		n++;
+	memcpy(name, a, n);
+	name[n] = '\0';
+	for (int i = 0; i < p->nfns; i++)
+		if (strcmp(p->fns[i].name, name) == 0 && strcmp(p->fns[i].file, create->file) == 0)
+			return i;
+	for (int i = 0; i < p->nfns; i++)
+		if (strcmp(p->fns[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* How many activations of each function may run at once: 1, or 2 for
+ * "several".  main() runs once; a thread start routine as often as it is
+ * created (a creation in a loop counts as several); a function as often as
+ * its callers; a function that nothing in the tree calls or creates (a
+ * library entry point) may run in several threads.  Pairing a function's
+ * writer pattern with its own reader pattern needs two activations. */
+static void count_instances(struct program *p)
+{
+	unsigned char *n = p->out->instances;
+	int changed = 1, rounds = 0;
+	char *started = xcalloc(p->nfns + 1, 1);
+
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++)
+				if (is_named(&p->fns[fi].blocks[b].events[i], "pthread_create")) {
+					int t = start_routine(p, &p->fns[fi].blocks[b].events[i]);
+					if (t >= 0)
+						started[t] = 1;
+				}
+	for (int fi = 0; fi < p->nfns; fi++)
+		n[fi] = p->called[fi] || started[fi] ? 0 : strcmp(p->fns[fi].name, "main") == 0 ? 1 : 2;
+	while (changed && rounds++ < 50) {
+		changed = 0;
+		for (int fi = 0; fi < p->nfns; fi++)
+			for (int b = 0; b < p->fns[fi].nblocks; b++) {
+				int loop = -1;
+
+				for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+					struct event *e = &p->fns[fi].blocks[b].events[i];
+					struct summary *s;
+					int t = -1, add;
+
+					if (is_named(e, "pthread_create"))
+						t = start_routine(p, e);
+					else if (e->kind == EV_CALL && (s = summary_of(p, e->target, p->fns[fi].file)))
+						t = (int)(s - p->sums);
+					if (t < 0 || n[t] >= 2)
+						continue;
+					if (loop < 0)
+						loop = in_loop(&p->fns[fi], b);
+					/* a thread created once per activation of its creator */
+					add = is_named(e, "pthread_create") ? (n[fi] ? n[fi] : 0) : n[fi];
+					if (add && loop)
+						add = 2;
+					if (is_named(e, "pthread_create") && !n[fi] && p->called[fi] == 0)
+						add = 1;
+					if (add && n[t] + add > n[t]) {
+						n[t] = n[t] + add > 2 ? 2 : (unsigned char)(n[t] + add);
+						changed = 1;
+					}
+				}
+			}
+	}
+	free(started);
+}
+
 /* Marks the functions that some call in the tree reaches. */
 static void find_called(struct program *p)
 {
@@ -1135,6 +1248,9 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	}
 	number_events(&p);
 	find_called(&p);
+	out->instances = xcalloc(nfns + 1, 1);
+	out->fns = fns;
+	count_instances(&p);
 	/* Summaries grow monotonically; iterate to a fixpoint (bounded, for
 	 * recursion through many functions). */
 	while (changed && rounds++ < 12) {
@@ -1164,6 +1280,11 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	free(order);
 }
 
+int runs_concurrently_with_itself(const struct analysis *a, const struct function *fn)
+{
+	return a->instances[fn - a->fns] >= 2;
+}
+
 void analysis_free(struct analysis *a)
 {
 	free(a->writers);
@@ -1171,6 +1292,7 @@ void analysis_free(struct analysis *a)
 	free(a->producers);
 	free(a->consumers);
 	free(a->early);
+	free(a->instances);
 	free(a->relays);
 	for (int i = 0; i < a->nclones; i++) {
 		free(a->clones[i]->object);

@@ -52,7 +52,13 @@ struct analysis {
 	int nclones, clonecap;
 	struct lock_record *records;  /* plain accesses that may run concurrently */
 	int nrecords, reccap;
+	struct function *fns;         /* the functions analysed */
+	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
+					 several threads at once */
 };
+
+/* May two activations of FN run at the same time? */
+int runs_concurrently_with_itself(const struct analysis *a, const struct function *fn);
 
 /* Runs the analysis over FNS (all functions of the tree, one per link
  * key).  The events of FNS must outlive OUT. */

@@ -11,7 +11,7 @@
  *    write of D before a write of F, and a reader of F then D has no read
  *    barrier or acquire to pair with it.
  *  - data-race (inconsistent locking): D is written holding a lock L in one
- *    place and accessed holding none of the same locks in another, where
+ *    place and accessed holding none of its locks in another, where
  *    both may run concurrently (not main() before pthread_create or after
  *    pthread_join).  The lock shows that the author meant D to be shared.
  *  - data-race (early read): a plain read of D made before the read of F
@@ -46,10 +46,31 @@ static int holds(const struct analysis *a, const struct lock_record *r, const ch
 	return 0;
 }
 
+/* The N-th lock R's access holds (its callers' first, then its own
+ * function's), or NULL past the last. */
+static const char *effective_lock(const struct analysis *a, const struct lock_record *r, int n)
+{
+	if (n < r->nlocks)
+		return r->locks[n];
+	n -= r->nlocks;
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *own = &a->records[i];
+
+		if (own != r && own->e == r->e && !own->complete) {
+			if (n < own->nlocks)
+				return own->locks[n];
+			n -= own->nlocks;
+		}
+	}
+	return NULL;
+}
+
 static int shares_a_lock(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
 {
-	for (int i = 0; i < x->nlocks; i++)
-		if (holds(a, y, x->locks[i]))
+	const char *l;
+
+	for (int i = 0; (l = effective_lock(a, x, i)); i++)
+		if (holds(a, y, l))
 			return 1;
 	return 0;
 }
@@ -70,23 +91,16 @@ static int held_by_all(const struct analysis *a, int oid, const char *lock)
 static int under_common_lock(const struct analysis *a, int oid)
 {
 	const struct lock_record *first = NULL;
+	const char *l;
 
 	for (int i = 0; i < a->nrecords && !first; i++)
 		if (a->records[i].complete && a->records[i].e->oid == oid && !a->records[i].e->marked)
 			first = &a->records[i];
 	if (!first)
 		return 0;
-	/* The candidates: the locks the first access holds, its callers' and
-	 * its own function's. */
-	for (int i = 0; i < a->nrecords; i++) {
-		const struct lock_record *r = &a->records[i];
-
-		if (r != first && (r->e != first->e || r->complete))
-			continue;
-		for (int k = 0; k < r->nlocks; k++)
-			if (held_by_all(a, oid, r->locks[k]))
-				return 1;
-	}
+	for (int i = 0; (l = effective_lock(a, first, i)); i++)
+		if (held_by_all(a, oid, l))
+			return 1;
 	return 0;
 }
 
@@ -110,7 +124,16 @@ static int same_critical_section(const struct analysis *a, const struct event *x
  * F -> G when G is written after F is read).  Is D among them (written,
  * when NEED_WRITE: two reads never race)?  Returns the consumer link that
  * shows it, or NULL. */
-static const struct link *find_consumer(const struct analysis *a, const struct event *publish,
+/* May the pattern found in FN pair with link L?  Not when L was found in
+ * FN itself and FN never runs in two threads at once: a thread does not
+ * race with itself. */
+static int other_activation(const struct analysis *a, const struct function *fn, const struct link *l)
+{
+	return l->fn != fn || runs_concurrently_with_itself(a, fn);
+}
+
+static const struct link *find_consumer(const struct analysis *a, const struct function *fn,
+					const struct event *publish,
 					const char *flag, const char *data, int need_write, int depth)
 {
 	if (depth > 8)
@@ -118,14 +141,15 @@ static const struct link *find_consumer(const struct analysis *a, const struct e
 	for (int i = 0; i < a->nconsumers; i++) {
 		const struct link *l = &a->consumers[i];
 
-		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
+		if (other_activation(a, fn, l) &&
+		    strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
 		    (!need_write || l->plain->access != ACC_READ) &&
 		    !same_critical_section(a, publish, l->marked))
 			return l;
 	}
 	for (int i = 0; i < a->nrelays; i++)
 		if (strcmp(a->relays[i].from, flag) == 0) {
-			const struct link *l = find_consumer(a, publish, a->relays[i].to, data, need_write, depth + 1);
+			const struct link *l = find_consumer(a, fn, publish, a->relays[i].to, data, need_write, depth + 1);
 			if (l)
 				return l;
 		}
@@ -134,7 +158,8 @@ static const struct link *find_consumer(const struct analysis *a, const struct e
 
 /* A producer: D accessed (written, when NEED_WRITE), then F (or a relay
  * ending at F) written. */
-static const struct link *find_producer(const struct analysis *a, const struct event *consume,
+static const struct link *find_producer(const struct analysis *a, const struct function *fn,
+					const struct event *consume,
 					const char *data, const char *flag, int need_write, int depth)
 {
 	if (depth > 8)
@@ -142,14 +167,15 @@ static const struct link *find_producer(const struct analysis *a, const struct e
 	for (int i = 0; i < a->nproducers; i++) {
 		const struct link *l = &a->producers[i];
 
-		if (strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
+		if (other_activation(a, fn, l) &&
+		    strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
 		    (!need_write || l->plain->access != ACC_READ) &&
 		    !same_critical_section(a, consume, l->marked))
 			return l;
 	}
 	for (int i = 0; i < a->nrelays; i++)
 		if (strcmp(a->relays[i].to, flag) == 0) {
-			const struct link *l = find_producer(a, consume, data, a->relays[i].from, need_write, depth + 1);
+			const struct link *l = find_producer(a, fn, consume, data, a->relays[i].from, need_write, depth + 1);
 			if (l)
 				return l;
 		}
@@ -407,7 +433,7 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->oid) ||
 		    unknown_target(c->plain))
 			continue;
-		cons = find_consumer(a, c->marked, c->marked->object, c->plain->object,
+		cons = find_consumer(a, c->fn, c->marked, c->marked->object, c->plain->object,
 				     c->plain->access == ACC_READ, 0);
 		if (!cons)
 			continue;       /* nothing reads the flag and then the data */
@@ -441,7 +467,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		cid = store_candidate(w, "reader", c);
 		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->oid) || unknown_target(p))
 			continue;
-		prod = find_producer(a, r, p->object, r->object, p->access == ACC_READ, 0);
+		prod = find_producer(a, c->fn, r, p->object, r->object, p->access == ACC_READ, 0);
 		if (!prod)
 			continue;       /* nothing writes the data and then the flag */
 		pid = store_pair(w, p, r, 0, cid);
@@ -507,7 +533,7 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
 				   a->consumers[k].marked->line < l->plain->line);
 		if (dup || guarded || under_common_lock(a, l->plain->oid))
 			continue;
-		prod = find_producer(a, l->marked, l->plain->object, l->marked->object, 1, 0);
+		prod = find_producer(a, l->fn, l->marked, l->plain->object, l->marked->object, 1, 0);
 		if (!prod)
 			continue;
 		msg = xasprintf("plain read of '%s' is made before the read of '%s' that guards it: nothing orders it after the write it races with",
@@ -521,35 +547,48 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
 	}
 }
 
+/* A lock's object key as a person would name it: the USR's last part. */
+static const char *lock_name(const char *key)
+{
+	const char *at = strrchr(key, '@');
+
+	return at ? at + 1 : key;
+}
+
 static void lock_findings(struct writer *w, const struct analysis *a)
 {
 	for (int i = 0; i < a->nrecords; i++) {
 		const struct lock_record *acc = &a->records[i];
 		const struct lock_record *locked = NULL;
-		int dup = 0;
+		int skip = 0;
 		char *msg;
 		long long fid;
 
 		if (!acc->complete || acc->e->oid < 0 || acc->e->marked)
 			continue;
-		for (int k = 0; k < i && !dup; k++)
-			dup = a->records[k].complete && a->records[k].e == acc->e;
-		if (dup)
+		for (int k = 0; k < i && !skip; k++)
+			skip = a->records[k].complete && a->records[k].e == acc->e;
+		/* Made after an acquire of a flag: publication, not the lock,
+		 * orders it (double-checked initialisation's fast path). */
+		for (int k = 0; k < a->nconsumers && !skip; k++)
+			skip = a->consumers[k].plain == acc->e && a->consumers[k].ordered;
+		if (skip)
 			continue;
 		/* A write of the same object under a lock this access lacks. */
 		for (int k = 0; k < a->nrecords && !locked; k++) {
 			const struct lock_record *wr = &a->records[k];
 
-			if (!wr->complete || wr->e == acc->e || wr->e->oid != acc->e->oid || wr->nlocks == 0 || wr->e->marked ||
-			    (wr->e->access == ACC_READ) || shares_a_lock(a, wr, acc))
+			if (!wr->complete || wr->e == acc->e || wr->e->oid != acc->e->oid || wr->e->marked ||
+			    wr->e->access == ACC_READ || !effective_lock(a, wr, 0) || shares_a_lock(a, wr, acc))
 				continue;
 			locked = wr;
 		}
-		if (!locked || acc->nlocks > 0)
+		if (!locked)
 			continue;
-		msg = xasprintf("plain %s %s '%s' in %s() holds no lock, but the %s in %s() holds a lock: a data race",
+		msg = xasprintf("plain %s %s '%s' in %s() holds %s, but the %s in %s() holds '%s': a data race",
 				access_word(acc->e), acc->e->access == ACC_WRITE ? "to" : "of", name_of(acc->e),
-				acc->fn->name, access_word(locked->e), locked->fn->name);
+				acc->fn->name, effective_lock(a, acc, 0) ? "other locks" : "no lock",
+				access_word(locked->e), locked->fn->name, lock_name(effective_lock(a, locked, 0)));
 		fid = add_finding(w, "data-race", "warning", msg, acc->e, locked->e, acc->fn->name, NULL, NULL, 0);
 		add_location(w, fid, 0, "plain-access", acc->e, acc->e->func);
 		add_location(w, fid, 1, "racing-access", locked->e, locked->e->func);

@@ -629,3 +629,17 @@ Test(rmw, result_thrown_away_guards_nothing)
 		   "}\n"
 		   "void *worker(void *a) { for (int i = 0; i < 4; i++) add(); return a; }\n");
 }
+
+Test(data_race, two_different_locks)
+{
+	expect_one("#include <pthread.h>\n"
+		   "pthread_mutex_t in = PTHREAD_MUTEX_INITIALIZER, out = PTHREAD_MUTEX_INITIALIZER; long balance;\n"
+		   "static void deposit(long v) { pthread_mutex_lock(&in); balance += v; pthread_mutex_unlock(&in); } /*D*/\n"
+		   "static void withdraw(long v) {\n"
+		   "	pthread_mutex_lock(&out);\n"
+		   "	balance -= v; /*D*/\n"
+		   "	pthread_mutex_unlock(&out);\n"
+		   "}\n"
+		   "void *payer(void *a) { deposit(10); return a; }\n"
+		   "void *spender(void *a) { withdraw(3); return a; }\n");
+}
