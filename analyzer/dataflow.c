@@ -66,6 +66,7 @@ struct state {
 	unsigned killed;
 	struct strset locks;
 	int quiet;
+	struct evset published;   /* marked writes with no marked read since */
 	int mb_before_rmw;        /* smp_mb__before_atomic waits for an RMW (must) */
 	int after_rmw;            /* the last marked access was an RMW (must) */
 };
@@ -274,6 +275,7 @@ static void state_free(struct state *s)
 	free(s->seen_plain.v);
 	free(s->seen_reads.v);
 	free(s->fenced.v);
+	free(s->published.v);
 	free(s->locks.v);
 	memset(s, 0, sizeof *s);
 }
@@ -288,6 +290,7 @@ static void state_copy(struct state *to, const struct state *from)
 	to->fenced.n = 0;
 	for (int i = 0; i < from->fenced.n; i++)
 		fs_add(&to->fenced, from->fenced.v[i].plain, from->fenced.v[i].fence);
+	es_copy(&to->published, &from->published);
 	to->killed = from->killed;
 	to->locks.n = 0;
 	for (int i = 0; i < from->locks.n; i++)
@@ -312,6 +315,7 @@ static int state_merge(struct state *to, const struct state *from)
 	changed |= es_union(&to->pend_reads, &from->pend_reads);
 	changed |= es_union(&to->seen_plain, &from->seen_plain);
 	changed |= es_union(&to->seen_reads, &from->seen_reads);
+	changed |= es_union(&to->published, &from->published);
 	for (int i = 0; i < from->fenced.n; i++)
 		changed |= fs_add(&to->fenced, from->fenced.v[i].plain, from->fenced.v[i].fence);
 	if ((to->killed & from->killed) != to->killed) {
@@ -805,6 +809,21 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 	}
 }
 
+/* Plain access P comes after marked writes still in S->published: if one
+ * of them publishes P's object to a reader, P races with that reader.
+ * Only writes written before P count: a later one reaches P around a loop,
+ * from the previous round. */
+static void note_late(struct fn_ctx *c, struct state *s, struct event *p)
+{
+	for (int i = 0; i < s->published.n; i++) {
+		struct event *m = s->published.v[i];
+
+		if (!same_object(p, m) && m->file && p->file && strcmp(m->file, p->file) == 0 &&
+		    m->line < p->line)
+			add_link(&c->p->out->late, &c->p->out->nlate, &c->p->out->lcap, p, m, NULL, c->fn, 0);
+	}
+}
+
 static int pre_spawn_at(struct fn_ctx *c, const struct event *e)
 {
 	return c->pre_spawn && c->pre_spawn[e->index];
@@ -878,6 +897,8 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			break;
 		if (!e->marked) {
 			reader_check(c, s, e, 0, 1);
+			if (c->p->emit && !s->quiet && !pre_spawn_at(c, e))
+				note_late(c, s, e);
 			if (c->p->emit) {
 				if (!s->quiet && !pre_spawn_at(c, e))
 					record_locks(c->p->out, e, c->fn, &s->locks,
@@ -905,6 +926,10 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		kill_plain(s, writer_kills(e->ord), NULL);
 		if (e->access == ACC_WRITE || e->access == ACC_RMW) {
 			writer_check(c, s, e, 0, pre_spawn_at(c, e));
+			/* A store, or an RMW done for its effect, publishes; an RMW
+			 * whose result is tested takes something (a lock). */
+			if (e->access == ACC_WRITE || e->discarded)
+				es_add(&s->published, e);
 			if (me) {
 				xs_add(&me->entry_mwrites, e, s->killed);
 				es_add(&me->all_mwrites, e);
@@ -913,6 +938,10 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		/* An RMW whose result is thrown away (set_bit(...);) guards
 		 * nothing: only its write half matters to the reader side. */
 		if ((e->access == ACC_READ || e->access == ACC_RMW) && !e->discarded) {
+			/* A read after a publication is taken as a handshake (the
+			 * consumer's acknowledgement): it ends the "late" window. */
+			if (e->access == ACC_READ)
+				s->published.n = 0;
 			if (reader_kills(e->ord, 0))
 				kill_reads(s);
 			else if (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL)
@@ -1292,6 +1321,7 @@ void analysis_free(struct analysis *a)
 	free(a->producers);
 	free(a->consumers);
 	free(a->early);
+	free(a->late);
 	free(a->instances);
 	free(a->relays);
 	for (int i = 0; i < a->nclones; i++) {

@@ -22,7 +22,9 @@ struct link {
 	int ordered;
 };
 
-/* (early: a plain read of D before a marked read of F in one function.)
+/* (early: a plain read of D before a marked read of F in one function;
+ * late: a plain access of D after a marked write of F, with no marked read
+ * between them.)
  * A marked read of FROM followed by a marked write of TO: a relay. */
 struct relay {
 	const char *from, *to;
@@ -43,8 +45,8 @@ struct lock_record {
 struct analysis {
 	struct candidate *writers, *readers;
 	int nwriters, nreaders, wcap, rcap;
-	struct link *producers, *consumers, *early;
-	int nproducers, nconsumers, nearly, pcap, ccap, ecap;
+	struct link *producers, *consumers, *early, *late;
+	int nproducers, nconsumers, nearly, nlate, pcap, ccap, ecap, lcap;
 	struct relay *relays;
 	int nrelays, relcap;
 	int nobjects;

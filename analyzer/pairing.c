@@ -16,6 +16,8 @@
  *    pthread_join).  The lock shows that the author meant D to be shared.
  *  - data-race (early read): a plain read of D made before the read of F
  *    that guards it (and after none), while D is published through F.
+ *  - data-race (late access): a plain access of D after the write of F that
+ *    publishes it, with no marked read (a handshake) between them.
  *  - No finding when every plain access of D holds one common lock, or when
  *    nothing pairs with the pattern (nobody reads F then D): precision
  *    matters more than volume.
@@ -547,6 +549,37 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
 	}
 }
 
+/* A plain access of D after the write of F that publishes D, with no
+ * handshake between: a reader that saw F accesses D at the same time. */
+static void late_access_findings(struct writer *w, const struct analysis *a)
+{
+	for (int i = 0; i < a->nlate; i++) {
+		const struct link *l = &a->late[i];
+		const struct link *cons;
+		int dup = 0;
+		char *msg;
+		long long fid;
+
+		for (int k = 0; k < i && !dup; k++)
+			dup = a->late[k].plain == l->plain;
+		if (dup || under_common_lock(a, l->plain->oid) || unknown_target(l->plain))
+			continue;
+		cons = find_consumer(a, l->fn, l->marked, l->marked->object, l->plain->object,
+				     l->plain->access == ACC_READ, 0);
+		if (!cons)
+			continue;
+		msg = xasprintf("plain %s %s '%s' comes after the write of '%s' that publishes it: a reader that saw '%s' accesses it at the same time",
+				access_word(l->plain), l->plain->access == ACC_WRITE ? "to" : "of", name_of(l->plain),
+				name_of(l->marked), name_of(l->marked));
+		fid = add_finding(w, "data-race", "error", msg, l->plain, l->marked, l->fn->name, NULL, NULL, 0);
+		add_location(w, fid, 0, "plain-access", l->plain, l->plain->func);
+		add_location(w, fid, 1, "publish", l->marked, l->marked->func);
+		add_location(w, fid, 2, "consume", cons->marked, cons->marked->func);
+		add_location(w, fid, 3, "racing-access", cons->plain, cons->plain->func);
+		free(msg);
+	}
+}
+
 /* A lock's object key as a person would name it: the USR's last part. */
 static const char *lock_name(const char *key)
 {
@@ -628,6 +661,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	reader_findings(&w, a, vocab);
 	lock_findings(&w, a);
 	early_read_findings(&w, a);
+	late_access_findings(&w, a);
 	sqlite3_finalize(w.ins_finding);
 	sqlite3_finalize(w.ins_loc);
 	sqlite3_finalize(w.ins_cand);

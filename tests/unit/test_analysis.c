@@ -346,7 +346,7 @@ Test(control_flow, loop_back_edge_carries_the_access)
 		   "void writer(int n) {\n"
 		   "	while (n--) {\n"
 		   "		WRITE_ONCE(flag, n);\n"
-		   "		x = n; /*W*/\n"
+		   "		x = n; /*W*/ /*D*/\n"
 		   "	}\n"
 		   "}\n" GOOD_READER);
 }
@@ -642,4 +642,28 @@ Test(data_race, two_different_locks)
 		   "}\n"
 		   "void *payer(void *a) { deposit(10); return a; }\n"
 		   "void *spender(void *a) { withdraw(3); return a; }\n");
+}
+
+Test(data_race, write_after_the_release)
+{
+	expect_one(LKMM "struct msg { int hdr, body, ready; } m;\n"
+		   "void send(void) {\n"
+		   "	m.hdr = 1;\n"
+		   "	smp_store_release(&m.ready, 1);\n"
+		   "	m.body = 2; /*D*/\n"
+		   "}\n"
+		   "int receive(void) { while (!smp_load_acquire(&m.ready)); return m.hdr + m.body; }\n");
+}
+
+Test(data_race, write_after_a_handshake_silent)
+{
+	expect_one(LKMM "struct msg { int body, ready, ack; } m;\n"
+		   "void send(void) {\n"
+		   "	m.body = 1;\n"
+		   "	smp_store_release(&m.ready, 1);\n"
+		   "	while (!smp_load_acquire(&m.ack))\n"
+		   "		;\n"
+		   "	m.body = 2;\n"
+		   "}\n"
+		   "int receive(void) { int b; while (!smp_load_acquire(&m.ready)); b = m.body; smp_store_release(&m.ack, 1); return b; }\n");
 }
