@@ -108,6 +108,8 @@ struct program {
 	struct intern objects;
 	struct clone_map clones;
 	int next_gid;
+	struct { int oid; const char *function; } *fnptrs;   /* stores of &function */
+	int nfnptrs, fnptrcap;
 };
 
 /* Event sets are kept sorted by the events' tree-wide numbers (gid), so
@@ -607,6 +609,11 @@ static void number_events(struct program *p)
 
 				e->gid = p->next_gid++;
 				e->oid = e->object ? intern_object(p, e->object) : -1;
+				if (e->kind == EV_ACCESS && e->target && e->oid >= 0) {
+					grow(&p->fnptrs, &p->fnptrcap, p->nfnptrs + 1, sizeof *p->fnptrs);
+					p->fnptrs[p->nfnptrs].oid = e->oid;
+					p->fnptrs[p->nfnptrs++].function = e->target;
+				}
 			}
 }
 
@@ -829,9 +836,21 @@ static int pre_spawn_at(struct fn_ctx *c, const struct event *e)
 	return c->pre_spawn && c->pre_spawn[e->index];
 }
 
+/* The function CALL reaches: named, or through a function pointer whose
+ * object some store in the tree gave a function's address (the first). */
+static struct summary *callee_of(struct program *p, const struct event *call, const char *file)
+{
+	if (call->target)
+		return summary_of(p, call->target, file);
+	for (int i = 0; call->oid >= 0 && i < p->nfnptrs; i++)
+		if (p->fnptrs[i].oid == call->oid)
+			return summary_of(p, p->fnptrs[i].function, file);
+	return NULL;
+}
+
 static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 {
-	struct summary *cs = summary_of(c->p, call->target, c->fn->file);
+	struct summary *cs = callee_of(c->p, call, c->fn->file);
 	struct summary *me = c->sum;
 	const char *callee;
 	struct evset seen = { 0 };
@@ -1218,7 +1237,7 @@ static void count_instances(struct program *p)
 
 					if (is_named(e, "pthread_create"))
 						t = start_routine(p, e);
-					else if (e->kind == EV_CALL && (s = summary_of(p, e->target, p->fns[fi].file)))
+					else if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
 						t = (int)(s - p->sums);
 					if (t < 0 || n[t] >= 2)
 						continue;
@@ -1249,7 +1268,7 @@ static void find_called(struct program *p)
 				struct event *e = &p->fns[fi].blocks[b].events[i];
 				struct summary *s;
 
-				if (e->kind == EV_CALL && (s = summary_of(p, e->target, p->fns[fi].file)))
+				if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
 					p->called[s - p->sums] = 1;
 			}
 }
@@ -1301,6 +1320,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 		free(s->entry_mwrites.v); free(s->entry_plain.v);
 	}
 	free(p.objects.slots);
+	free(p.fnptrs);
 	free(p.clones.slots);
 	free(p.sums);
 	free(p.keys);

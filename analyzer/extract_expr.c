@@ -166,6 +166,8 @@ static int is_array_type(CXType t)
 }
 
 static char *object_of_pointer(struct ectx *x, CXCursor c);
+static char *function_named(CXCursor c);
+static void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c);
 
 /* Local pointers that always point into one object (int *slot = &buf[i];
  * char *dst = r->data;) stand for that object.  Flow-insensitive: a local
@@ -516,14 +518,19 @@ static void walk_call(struct ectx *x, CXCursor c)
 		len++;
 		walk_expr(x, kids[i], M_READ);
 	}
-	free(kids);
 	e = emit(x, EV_CALL, c);
 	e->target = link_key_of_callee(c);
 	e->name = spelling_of(c);
 	e->args = len ? targets : NULL;
 	if (!len)
 		free(targets);
+	/* A call through a pointer names the pointer's object (j->complete):
+	 * the analysis resolves it to the functions stored there. */
+	if (!e->target && n > 0)
+		e->object = object_of_lvalue(x, kids[0]);
+	free(kids);
 }
+
 
 /* VAR (a local variable's declaration) receives the value of VALUE,
  * written at AT: walks VALUE, then records where the value came from (for
@@ -558,6 +565,9 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 	CXCursor target = strip(lhs);
 	CXCursor ref = clang_getCursorReferenced(target);
 
+	struct block *b;
+	char *fn;
+
 	if (clang_getCursorKind(target) == CXCursor_DeclRefExpr && is_local(ref)) {
 		if (assign_local(x, ref, rhs, target))
 			return;
@@ -565,6 +575,82 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		walk_expr(x, rhs, M_READ);
 	}
 	walk_expr(x, lhs, M_WRITE);
+	/* Storing a function's address (j->complete = mark_done): the store
+	 * names the function, for calls through that pointer. */
+	b = &x->fn->blocks[x->cur];
+	if (b->nevents && b->events[b->nevents - 1].kind == EV_ACCESS &&
+	    b->events[b->nevents - 1].access == ACC_WRITE && (fn = function_named(rhs)))
+		b->events[b->nevents - 1].target = fn;
+}
+
+/* The function that expression C names (f or &f), as a link key, or NULL. */
+static char *function_named(CXCursor c)
+{
+	CXCursor *kids;
+	int n;
+
+	c = strip(c);
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
+		n = children(c, &kids);
+		if (n == 1)
+			c = strip(kids[0]);
+		free(kids);
+	}
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return NULL;
+	c = clang_getCursorReferenced(c);
+	return clang_getCursorKind(c) == CXCursor_FunctionDecl ? function_link_key(c) : NULL;
+}
+
+struct fields { CXCursor *v; int n, cap; };
+
+static enum CXVisitorResult collect_field(CXCursor c, CXClientData d)
+{
+	struct fields *f = d;
+
+	grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
+	f->v[f->n++] = c;
+	return CXVisit_Continue;
+}
+
+/* { .complete = mark_done, ... }: a struct initialiser that stores
+ * function addresses into fields, for calls through those fields. */
+static void note_function_fields(struct ectx *x, CXCursor init)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(init));
+	struct fields fields = { 0 };
+	CXCursor *kids;
+	int n;
+
+	if (t.kind != CXType_Record)
+		return;
+	clang_Type_visitFields(t, collect_field, &fields);
+	n = children(init, &kids);
+	for (int i = 0; i < n; i++) {
+		CXCursor field = i < fields.n ? fields.v[i] : clang_getNullCursor();
+		CXCursor value = kids[i], *parts;
+		int np = children(kids[i], &parts);
+		char *fn;
+
+		/* .name = value: libclang shows the designator as a MemberRef
+		 * child before the value. */
+		if (np >= 2 && clang_getCursorKind(parts[0]) == CXCursor_MemberRef) {
+			field = clang_getCursorReferenced(parts[0]);
+			value = parts[np - 1];
+		}
+		fn = clang_Cursor_isNull(field) ? NULL : function_named(value);
+		if (fn) {
+			struct event *e = emit(x, EV_ACCESS, kids[i]);
+
+			e->access = ACC_WRITE;
+			e->object = usr_of(field);
+			e->display = spelling_of(field);
+			e->target = fn;
+		}
+		free(parts);
+	}
+	free(kids);
+	free(fields.v);
 }
 
 void walk_expr(struct ectx *x, CXCursor c, enum mode m)
@@ -594,12 +680,25 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 			return;
 		}
 		if (k == CXCursor_CallExpr) {
-			walk_call(x, c);
+			char *name = spelling_of(c);
+			CXCursor callee = clang_getCursorReferenced(c);
+			char *defined_in = clang_Cursor_isNull(callee) ? NULL : cursor_file_name(callee);
+			const struct vocab_entry *v = vocab_find(x->vocab, name, defined_in);
+
+			free(name);
+			free(defined_in);
+			if (v)
+				handle_call_in_macro(x, v, c);
+			else
+				walk_call(x, c);
 			return;
 		}
 		break;
 	case CXCursor_UnaryExpr:        /* sizeof, alignof: not evaluated */
 		return;
+	case CXCursor_InitListExpr:
+		note_function_fields(x, c);
+		break;
 	case CXCursor_StmtExpr:
 		n = children(c, &kids);
 		for (int i = 0; i < n; i++)
@@ -705,49 +804,52 @@ static char *arg_texts(struct ectx *x, const struct site *s)
 	return out;
 }
 
-void handle_site(struct ectx *x, const struct site *s, CXCursor c)
+/* Where and how a primitive is written, for emit_primitive. */
+struct use_of {
+	const struct vocab_entry *v;
+	CXCursor *roots;        /* argument expressions (null cursors if unseen) */
+	int nargs;
+	char *args;             /* argument texts separated by U+001F, or NULL */
+	const struct site *site;/* the macro site being expanded, or NULL */
+	int discarded;
+	unsigned line, col;
+};
+
+/* Walks the arguments of primitive U (written at C) and emits its event. */
+static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 {
-	const struct vocab_entry *v = s->v;
-	CXCursor roots[SITE_MAX_ARGS];
+	const struct vocab_entry *v = u->v;
 	struct deps uses = { 0 }, *outer = x->collect;
 	enum ev_kind kind;
 	struct event *e;
 	enum ord ord = v->ord;
 	char *obj = NULL, *display = NULL;
-	size_t size;
-	const char *text = file_text(x, s->file, &size);
 
-	if (v->op == OP_IGNORE)
-		return;                 /* data_race(): deliberately unmarked */
-	for (int i = 0; i < SITE_MAX_ARGS; i++)
-		roots[i] = clang_getNullCursor();
-	find_arg_roots(x, s, c, roots, 0);
-	if (x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
-		x->active[x->nactive++] = s;
-
+	if (u->site && x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
+		x->active[x->nactive++] = u->site;
 	/* Arguments in order: the object's address first collects "uses",
 	 * the value arguments are ordinary reads. */
-	for (int a = 0; a < s->nargs; a++) {
-		if (clang_Cursor_isNull(roots[a]))
+	for (int a = 0; a < u->nargs; a++) {
+		if (clang_Cursor_isNull(u->roots[a]))
 			continue;
 		if (a == v->obj_arg) {
 			x->collect = &uses;
-			walk_expr(x, roots[a], v->lvalue ? M_ADDR : M_READ);
+			walk_expr(x, u->roots[a], v->lvalue ? M_ADDR : M_READ);
 			x->collect = outer;
 			deps_merge(outer, &uses);
-			obj = v->lvalue ? object_of_lvalue(x, roots[a]) : object_of_pointer(x, roots[a]);
-			display = text_of(x, roots[a]);
+			obj = v->lvalue ? object_of_lvalue(x, u->roots[a]) : object_of_pointer(x, u->roots[a]);
+			display = text_of(x, u->roots[a]);
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));
 		} else {
-			walk_expr(x, roots[a], M_READ);
+			walk_expr(x, u->roots[a], M_READ);
 		}
 	}
-	if (x->nactive > 0 && x->active[x->nactive - 1] == s)
+	if (u->site && x->nactive > 0 && x->active[x->nactive - 1] == u->site)
 		x->nactive--;
 
 	if (ord == ORD_ARG) {
-		char *args = arg_texts(x, s), *p = args;
+		const char *p = u->args;
 
 		for (int a = 0; a < v->order_arg && p; a++) {
 			p = strchr(p, '\x1f');
@@ -755,14 +857,15 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c)
 				p++;
 		}
 		if (p) {
-			char *end = strchr(p, '\x1f');
+			char *order = xstrdup(p), *end = strchr(order, '\x1f');
+
 			if (end)
 				*end = '\0';
-			ord = ord_from_memory_order(p);
+			ord = ord_from_memory_order(order);
+			free(order);
 		} else {
-			ord = ORD_FULL;
+			ord = ORD_FULL;      /* an order we cannot see */
 		}
-		free(args);
 	}
 	switch (v->op) {
 	case OP_READ: case OP_WRITE: case OP_RMW: kind = EV_ACCESS; break;
@@ -772,10 +875,10 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c)
 	}
 	e = emit(x, kind, c);
 	/* The event sits where the name is written. */
-	e->line = s->line;
-	e->col = s->col;
+	e->line = u->line;
+	e->col = u->col;
 	e->marked = kind == EV_ACCESS && !v->plain;
-	e->discarded = s->start == x->discarded_start && s->end == x->discarded_end;
+	e->discarded = u->discarded;
 	e->access = v->op == OP_READ ? ACC_READ : v->op == OP_WRITE ? ACC_WRITE :
 		    v->op == OP_RMW ? ACC_RMW : ACC_NONE;
 	e->ord = v->plain ? ORD_NONE : ord;
@@ -783,16 +886,69 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c)
 	e->object = obj;
 	e->display = display;
 	e->uses = uses.buf;
-	e->args = text ? arg_texts(x, s) : NULL;
+	e->args = u->args;
+	u->args = NULL;
 	if (kind == EV_ACCESS && e->marked)
 		note_marked_read(x, e);
 	if (v->then != ORD_NONE) {
 		struct event *b = emit(x, EV_BARRIER, c);
-		b->line = s->line;
-		b->col = s->col;
+		b->line = u->line;
+		b->col = u->col;
 		b->ord = v->then;
 		b->name = xstrdup(v->name);
 	}
+}
+
+void handle_site(struct ectx *x, const struct site *s, CXCursor c)
+{
+	CXCursor roots[SITE_MAX_ARGS];
+	struct use_of u = { s->v, roots, s->nargs, NULL, s, 0, s->line, s->col };
+	size_t size;
+
+	if (s->v->op == OP_IGNORE)
+		return;                 /* data_race(): deliberately unmarked */
+	for (int i = 0; i < SITE_MAX_ARGS; i++)
+		roots[i] = clang_getNullCursor();
+	find_arg_roots(x, s, c, roots, 0);
+	u.args = file_text(x, s->file, &size) ? arg_texts(x, s) : NULL;
+	u.discarded = s->start == x->discarded_start && s->end == x->discarded_end;
+	emit_primitive(x, &u, c);
+	free(u.args);
+}
+
+/* A primitive called inside a macro of the project's own (BL_RUN2(...)
+ * expanding to pthread_create): no argument text, but the call's children
+ * are its arguments. */
+static void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c)
+{
+	CXCursor *kids;
+	int n = children(c, &kids);
+	struct use_of u = { v, kids + 1, n > 0 ? n - 1 : 0, NULL, NULL, 0, 0, 0 };
+	CXFile f;
+	unsigned off;
+	char *args = xstrdup("");
+
+	if (v->op == OP_IGNORE) {
+		free(kids);
+		free(args);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		char *t = text_of(x, kids[i]), *joined;
+		CXCursor fn = clang_getCursorReferenced(strip(kids[i]));
+
+		if (!t && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
+			t = spelling_of(fn);       /* a start routine, for pthread_create */
+		joined = xasprintf("%s%s%s", args, i > 1 ? "\x1f" : "", t ? t : "");
+		free(args);
+		free(t);
+		args = joined;
+	}
+	u.args = args;
+	loc_of(clang_getCursorLocation(c), &f, &u.line, &u.col, &off);
+	emit_primitive(x, &u, c);
+	free(u.args);
+	free(kids);
 }
 
 static void mark_escaping(struct ectx *x, CXCursor unary)

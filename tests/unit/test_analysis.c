@@ -667,3 +667,31 @@ Test(data_race, write_after_a_handshake_silent)
 		   "}\n"
 		   "int receive(void) { int b; while (!smp_load_acquire(&m.ready)); b = m.body; smp_store_release(&m.ack, 1); return b; }\n");
 }
+
+Test(interprocedural, publication_through_a_function_pointer)
+{
+	expect_one(LKMM "struct job { int result, done; void (*complete)(struct job *); } J;\n"
+		   "static void mark_done(struct job *j) { WRITE_ONCE(j->done, 1); }\n"
+		   "void *worker(void *p) {\n"
+		   "	struct job *j = p;\n"
+		   "	j->result = 42; /*W*/\n"
+		   "	j->complete(j);\n"
+		   "	return 0;\n"
+		   "}\n"
+		   "void *waiter(void *p) { struct job *j = p; while (!smp_load_acquire(&j->done)); return (void *)(long)j->result; }\n"
+		   "void setup(void) { J = (struct job){ .result = 0, .complete = mark_done }; }\n");
+}
+
+Test(interprocedural, primitives_called_inside_a_project_macro)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "#define RUN(f) do { pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); } while (0)\n"
+		   "int x, flag;\n"
+		   "static void *reader(void *a) { while (!smp_load_acquire(&flag)); return (void *)(long)x + (long)a; }\n"
+		   "int main(void) {\n"
+		   "	x = 1;\n"
+		   "	WRITE_ONCE(flag, 1);\n"
+		   "	RUN(reader);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
