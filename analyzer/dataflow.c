@@ -261,13 +261,13 @@ static void ss_add(struct strset *s, char *k)
 	s->v[s->n++] = k;
 }
 
-static void ss_remove(struct strset *s, const char *k)
+/* Unlocking K releases it whether it was held exclusively or shared. */
+static void ss_remove_lock(struct strset *s, const char *k)
 {
 	for (int i = 0; i < s->n; i++)
-		if (strcmp(s->v[i], k) == 0) {
-			s->v[i] = s->v[--s->n];
-			return;
-		}
+		if (strcmp(s->v[i], k) == 0 ||
+		    (strncmp(s->v[i], "shared:", 7) == 0 && strcmp(s->v[i] + 7, k) == 0))
+			s->v[i--] = s->v[--s->n];
 }
 
 static void state_free(struct state *s)
@@ -1010,7 +1010,7 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 	case EV_UNLOCK:
 		kill_plain(s, writer_kills(ORD_RELEASE), NULL);
 		if (e->object)
-			ss_remove(&s->locks, e->object);
+			ss_remove_lock(&s->locks, e->object);
 		break;
 	case EV_CALL:
 		apply_call(c, s, e);

@@ -883,7 +883,13 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 		    v->op == OP_RMW ? ACC_RMW : ACC_NONE;
 	e->ord = v->plain ? ORD_NONE : ord;
 	e->name = xstrdup(v->name);
-	e->object = obj;
+	if (obj && kind == EV_LOCK && v->shared) {
+		/* A read lock: "shared:" marks it in locksets. */
+		e->object = xasprintf("shared:%s", obj);
+		free(obj);
+	} else {
+		e->object = obj;
+	}
 	e->display = display;
 	e->uses = uses.buf;
 	e->args = u->args;

@@ -67,27 +67,53 @@ static const char *effective_lock(const struct analysis *a, const struct lock_re
 	return NULL;
 }
 
+/* Does lock L (held by X's access) keep Y's access from running at the
+ * same time?  An exclusive lock does against any holder of it; a shared
+ * (read) lock against an exclusive holder, and against a shared holder
+ * only when both accesses are reads. */
+static int excludes(const struct analysis *a, const char *l, const struct lock_record *x,
+		    const struct lock_record *y)
+{
+	char *shared;
+	int r;
+
+	if (strncmp(l, "shared:", 7) == 0)
+		return holds(a, y, l + 7) ||
+		       (holds(a, y, l) && x->e->access == ACC_READ && y->e->access == ACC_READ);
+	shared = xasprintf("shared:%s", l);
+	r = holds(a, y, l) || holds(a, y, shared);
+	free(shared);
+	return r;
+}
+
 static int shares_a_lock(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
 {
 	const char *l;
 
 	for (int i = 0; (l = effective_lock(a, x, i)); i++)
-		if (holds(a, y, l))
+		if (excludes(a, l, x, y))
 			return 1;
 	return 0;
 }
 
 /* Is every plain access of object OID that may run concurrently made
  * holding one common lock (counting the locks of its callers)? */
+/* Does LOCK (exclusive, or shared for reads) guard every access of OID? */
 static int held_by_all(const struct analysis *a, int oid, const char *lock)
 {
-	for (int i = 0; i < a->nrecords; i++) {
+	const char *base = strncmp(lock, "shared:", 7) == 0 ? lock + 7 : lock;
+	char *shared = xasprintf("shared:%s", base);
+	int all = 1;
+
+	for (int i = 0; i < a->nrecords && all; i++) {
 		const struct lock_record *r = &a->records[i];
 
-		if (r->complete && r->e->oid == oid && !r->e->marked && !holds(a, r, lock))
-			return 0;
+		if (r->complete && r->e->oid == oid && !r->e->marked && !holds(a, r, base) &&
+		    !(r->e->access == ACC_READ && holds(a, r, shared)))
+			all = 0;
 	}
-	return 1;
+	free(shared);
+	return all;
 }
 
 static int under_common_lock(const struct analysis *a, int oid)
@@ -611,7 +637,9 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		for (int k = 0; k < a->nrecords && !locked; k++) {
 			const struct lock_record *wr = &a->records[k];
 
-			if (!wr->complete || wr->e == acc->e || wr->e->oid != acc->e->oid || wr->e->marked ||
+			/* (the same access counts twice when two threads run it) */
+			if (!wr->complete || (wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
+			    wr->e->oid != acc->e->oid || wr->e->marked ||
 			    wr->e->access == ACC_READ || !effective_lock(a, wr, 0) || shares_a_lock(a, wr, acc))
 				continue;
 			locked = wr;

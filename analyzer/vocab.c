@@ -136,6 +136,8 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			e->lvalue = atoi(eq);
 		else if (strcmp(kv, "plain") == 0)
 			e->plain = atoi(eq);
+		else if (strcmp(kv, "shared") == 0)
+			e->shared = atoi(eq);
 		else if (strcmp(kv, "order-arg") == 0)
 			e->order_arg = atoi(eq);
 		else if (strcmp(kv, "then") == 0) {

@@ -17,6 +17,8 @@
  *                       rather than a pointer to it
  *          plain=1      an unmarked access through a function (memcpy's
  *                       destination is a plain write)
+ *          shared=1     with lock: a shared (read) lock, which does not
+ *                       exclude other holders of the same shared lock
  *          order-arg=N  with ORDER arg: the argument holding the memory order
  *          then=ORDER   a second ordering applied after the access
  *                       (smp_store_mb: a write, then a full barrier)
@@ -53,6 +55,7 @@ struct vocab_entry {
 	int obj_arg;          /* -1: no object */
 	int lvalue;
 	int plain;            /* the access is plain, not marked */
+	int shared;           /* a read lock */
 	int order_arg;
 	char *release_fix;
 	char *acquire_fix;

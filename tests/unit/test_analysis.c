@@ -695,3 +695,25 @@ Test(interprocedural, primitives_called_inside_a_project_macro)
 		   "	return 0;\n"
 		   "}\n");
 }
+
+Test(data_race, write_under_a_read_lock)
+{
+	expect_one("#include <pthread.h>\n"
+		   "pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER; long hits;\n"
+		   "static void *bump(void *a) {\n"
+		   "	pthread_rwlock_rdlock(&rw);\n"
+		   "	hits++; /*D*/\n"
+		   "	pthread_rwlock_unlock(&rw);\n"
+		   "	return a;\n"
+		   "}\n"
+		   "int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, bump, 0);\n"
+		   "	for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return (int)hits; }\n");
+}
+
+Test(data_race, rwlock_used_properly_silent)
+{
+	expect_one("#include <pthread.h>\n"
+		   "pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER; long value;\n"
+		   "void *writer(void *a) { pthread_rwlock_wrlock(&rw); value++; pthread_rwlock_unlock(&rw); return a; }\n"
+		   "void *reader(void *a) { long v; pthread_rwlock_rdlock(&rw); v = value; pthread_rwlock_unlock(&rw); return (void *)v + (long)a; }\n");
+}
