@@ -14,7 +14,8 @@
  *               intersection), which becomes the function's summary;
  *   locks       locks held on every path (must), for the lockset rule;
  *   quiet       no other thread can be running: at the entry of main()
- *               and after pthread_join, until pthread_create.
+ *               and after pthread_join (on some path: join loops), until
+ *               pthread_create.
  * A call applies the callee's summary: its exposed marked writes and plain
  * reads are checked against the caller's pending sets, then its orderings
  * and its own pending accesses flow into the caller.  Summaries are
@@ -329,8 +330,10 @@ static int state_merge(struct state *to, const struct state *from)
 			to->locks.v[i--] = to->locks.v[--to->locks.n];
 			changed = 1;
 		}
-	if (to->quiet && !from->quiet) {
-		to->quiet = 0;
+	/* quiet is a "may": a loop of pthread_join ends with all threads
+	 * joined although the path that skips the loop does not look so. */
+	if (!to->quiet && from->quiet) {
+		to->quiet = 1;
 		changed = 1;
 	}
 	if (to->mb_before_rmw && !from->mb_before_rmw) {
