@@ -36,6 +36,8 @@ run_suite "examples: expected findings, fixed twins silent" \
 	python3 tests/e2e/score.py --mode examples examples/*/buggy.c examples/*/fixed.c
 run_suite "corpus: static recall and false positives" \
 	python3 tests/e2e/score.py --mode corpus --min-recall "${KCSAN_MIN_RECALL:-0.95}" tests/corpus/[0-9]*.c
+run_suite "blind corpus: static recall and false positives" \
+	python3 tests/e2e/score.py --mode corpus --min-recall "${KCSAN_MIN_RECALL:-0.95}" tests/corpus-blind/b*.c
 echo "=== all end-to-end suites"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
