@@ -234,16 +234,28 @@ static struct event *fs_fence(const struct fset *s, const struct event *p)
 	return lo < s->n && s->v[lo].plain == p ? s->v[lo].fence : NULL;
 }
 
+/* Exposed events are kept sorted by number, like the event sets. */
 static void xs_add(struct xset *s, struct event *e, unsigned killed)
 {
-	for (int i = 0; i < s->n; i++)
-		if (s->v[i].e == e) {
-			s->v[i].killed_before &= killed;
-			return;
-		}
+	int lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s->v[mid].e->gid < e->gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->n && s->v[lo].e == e) {
+		s->v[lo].killed_before &= killed;
+		return;
+	}
 	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
-	s->v[s->n].e = e;
-	s->v[s->n++].killed_before = killed;
+	memmove(s->v + lo + 1, s->v + lo, (size_t)(s->n - lo) * sizeof *s->v);
+	s->v[lo].e = e;
+	s->v[lo].killed_before = killed;
+	s->n++;
 }
 
 static int ss_has(const struct strset *s, const char *k)
@@ -505,42 +517,44 @@ static int depends_on(struct deriv_map *m, const struct event *p, const struct e
 
 /* ---- facts ---- */
 
-static void add_candidate(struct candidate **arr, int *n, int *cap, struct event *plain,
-			  struct event *marked, struct function *fn)
+static void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
+			  struct event *plain, struct event *marked, struct function *fn)
 {
-	for (int i = 0; i < *n; i++)
-		if ((*arr)[i].plain == plain && (*arr)[i].marked == marked)
-			return;
+	if (pairset_get(seen, plain->gid, marked->gid) >= 0)
+		return;
+	pairset_put(seen, plain->gid, marked->gid, *n);
 	grow(arr, cap, *n + 1, sizeof **arr);
 	(*arr)[*n].plain = plain;
 	(*arr)[*n].marked = marked;
 	(*arr)[(*n)++].fn = fn;
 }
 
-static void add_link(struct link **arr, int *n, int *cap, struct event *plain, struct event *marked,
-		     struct event *fence, struct function *fn, int ordered)
+static void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
+		     struct event *marked, struct event *fence, struct function *fn, int ordered)
 {
-	for (int i = 0; i < *n; i++)
-		if ((*arr)[i].plain == plain && (*arr)[i].marked == marked) {
-			if (fence && !(*arr)[i].fence)
-				(*arr)[i].fence = fence;
-			return;
-		}
+	int i = pairset_get(seen, plain->gid, marked->gid);
+
+	if (i >= 0) {
+		if (fence && !(*arr)[i].fence)
+			(*arr)[i].fence = fence;
+		return;
+	}
+	pairset_put(seen, plain->gid, marked->gid, *n);
 	grow(arr, cap, *n + 1, sizeof **arr);
 	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered };
 	(*n)++;
 }
 
-static void add_relay(struct analysis *a, const char *from, const char *to)
+static void add_relay(struct analysis *a, const struct event *from, const struct event *to)
 {
-	if (strcmp(from, to) == 0)
+	if (from->oid == to->oid || pairset_get(&a->relseen, from->oid, to->oid) >= 0)
 		return;
-	for (int i = 0; i < a->nrelays; i++)
-		if (strcmp(a->relays[i].from, from) == 0 && strcmp(a->relays[i].to, to) == 0)
-			return;
+	pairset_put(&a->relseen, from->oid, to->oid, a->nrelays);
 	grow(&a->relays, &a->relcap, a->nrelays + 1, sizeof *a->relays);
-	a->relays[a->nrelays].from = from;
-	a->relays[a->nrelays++].to = to;
+	a->relays[a->nrelays].from = from->object;
+	a->relays[a->nrelays].to = to->object;
+	a->relays[a->nrelays].from_oid = from->oid;
+	a->relays[a->nrelays++].to_oid = to->oid;
 }
 
 /* Records plain access E made with HELD locks by function FN. */
@@ -548,7 +562,18 @@ static void record_locks(struct analysis *a, struct event *e, struct function *f
 			 const struct strset *held, int complete)
 {
 	struct lock_record *r;
+	int seen = pairset_get(&a->recseen, (int)(fn - a->fns), e->gid);
 
+	/* One record per function and access: an access reached from many
+	 * places of one function keeps the locks held at all of them. */
+	if (seen >= 0) {
+		r = &a->records[seen];
+		for (int i = 0; i < r->nlocks; i++)
+			if (!ss_has(held, r->locks[i]))
+				r->locks[i--] = r->locks[--r->nlocks];
+		return;
+	}
+	pairset_put(&a->recseen, (int)(fn - a->fns), e->gid, a->nrecords);
 	grow(&a->records, &a->reccap, a->nrecords + 1, sizeof *a->records);
 	r = &a->records[a->nrecords++];
 	r->e = e;
@@ -770,7 +795,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 			continue;
 		if (pre_spawn)
 			continue;
-		add_candidate(&a->writers, &a->nwriters, &a->wcap, p, m, c->fn);
+		add_candidate(&a->writers, &a->nwriters, &a->wcap, &a->wseen, p, m, c->fn);
 	}
 	for (int i = 0; i < s->seen_plain.n; i++) {
 		struct event *p = s->seen_plain.v[i];
@@ -779,12 +804,12 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		if (same_object(p, m))
 			continue;
 		fence = fs_fence(&s->fenced, p);
-		add_link(&a->producers, &a->nproducers, &a->pcap, p, m, fence, c->fn,
+		add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, p, m, fence, c->fn,
 			 !es_has(&s->pend_plain, p));
 	}
 	for (int i = 0; i < s->seen_reads.n; i++)
 		if (s->seen_reads.v[i]->object)
-			add_relay(a, s->seen_reads.v[i]->object, m->object);
+			add_relay(a, s->seen_reads.v[i], m);
 }
 
 /* P, a plain access, is reached in state S.  READER_ORDERED: a callee
@@ -801,7 +826,7 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 		struct event *r = s->seen_reads.v[i];
 
 		if (!same_object(p, r) && r->object)
-			add_link(&a->consumers, &a->nconsumers, &a->ccap, p, r, NULL, c->fn,
+			add_link(&a->consumers, &a->nconsumers, &a->ccap, &a->cseen, p, r, NULL, c->fn,
 				 !es_has(&s->pend_reads, r));
 	}
 	/* Writes count too: a control dependency does not order a later plain
@@ -815,7 +840,7 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			continue;
 		if (own && depends_on(&c->derived, p, r))
 			continue;   /* address dependency: ordered */
-		add_candidate(&a->readers, &a->nreaders, &a->rcap, r, p, c->fn);
+		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
 	}
 }
 
@@ -830,7 +855,7 @@ static void note_late(struct fn_ctx *c, struct state *s, struct event *p)
 
 		if (!same_object(p, m) && m->file && p->file && strcmp(m->file, p->file) == 0 &&
 		    m->line < p->line)
-			add_link(&c->p->out->late, &c->p->out->nlate, &c->p->out->lcap, p, m, NULL, c->fn, 0);
+			add_link(&c->p->out->late, &c->p->out->nlate, &c->p->out->lcap, &c->p->out->lseen, p, m, NULL, c->fn, 0);
 	}
 }
 
@@ -976,7 +1001,7 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			if (c->p->emit && !s->quiet)
 				for (int i = 0; i < s->seen_plain.n; i++)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e))
-						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap,
+						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
 							 s->seen_plain.v[i], e, NULL, c->fn, 0);
 			es_add(&s->seen_reads, e);
 			if (me)
@@ -1276,6 +1301,8 @@ static void find_called(struct program *p)
 			}
 }
 
+static void build_indexes(struct analysis *a, int ngids);
+
 void analyse(struct function *fns, int nfns, struct analysis *out)
 {
 	struct program p = { 0 };
@@ -1316,6 +1343,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	p.emit = 1;
 	for (int i = 0; i < nfns; i++)
 		run_function(&p, i);
+	build_indexes(out, p.next_gid);
 	for (int i = 0; i < nfns; i++) {
 		struct summary *s = &p.sums[i];
 		free(s->exit_plain.v); free(s->exit_reads.v); free(s->all_plain.v);
@@ -1332,6 +1360,80 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	free(order);
 }
 
+static const struct link *sort_links;
+
+static int by_flag_and_data(const void *x, const void *y)
+{
+	const struct link *a = &sort_links[*(const int *)x], *b = &sort_links[*(const int *)y];
+
+	if (a->marked->oid != b->marked->oid)
+		return a->marked->oid < b->marked->oid ? -1 : 1;
+	if (a->plain->oid != b->plain->oid)
+		return a->plain->oid < b->plain->oid ? -1 : 1;
+	return *(const int *)x - *(const int *)y;   /* stable: first found first */
+}
+
+static int *sorted_links(const struct link *links, int n)
+{
+	int *idx = xcalloc(n + 1, sizeof *idx);
+
+	for (int i = 0; i < n; i++)
+		idx[i] = i;
+	sort_links = links;
+	qsort(idx, n, sizeof *idx, by_flag_and_data);
+	sort_links = NULL;
+	return idx;
+}
+
+static int *new_heads(int n)
+{
+	int *h = xmalloc((size_t)(n + 1) * sizeof *h);
+
+	for (int i = 0; i <= n; i++)
+		h[i] = -1;
+	return h;
+}
+
+/* Builds the indexes pairing uses (see struct analysis). */
+static void build_indexes(struct analysis *a, int ngids)
+{
+	a->ngids = ngids;
+	a->rec_head = new_heads(ngids);
+	a->rec_next = new_heads(a->nrecords);
+	a->obj_head = new_heads(a->nobjects);
+	a->obj_next = new_heads(a->nrecords);
+	for (int i = a->nrecords - 1; i >= 0; i--) {
+		struct lock_record *r = &a->records[i];
+
+		a->rec_next[i] = a->rec_head[r->e->gid];
+		a->rec_head[r->e->gid] = i;
+		if (r->complete && !r->e->marked && r->e->oid >= 0) {
+			a->obj_next[i] = a->obj_head[r->e->oid];
+			a->obj_head[r->e->oid] = i;
+		}
+	}
+	a->fwd_head = new_heads(a->nobjects);
+	a->bwd_head = new_heads(a->nobjects);
+	a->fwd_next = new_heads(a->nrelays);
+	a->bwd_next = new_heads(a->nrelays);
+	for (int i = a->nrelays - 1; i >= 0; i--) {
+		a->fwd_next[i] = a->fwd_head[a->relays[i].from_oid];
+		a->fwd_head[a->relays[i].from_oid] = i;
+		a->bwd_next[i] = a->bwd_head[a->relays[i].to_oid];
+		a->bwd_head[a->relays[i].to_oid] = i;
+	}
+	a->cons_sorted = sorted_links(a->consumers, a->nconsumers);
+	a->cons_by_plain_head = new_heads(ngids);
+	a->cons_by_plain_next = new_heads(a->nconsumers);
+	for (int i = a->nconsumers - 1; i >= 0; i--) {
+		a->cons_by_plain_next[i] = a->cons_by_plain_head[a->consumers[i].plain->gid];
+		a->cons_by_plain_head[a->consumers[i].plain->gid] = i;
+	}
+	a->prod_sorted = sorted_links(a->producers, a->nproducers);
+	a->lock_cache = xmalloc((size_t)a->nobjects + 1);
+	memset(a->lock_cache, -1, (size_t)a->nobjects + 1);
+}
+
 int runs_concurrently_with_itself(const struct analysis *a, const struct function *fn)
 {
 	return a->instances[fn - a->fns] >= 2;
@@ -1344,8 +1446,29 @@ void analysis_free(struct analysis *a)
 	free(a->producers);
 	free(a->consumers);
 	free(a->early);
+	pairset_free(&a->wseen);
+	pairset_free(&a->rseen);
+	pairset_free(&a->pseen);
+	pairset_free(&a->cseen);
+	pairset_free(&a->eseen);
+	pairset_free(&a->lseen);
+	pairset_free(&a->relseen);
+	pairset_free(&a->recseen);
 	free(a->late);
 	free(a->instances);
+	free(a->rec_head);
+	free(a->rec_next);
+	free(a->obj_head);
+	free(a->obj_next);
+	free(a->fwd_head);
+	free(a->fwd_next);
+	free(a->bwd_head);
+	free(a->bwd_next);
+	free(a->cons_sorted);
+	free(a->cons_by_plain_head);
+	free(a->cons_by_plain_next);
+	free(a->prod_sorted);
+	free(a->lock_cache);
 	free(a->relays);
 	for (int i = 0; i < a->nclones; i++) {
 		free(a->clones[i]->object);

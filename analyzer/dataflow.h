@@ -6,6 +6,7 @@
 #define KCSAN_DATAFLOW_H
 
 #include "facts.h"
+#include "pairset.h"
 
 /* An unordered pattern: PLAIN and MARKED in function FN. */
 struct candidate {
@@ -28,6 +29,7 @@ struct link {
  * A marked read of FROM followed by a marked write of TO: a relay. */
 struct relay {
 	const char *from, *to;
+	int from_oid, to_oid;
 };
 
 /* An access and the locks held at it, for the inconsistent-locking check
@@ -49,11 +51,24 @@ struct analysis {
 	int nproducers, nconsumers, nearly, nlate, pcap, ccap, ecap, lcap;
 	struct relay *relays;
 	int nrelays, relcap;
+	/* duplicates: (plain gid, marked gid) -> index; relays by object ids */
+	struct pairset wseen, rseen, pseen, cseen, eseen, lseen, relseen;
+	struct pairset recseen;       /* (function, event gid) -> lock record */
 	int nobjects;
 	struct event **clones;        /* callee events seen through a call */
 	int nclones, clonecap;
 	struct lock_record *records;  /* plain accesses that may run concurrently */
 	int nrecords, reccap;
+	/* Indexes for pairing, built at the end of analyse(): lists threaded
+	 * through "next" arrays (-1 ends a list). */
+	int ngids;
+	int *rec_head, *rec_next;     /* records of each event (by gid) */
+	int *obj_head, *obj_next;     /* complete plain records of each object */
+	int *fwd_head, *fwd_next;     /* relays from each object */
+	int *bwd_head, *bwd_next;     /* relays to each object */
+	int *cons_sorted, *prod_sorted;   /* link indexes by (flag, data) */
+	int *cons_by_plain_head, *cons_by_plain_next;   /* consumers of each plain access */
+	signed char *lock_cache;      /* under_common_lock per object: -1 unknown */
 	struct function *fns;         /* the functions analysed */
 	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
 					 several threads at once */

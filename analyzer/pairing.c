@@ -37,10 +37,10 @@ static int holds(const struct analysis *a, const struct lock_record *r, const ch
 	for (int i = 0; i < r->nlocks; i++)
 		if (strcmp(r->locks[i], lock) == 0)
 			return 1;
-	for (int i = 0; i < a->nrecords; i++) {
+	for (int i = a->rec_head[r->e->gid]; i >= 0; i = a->rec_next[i]) {
 		const struct lock_record *own = &a->records[i];
 
-		if (own->e == r->e && !own->complete)
+		if (!own->complete)
 			for (int k = 0; k < own->nlocks; k++)
 				if (strcmp(own->locks[k], lock) == 0)
 					return 1;
@@ -55,10 +55,10 @@ static const char *effective_lock(const struct analysis *a, const struct lock_re
 	if (n < r->nlocks)
 		return r->locks[n];
 	n -= r->nlocks;
-	for (int i = 0; i < a->nrecords; i++) {
+	for (int i = a->rec_head[r->e->gid]; i >= 0; i = a->rec_next[i]) {
 		const struct lock_record *own = &a->records[i];
 
-		if (own != r && own->e == r->e && !own->complete) {
+		if (own != r && !own->complete) {
 			if (n < own->nlocks)
 				return own->locks[n];
 			n -= own->nlocks;
@@ -105,11 +105,10 @@ static int held_by_all(const struct analysis *a, int oid, const char *lock)
 	char *shared = xasprintf("shared:%s", base);
 	int all = 1;
 
-	for (int i = 0; i < a->nrecords && all; i++) {
+	for (int i = a->obj_head[oid]; i >= 0 && all; i = a->obj_next[i]) {
 		const struct lock_record *r = &a->records[i];
 
-		if (r->complete && r->e->oid == oid && !r->e->marked && !holds(a, r, base) &&
-		    !(r->e->access == ACC_READ && holds(a, r, shared)))
+		if (!holds(a, r, base) && !(r->e->access == ACC_READ && holds(a, r, shared)))
 			all = 0;
 	}
 	free(shared);
@@ -118,17 +117,20 @@ static int held_by_all(const struct analysis *a, int oid, const char *lock)
 
 static int under_common_lock(const struct analysis *a, int oid)
 {
-	const struct lock_record *first = NULL;
+	const struct lock_record *first;
 	const char *l;
 
-	for (int i = 0; i < a->nrecords && !first; i++)
-		if (a->records[i].complete && a->records[i].e->oid == oid && !a->records[i].e->marked)
-			first = &a->records[i];
-	if (!first)
+	if (oid < 0)
 		return 0;
+	if (a->lock_cache[oid] >= 0)
+		return a->lock_cache[oid];
+	a->lock_cache[oid] = 0;
+	if (a->obj_head[oid] < 0)
+		return 0;
+	first = &a->records[a->obj_head[oid]];
 	for (int i = 0; (l = effective_lock(a, first, i)); i++)
 		if (held_by_all(a, oid, l))
-			return 1;
+			return a->lock_cache[oid] = 1;
 	return 0;
 }
 
@@ -136,22 +138,27 @@ static int under_common_lock(const struct analysis *a, int oid)
  * lock?  Then the lock orders everything around them. */
 static int same_critical_section(const struct analysis *a, const struct event *x, const struct event *y)
 {
-	for (int i = 0; i < a->nrecords; i++) {
+	for (int i = a->rec_head[x->gid]; i >= 0; i = a->rec_next[i]) {
 		const struct lock_record *rx = &a->records[i];
 
-		if (rx->e != x || rx->nlocks == 0)
+		if (rx->nlocks == 0)
 			continue;
-		for (int k = 0; k < a->nrecords; k++)
-			if (a->records[k].e == y && shares_a_lock(a, rx, &a->records[k]))
+		for (int k = a->rec_head[y->gid]; k >= 0; k = a->rec_next[k])
+			if (shares_a_lock(a, rx, &a->records[k]))
 				return 1;
 	}
 	return 0;
 }
 
-/* Objects reachable from flag F: D accessed after reading F (follow relays
- * F -> G when G is written after F is read).  Is D among them (written,
- * when NEED_WRITE: two reads never race)?  Returns the consumer link that
- * shows it, or NULL. */
+/* Is plain access E made after an acquire of some flag it reads? */
+static int ordered_after_acquire(const struct analysis *a, const struct event *e)
+{
+	for (int k = a->cons_by_plain_head[e->gid]; k >= 0; k = a->cons_by_plain_next[k])
+		if (a->consumers[k].ordered)
+			return 1;
+	return 0;
+}
+
 /* May the pattern found in FN pair with link L?  Not when L was found in
  * FN itself and FN never runs in two threads at once: a thread does not
  * race with itself. */
@@ -160,54 +167,112 @@ static int other_activation(const struct analysis *a, const struct function *fn,
 	return l->fn != fn || runs_concurrently_with_itself(a, fn);
 }
 
-static const struct link *find_consumer(const struct analysis *a, const struct function *fn,
-					const struct event *publish,
-					const char *flag, const char *data, int need_write, int depth)
+/* The first link of SORTED (links indexed by flag and data object) on
+ * (FLAG, DATA) that OK accepts. */
+static const struct link *first_link(const struct analysis *a, const struct link *links, const int *sorted,
+				     int n, int flag, int data,
+				     int (*ok)(const struct analysis *, const struct link *, const void *),
+				     const void *arg)
 {
-	if (depth > 8)
-		return NULL;
-	for (int i = 0; i < a->nconsumers; i++) {
-		const struct link *l = &a->consumers[i];
+	int lo = 0, hi = n;
 
-		if (other_activation(a, fn, l) &&
-		    strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
-		    (!need_write || l->plain->access != ACC_READ) &&
-		    !same_critical_section(a, publish, l->marked))
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		const struct link *l = &links[sorted[mid]];
+
+		if (l->marked->oid < flag || (l->marked->oid == flag && l->plain->oid < data))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++) {
+		const struct link *l = &links[sorted[lo]];
+
+		if (l->marked->oid != flag || l->plain->oid != data)
+			break;
+		if (ok(a, l, arg))
 			return l;
 	}
-	for (int i = 0; i < a->nrelays; i++)
-		if (strcmp(a->relays[i].from, flag) == 0) {
-			const struct link *l = find_consumer(a, fn, publish, a->relays[i].to, data, need_write, depth + 1);
-			if (l)
-				return l;
-		}
 	return NULL;
 }
 
-/* A producer: D accessed (written, when NEED_WRITE), then F (or a relay
- * ending at F) written. */
-static const struct link *find_producer(const struct analysis *a, const struct function *fn,
-					const struct event *consume,
-					const char *data, const char *flag, int need_write, int depth)
-{
-	if (depth > 8)
-		return NULL;
-	for (int i = 0; i < a->nproducers; i++) {
-		const struct link *l = &a->producers[i];
+struct link_want {
+	const struct function *fn;      /* the candidate's function */
+	const struct event *other;      /* its marked access (critical sections) */
+	int need_write;
+};
 
-		if (other_activation(a, fn, l) &&
-		    strcmp(l->marked->object, flag) == 0 && strcmp(l->plain->object, data) == 0 &&
-		    (!need_write || l->plain->access != ACC_READ) &&
-		    !same_critical_section(a, consume, l->marked))
-			return l;
-	}
-	for (int i = 0; i < a->nrelays; i++)
-		if (strcmp(a->relays[i].to, flag) == 0) {
-			const struct link *l = find_producer(a, fn, consume, data, a->relays[i].from, need_write, depth + 1);
-			if (l)
-				return l;
+static int acceptable(const struct analysis *a, const struct link *l, const void *arg)
+{
+	const struct link_want *w = arg;
+
+	return other_activation(a, w->fn, l) && (!w->need_write || l->plain->access != ACC_READ) &&
+	       !same_critical_section(a, w->other, l->marked);
+}
+
+/* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:
+ * F read, G written, G read, D accessed) or backwards (producers), breadth
+ * first with every flag visited once. */
+static const struct link *find_link(const struct analysis *a, int forward, int flag, int data,
+				    const struct link_want *want)
+{
+	const struct link *links = forward ? a->consumers : a->producers;
+	const int *sorted = forward ? a->cons_sorted : a->prod_sorted;
+	int n = forward ? a->nconsumers : a->nproducers;
+	int *queue, *depth, head = 0, tail = 0;
+	char *seen;
+	const struct link *found = NULL;
+
+	if (flag < 0 || data < 0)
+		return NULL;
+	queue = xcalloc(a->nobjects + 1, sizeof *queue);
+	depth = xcalloc(a->nobjects + 1, sizeof *depth);
+	seen = xcalloc(a->nobjects + 1, 1);
+	queue[tail++] = flag;
+	seen[flag] = 1;
+	while (head < tail && !found) {
+		int f = queue[head], d = depth[head++];
+
+		found = first_link(a, links, sorted, n, f, data, acceptable, want);
+		if (d >= 8)
+			continue;
+		for (int r = forward ? a->fwd_head[f] : a->bwd_head[f]; r >= 0;
+		     r = forward ? a->fwd_next[r] : a->bwd_next[r]) {
+			int g = forward ? a->relays[r].to_oid : a->relays[r].from_oid;
+
+			if (!seen[g]) {
+				seen[g] = 1;
+				depth[tail] = d + 1;
+				queue[tail++] = g;
+			}
 		}
-	return NULL;
+	}
+	free(queue);
+	free(depth);
+	free(seen);
+	return found;
+}
+
+/* Who reads flag F and then accesses D (written, when NEED_WRITE: two reads
+ * never race), in another activation than FN's, outside PUBLISH's
+ * critical sections? */
+static const struct link *find_consumer(const struct analysis *a, const struct function *fn,
+					const struct event *publish, const struct event *data,
+					int need_write)
+{
+	struct link_want w = { fn, publish, need_write };
+
+	return find_link(a, 1, publish->oid, data->oid, &w);
+}
+
+/* Who accesses D (writes it, when NEED_WRITE) and then publishes flag F? */
+static const struct link *find_producer(const struct analysis *a, const struct function *fn,
+					const struct event *consume, const struct event *data,
+					int need_write)
+{
+	struct link_want w = { fn, consume, need_write };
+
+	return find_link(a, 0, consume->oid, data->oid, &w);
 }
 
 /* Data reached only through a pointer parameter of a function nobody in
@@ -461,8 +526,7 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->oid) ||
 		    unknown_target(c->plain))
 			continue;
-		cons = find_consumer(a, c->fn, c->marked, c->marked->object, c->plain->object,
-				     c->plain->access == ACC_READ, 0);
+		cons = find_consumer(a, c->fn, c->marked, c->plain, c->plain->access == ACC_READ);
 		if (!cons)
 			continue;       /* nothing reads the flag and then the data */
 		pid = store_pair(w, c->plain, c->marked, cid, 0);
@@ -495,7 +559,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		cid = store_candidate(w, "reader", c);
 		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->oid) || unknown_target(p))
 			continue;
-		prod = find_producer(a, c->fn, r, p->object, r->object, p->access == ACC_READ, 0);
+		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ);
 		if (!prod)
 			continue;       /* nothing writes the data and then the flag */
 		pid = store_pair(w, p, r, 0, cid);
@@ -555,13 +619,12 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
 			dup = a->early[k].plain == l->plain && a->early[k].marked->oid == l->marked->oid;
 		/* Guarded by a read written before it; a read after it in the
 		 * text reaches it only around a loop (the previous try). */
-		for (int k = 0; k < a->nconsumers && !guarded; k++)
-			guarded = a->consumers[k].plain == l->plain &&
-				  (strcmp(a->consumers[k].marked->file, l->plain->file) != 0 ||
-				   a->consumers[k].marked->line < l->plain->line);
+		for (int k = a->cons_by_plain_head[l->plain->gid]; k >= 0 && !guarded; k = a->cons_by_plain_next[k])
+			guarded = strcmp(a->consumers[k].marked->file, l->plain->file) != 0 ||
+				  a->consumers[k].marked->line < l->plain->line;
 		if (dup || guarded || under_common_lock(a, l->plain->oid))
 			continue;
-		prod = find_producer(a, l->fn, l->marked, l->plain->object, l->marked->object, 1, 0);
+		prod = find_producer(a, l->fn, l->marked, l->plain, 1);
 		if (!prod)
 			continue;
 		msg = xasprintf("plain read of '%s' is made before the read of '%s' that guards it: nothing orders it after the write it races with",
@@ -590,8 +653,7 @@ static void late_access_findings(struct writer *w, const struct analysis *a)
 			dup = a->late[k].plain == l->plain;
 		if (dup || under_common_lock(a, l->plain->oid) || unknown_target(l->plain))
 			continue;
-		cons = find_consumer(a, l->fn, l->marked, l->marked->object, l->plain->object,
-				     l->plain->access == ACC_READ, 0);
+		cons = find_consumer(a, l->fn, l->marked, l->plain, l->plain->access == ACC_READ);
 		if (!cons)
 			continue;
 		msg = xasprintf("plain %s %s '%s' comes after the write of '%s' that publishes it: a reader that saw '%s' accesses it at the same time",
@@ -616,6 +678,20 @@ static const char *lock_name(const char *key)
 
 static void lock_findings(struct writer *w, const struct analysis *a)
 {
+	/* Per record: does its access hold any lock?  Per object: is it ever
+	 * written holding one?  (Most objects never are: nothing to check.) */
+	char *locked_rec = xcalloc(a->nrecords + 1, 1);
+	char *locked_obj = xcalloc(a->nobjects + 1, 1);
+
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *r = &a->records[i];
+
+		if (r->complete && !r->e->marked && r->e->oid >= 0 && effective_lock(a, r, 0)) {
+			locked_rec[i] = 1;
+			if (r->e->access != ACC_READ)
+				locked_obj[r->e->oid] = 1;
+		}
+	}
 	for (int i = 0; i < a->nrecords; i++) {
 		const struct lock_record *acc = &a->records[i];
 		const struct lock_record *locked = NULL;
@@ -623,24 +699,22 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		char *msg;
 		long long fid;
 
-		if (!acc->complete || acc->e->oid < 0 || acc->e->marked)
+		if (!acc->complete || acc->e->oid < 0 || acc->e->marked || !locked_obj[acc->e->oid])
 			continue;
-		for (int k = 0; k < i && !skip; k++)
-			skip = a->records[k].complete && a->records[k].e == acc->e;
+		for (int k = a->rec_head[acc->e->gid]; k >= 0 && k < i && !skip; k = a->rec_next[k])
+			skip = a->records[k].complete;
 		/* Made after an acquire of a flag: publication, not the lock,
 		 * orders it (double-checked initialisation's fast path). */
-		for (int k = 0; k < a->nconsumers && !skip; k++)
-			skip = a->consumers[k].plain == acc->e && a->consumers[k].ordered;
+		skip = skip || ordered_after_acquire(a, acc->e);
 		if (skip)
 			continue;
 		/* A write of the same object under a lock this access lacks. */
-		for (int k = 0; k < a->nrecords && !locked; k++) {
+		for (int k = a->obj_head[acc->e->oid]; k >= 0 && !locked; k = a->obj_next[k]) {
 			const struct lock_record *wr = &a->records[k];
 
 			/* (the same access counts twice when two threads run it) */
-			if (!wr->complete || (wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
-			    wr->e->oid != acc->e->oid || wr->e->marked ||
-			    wr->e->access == ACC_READ || !effective_lock(a, wr, 0) || shares_a_lock(a, wr, acc))
+			if ((wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
+			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc))
 				continue;
 			locked = wr;
 		}
@@ -655,6 +729,8 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		add_location(w, fid, 1, "racing-access", locked->e, locked->e->func);
 		free(msg);
 	}
+	free(locked_rec);
+	free(locked_obj);
 }
 
 int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
