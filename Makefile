@@ -6,6 +6,9 @@
 #   make install    install under $(DESTDIR)$(PREFIX)
 #   make bench-scan static-analysis speed ratios (see bench/)
 #
+# The runtime (runtime/, build/runtime/libkcsan_rt.a) is built by 'all';
+# its rules are in runtime/Makefile.inc.
+#
 # 'demo' and 'check' first run scripts/deps.sh, which installs missing
 # Debian packages when run as root and otherwise prints the command to run.
 
@@ -40,9 +43,12 @@ REPORT_LIB_OBJ := $(filter-out $(B)/cli/main.o,$(CLI_OBJ))
 
 BIN      := $(B)/kcsan-scan
 
+.DEFAULT_GOAL := all
+include runtime/Makefile.inc
+
 .PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan
 
-all: $(BIN)
+all: $(BIN) $(KCSAN_RT_LIB)
 
 deps:
 	@sh scripts/deps.sh
@@ -88,16 +94,18 @@ bench-scan: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/scan-bench.sh
 
-install: $(BIN)
+install: $(BIN) $(KCSAN_RT_LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	           $(DESTDIR)$(PREFIX)/share/kcsan-scan/include/kcsan
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kcsan-scan
 	install -m 644 man/kcsan-scan.1 $(DESTDIR)$(PREFIX)/share/man/man1/kcsan-scan.1
 	install -m 644 include/kcsan/*.h $(DESTDIR)$(PREFIX)/share/kcsan-scan/include/kcsan/
+	install -d $(DESTDIR)$(PREFIX)/lib/kcsan-scan
+	install -m 644 $(KCSAN_RT_LIB) $(DESTDIR)$(PREFIX)/lib/kcsan-scan/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/kcsan-scan $(DESTDIR)$(PREFIX)/share/man/man1/kcsan-scan.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/kcsan-scan
+	rm -rf $(DESTDIR)$(PREFIX)/share/kcsan-scan $(DESTDIR)$(PREFIX)/lib/kcsan-scan
 
 clean:
 	rm -rf $(B)

@@ -432,6 +432,17 @@ static int is_marked_type(CXType t, int *atomic)
 	return *atomic || clang_isVolatileQualifiedType(t);
 }
 
+/* volatile sig_atomic_t talks to a signal handler of the same thread, not
+ * to other threads: such accesses are neither data nor flags here. */
+static int is_signal_flag(CXType t)
+{
+	CXString s = clang_getTypeSpelling(t);
+	int r = strstr(clang_getCString(s), "sig_atomic_t") != NULL;
+
+	clang_disposeString(s);
+	return r;
+}
+
 /* Emits the access of lvalue C (already stripped) in mode M, after walking
  * the sub-expressions that compute its address. */
 static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
@@ -465,7 +476,7 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 	x->collect = outer;
 	deps_merge(outer, &uses);
 
-	obj = m == M_ADDR ? NULL : object_of_lvalue(x, c);
+	obj = m == M_ADDR || is_signal_flag(clang_getCursorType(c)) ? NULL : object_of_lvalue(x, c);
 	if (obj) {
 		e = emit(x, EV_ACCESS, c);
 		e->access = m == M_WRITE ? ACC_WRITE : m == M_RMW ? ACC_RMW : ACC_READ;

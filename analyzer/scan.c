@@ -175,9 +175,11 @@ static int writable_target(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Forgets TUs whose source file no longer exists. */
-static void drop_vanished(sqlite3 *db)
+/* Forgets TUs whose source file no longer exists; returns how many. */
+static int drop_vanished(sqlite3 *db)
 {
+	int dropped = 0;
+
 	sqlite3_stmt *st = kdb_prepare(db, "SELECT t.id, f.path FROM translation_units t JOIN files f ON f.id = t.file_id");
 	sqlite3_stmt *del = kdb_prepare(db, "DELETE FROM translation_units WHERE id = ?");
 
@@ -186,9 +188,45 @@ static void drop_vanished(sqlite3 *db)
 			sqlite3_bind_int64(del, 1, sqlite3_column_int64(st, 0));
 			sqlite3_step(del);
 			sqlite3_reset(del);
+			dropped++;
 		}
 	sqlite3_finalize(st);
 	sqlite3_finalize(del);
+	return dropped;
+}
+
+/* The stored findings by severity (when nothing changed and the analysis
+ * is not run again). */
+static void count_findings(sqlite3 *db, struct finding_counts *c)
+{
+	sqlite3_stmt *st = kdb_prepare(db, "SELECT severity, count(*) FROM findings GROUP BY severity");
+
+	memset(c, 0, sizeof *c);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *sev = (const char *)sqlite3_column_text(st, 0);
+		int n = sqlite3_column_int(st, 1);
+
+		if (strcmp(sev, "error") == 0)
+			c->errors = n;
+		else if (strcmp(sev, "warning") == 0)
+			c->warnings = n;
+		else
+			c->notes = n;
+	}
+	sqlite3_finalize(st);
+}
+
+/* Did the scan before SCAN_ID finish its analysis? */
+static int previous_scan_done(sqlite3 *db, long long scan_id)
+{
+	sqlite3_stmt *st = kdb_prepare(db, "SELECT status FROM scans WHERE id < ? ORDER BY id DESC LIMIT 1");
+	int done = 0;
+
+	sqlite3_bind_int64(st, 1, scan_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		done = strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0;
+	sqlite3_finalize(st);
+	return done;
 }
 
 int scan_run(const struct scan_options *o)
@@ -202,7 +240,7 @@ int scan_run(const struct scan_options *o)
 	sqlite3_stmt *st;
 	pthread_t *threads;
 	struct function *fns = NULL;
-	int nfns = 0, reused = 0, status = 0, nthreads;
+	int nfns = 0, reused = 0, status = 0, nthreads, vanished;
 	struct analysis an;
 	struct finding_counts counts;
 
@@ -295,7 +333,7 @@ int scan_run(const struct scan_options *o)
 		}
 		pool.njobs++;
 	}
-	drop_vanished(db);
+	vanished = drop_vanished(db);
 
 	/* 4. Parse in parallel. */
 	pool.db = db;
@@ -313,17 +351,23 @@ int scan_run(const struct scan_options *o)
 	pthread_mutex_destroy(&pool.lock);
 	free(threads);
 
-	/* 5. The whole tree. */
-	store_load_functions(db, &fns, &nfns);
-	analyse(fns, nfns, &an);
-	if (pairing_store(db, &an, &vocab, cwd, pool.scan_id, &counts, err, sizeof err) < 0) {
-		fprintf(stderr, "kcsan-scan scan: %s\n", err);
-		status = 2;
+	/* 5. The whole tree, unless nothing changed since the last scan: then
+	 * its findings stand (the analysis depends only on the stored facts,
+	 * the profiles being part of every TU's flags hash). */
+	if (pool.njobs == 0 && vanished == 0 && previous_scan_done(db, pool.scan_id)) {
+		count_findings(db, &counts);
+	} else {
+		store_load_functions(db, &fns, &nfns);
+		analyse(fns, nfns, &an);
+		if (pairing_store(db, &an, &vocab, cwd, pool.scan_id, &counts, err, sizeof err) < 0) {
+			fprintf(stderr, "kcsan-scan scan: %s\n", err);
+			status = 2;
+		}
+		analysis_free(&an);
+		for (int i = 0; i < nfns; i++)
+			function_free(&fns[i]);
+		free(fns);
 	}
-	analysis_free(&an);
-	for (int i = 0; i < nfns; i++)
-		function_free(&fns[i]);
-	free(fns);
 
 	kdb_now(now, sizeof now);
 	st = kdb_prepare(db, "UPDATE scans SET finished_at = ?, parsed_tus = ?, reused_tus = ?, failed_tus = ?,"

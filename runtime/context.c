@@ -1,0 +1,100 @@
+/*
+ * context.c — per-thread context and one-time initialisation.
+ *
+ * Each thread has one struct kcsan_ctx in thread-local storage (initial-exec
+ * model: no allocation and no lock on first use, which matters because the
+ * first use can come from any instrumented access, even inside malloc's
+ * callers or a signal handler).  A signal handler runs on the interrupted
+ * thread and so shares its context, as a kernel interrupt shares a task's
+ * kcsan_ctx: the in_rt flag stops it from entering the runtime while the
+ * thread is inside it.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kcsan_rt.h"
+
+static __thread struct kcsan_ctx kcsan_tls
+	__attribute__((tls_model("initial-exec")));
+
+static unsigned int kcsan_next_tid;
+
+/* 0: not yet, 1: in progress, 2: done.  Read with acquire by every entry
+ * point (through kcsan_get_ctx); kcsan_opts is published by the release. */
+int kcsan_initialized;
+
+static void kcsan_atexit(void)
+{
+	if (kcsan_opts.verbose)
+		dprintf(kcsan_opts.log_fd, "kcsan: %lu report(s)\n", kcsan_rt_reports());
+}
+
+void kcsan_init(void)
+{
+	int expected = 0;
+
+	if (__atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) == 2)
+		return;
+	if (!__atomic_compare_exchange_n(&kcsan_initialized, &expected, 1, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		/* Another thread initialises; the runtime stays off (every
+		 * entry point tests == 2) until it is done: no waiting here,
+		 * an entry point must never block. */
+		return;
+	}
+	kcsan_parse_options(getenv("KCSAN_OPTIONS"));
+	if (kcsan_opts.verbose)
+		dprintf(kcsan_opts.log_fd,
+			"kcsan: enabled=%d skip_watch=%ld udelay=%lu weak_memory=%d\n",
+			kcsan_opts.enabled, kcsan_opts.skip_watch, kcsan_opts.udelay,
+			kcsan_opts.weak_memory);
+	atexit(kcsan_atexit);
+	__atomic_store_n(&kcsan_initialized, 2, __ATOMIC_RELEASE);
+}
+
+/* xorshift64*: cheap, per thread, good enough to de-synchronise sampling. */
+uint64_t kcsan_rand(struct kcsan_ctx *ctx)
+{
+	uint64_t x = ctx->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	ctx->rng = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/*
+ * The number of plain accesses to let pass before the next watchpoint.  As
+ * in the kernel, randomised so that two threads running the same loop do not
+ * watch in lock-step (which would make them miss each other).
+ */
+void kcsan_reset_skip(struct kcsan_ctx *ctx)
+{
+	long skip = kcsan_opts.skip_watch;
+
+	if (kcsan_opts.skip_watch_rand && skip > 0)
+		skip -= (long)(kcsan_rand(ctx) % (uint64_t)skip);
+	ctx->skip = skip;
+}
+
+struct kcsan_ctx *kcsan_get_ctx(void)
+{
+	struct kcsan_ctx *ctx = &kcsan_tls;
+
+	if (__builtin_expect(ctx->tid == 0, 0)) {
+		struct timespec ts;
+
+		kcsan_init();
+		ctx->tid = __atomic_add_fetch(&kcsan_next_tid, 1, __ATOMIC_RELAXED);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ctx->rng = ((uint64_t)ts.tv_nsec << 20) ^ ((uint64_t)ctx->tid * 0x9E3779B97F4A7C15ULL);
+		if (!ctx->rng)
+			ctx->rng = 1;
+		kcsan_reset_skip(ctx);
+	}
+	return ctx;
+}

@@ -1,0 +1,343 @@
+/*
+ * core.c — KCSAN's soft watchpoints: the check done on every instrumented
+ * access, setting up a watchpoint on a sampled plain access, and consuming
+ * another thread's watchpoint on a conflicting access.
+ *
+ * A race is detected when thread A, having set up a watchpoint on its access
+ * and waiting in the delay window, sees thread B hit that watchpoint with a
+ * conflicting access (same memory, at least one write): B consumes the
+ * watchpoint (CAS to KCSAN_WP_CONSUMED) and leaves a description of its
+ * access in other_info[slot]; A, on removing its watchpoint, finds it
+ * consumed and prints one report naming both accesses.  Independently, A
+ * re-reads the watched value after the delay: a change without a consumer is
+ * a race with an access the runtime did not see ("unknown origin").
+ *
+ * Only plain accesses are watched (marked ones, i.e. atomics and, with
+ * tsan-distinguish-volatile, volatile accesses, only check for watchpoints),
+ * so two marked accesses never race, and a marked access racing with a
+ * watched plain access is reported.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "encoding.h"
+#include "kcsan_rt.h"
+
+/* Number of watchpoint slots: few are in use at any time (one per thread in
+ * its delay window at most); a small table keeps the fast path in cache. */
+#define KCSAN_NUM_WATCHPOINTS	64
+
+/* A slot is chosen by page, and an access also checks the two neighbouring
+ * slots, so that accesses spanning a page boundary still find watchpoints
+ * that overlap them (the kernel's KCSAN_CHECK_ADJACENT = 1). */
+#define KCSAN_SLOT_PAGE_SHIFT	12
+
+static uint64_t watchpoints[KCSAN_NUM_WATCHPOINTS];
+
+/* Filled by the thread that consumed the watchpoint of the same slot; the
+ * slot stays KCSAN_WP_CONSUMED (nobody else can claim or consume it) until
+ * the watcher has copied this out, so one record per slot suffices. */
+static struct {
+	struct kcsan_access_info info;
+	int ready;	/* release-stored by the consumer once info is complete */
+} other_info[KCSAN_NUM_WATCHPOINTS];
+
+#define compiler_barrier() __asm__ __volatile__("" ::: "memory")
+
+static inline unsigned int slot_of(uintptr_t addr, int i)
+{
+	/* i in {-1, 0, 1}: the slot of the page and its neighbours. */
+	return (unsigned int)(((addr >> KCSAN_SLOT_PAGE_SHIFT) + (uintptr_t)(i +
+			       KCSAN_NUM_WATCHPOINTS)) % KCSAN_NUM_WATCHPOINTS);
+}
+
+/*
+ * A watchpoint that conflicts with the access [addr, addr+size): it overlaps
+ * and, if the access is a read, the watched access is a write (two reads
+ * never race).  Returns the slot or -1; *enc receives the value seen, which
+ * the consumer's CAS must still find.
+ */
+static int find_watchpoint(uintptr_t addr, size_t size, int only_writes, uint64_t *enc)
+{
+	int i;
+
+	for (i = -1; i <= 1; i++) {
+		unsigned int slot = slot_of(addr, i);
+		uint64_t wp = __atomic_load_n(&watchpoints[slot], __ATOMIC_RELAXED);
+		uintptr_t waddr;
+		size_t wsize;
+		int wwrite;
+
+		if (!kcsan_wp_decode(wp, &waddr, &wsize, &wwrite))
+			continue;	/* free or consumed */
+		if (only_writes && !wwrite)
+			continue;
+		if (kcsan_ranges_overlap(addr, size, waddr, wsize)) {
+			*enc = wp;
+			return (int)slot;
+		}
+	}
+	return -1;
+}
+
+/* Claim a free slot near the access's own one; -1 when all three are busy
+ * (the access is then simply not watched this time). */
+static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t *enc)
+{
+	static const int order[3] = { 0, 1, -1 };
+	uint64_t wp = kcsan_wp_encode(addr, size, is_write);
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		unsigned int slot = slot_of(addr, order[i]);
+		uint64_t expected = KCSAN_WP_INVALID;
+
+		/* seq_cst: the watchpoint must be visible before we read the
+		 * old value, or a writer could slip in between unseen. */
+		if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, wp, 0,
+						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			*enc = wp;
+			return (int)slot;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Read up to 8 bytes of the watched memory for value-change detection.
+ * Aligned power-of-two sizes are read as one relaxed atomic load (no tearing
+ * against a concurrent writer); anything else is copied bytewise and only
+ * the first 8 bytes are compared.
+ */
+static uint64_t read_value(const volatile void *ptr, size_t size)
+{
+	uintptr_t a = (uintptr_t)ptr;
+	uint64_t v = 0;
+
+	switch (size) {
+	case 1:
+		return __atomic_load_n((const volatile uint8_t *)ptr, __ATOMIC_RELAXED);
+	case 2:
+		if (!(a & 1))
+			return __atomic_load_n((const volatile uint16_t *)ptr, __ATOMIC_RELAXED);
+		break;
+	case 4:
+		if (!(a & 3))
+			return __atomic_load_n((const volatile uint32_t *)ptr, __ATOMIC_RELAXED);
+		break;
+	case 8:
+		if (!(a & 7))
+			return __atomic_load_n((const volatile uint64_t *)ptr, __ATOMIC_RELAXED);
+		break;
+	default:
+		break;
+	}
+	memcpy(&v, (const void *)a, size < sizeof(v) ? size : sizeof(v));
+	return v;
+}
+
+/*
+ * The delay window.  The kernel busy-waits; in user space a sleep is better:
+ * the racing thread may need this CPU to run at all (fewer CPUs than threads,
+ * a loaded CI machine), and a sleep gives it the CPU.
+ */
+static void delay_window(struct kcsan_ctx *ctx)
+{
+	unsigned long us = kcsan_opts.udelay;
+	struct timespec ts;
+
+	if (kcsan_opts.udelay_rand && us > 1)
+		us -= kcsan_rand(ctx) % (us / 2);
+	if (!us) {
+		sched_yield();
+		return;
+	}
+	ts.tv_sec = (time_t)(us / 1000000);
+	ts.tv_nsec = (long)(us % 1000000) * 1000;
+	nanosleep(&ts, NULL);
+}
+
+/* Plain accesses (and assertions) are sampled; marked ones never watched. */
+static inline int should_watch(struct kcsan_ctx *ctx, int type)
+{
+	if ((type & KCSAN_ACCESS_ATOMIC) && !(type & KCSAN_ACCESS_ASSERT))
+		return 0;
+	return --ctx->skip < 0;
+}
+
+/* This thread's access hit another thread's watchpoint. */
+static void found_watchpoint(struct kcsan_ctx *ctx, int slot, uint64_t enc,
+			     const volatile void *ptr, size_t size, int type,
+			     uintptr_t ip, int is_reorder, uintptr_t to_ip)
+{
+	uint64_t expected = enc;
+
+	/* Only one thread may consume a watchpoint; if the CAS fails the
+	 * watcher removed it or someone else consumed it first. */
+	if (!__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_CONSUMED,
+					 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	other_info[slot].info = (struct kcsan_access_info){
+		.ptr = ptr, .size = size, .type = type & ~KCSAN_ACCESS_SCOPED,
+		.tid = ctx->tid, .ip = ip, .reordered = is_reorder, .to_ip = to_ip,
+	};
+	__atomic_store_n(&other_info[slot].ready, 1, __ATOMIC_RELEASE);
+}
+
+/* Wait (bounded: ~100 ms) for the consumer to publish its description.  It
+ * writes it right after its CAS, so this only waits if it was preempted. */
+static int wait_other_info(int slot)
+{
+	int i;
+
+	for (i = 0; i < 100000; i++) {
+		if (__atomic_load_n(&other_info[slot].ready, __ATOMIC_ACQUIRE))
+			return 1;
+		if (i < 100)
+			continue;
+		if (i < 1000) {
+			sched_yield();
+		} else {
+			struct timespec ts = { 0, 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return 0;
+}
+
+static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
+			     size_t size, int type, uintptr_t ip, int is_reorder,
+			     uintptr_t to_ip)
+{
+	const int is_write = (type & KCSAN_ACCESS_WRITE) != 0;
+	const int is_assert = (type & KCSAN_ACCESS_ASSERT) != 0;
+	uint64_t enc, expected, old, new_;
+	int slot;
+
+	kcsan_reset_skip(ctx);
+
+	slot = insert_watchpoint((uintptr_t)ptr, size, is_write, &enc);
+	if (slot < 0)
+		goto out;
+	/* A consumer of a previous watchpoint in this slot that the watcher
+	 * gave up waiting for (preempted > 100 ms) may have left ready set. */
+	__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);
+
+	/*
+	 * A reordered access is never used for value-change detection: it is
+	 * simulated as happening later than it did, its memory may be gone
+	 * by now (freed, out of scope), and reading it could fault.
+	 */
+	old = is_reorder ? 0 : read_value(ptr, size);
+	delay_window(ctx);
+	new_ = is_reorder ? 0 : read_value(ptr, size);
+
+	expected = enc;
+	if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
+					0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		/* Not consumed.  A changed value means a writer the runtime
+		 * does not see (uninstrumented code, another process). */
+		if (old != new_ && kcsan_opts.report_unknown_origin) {
+			struct kcsan_access_info me = {
+				.ptr = ptr, .size = size, .type = type, .tid = ctx->tid,
+				.ip = ip, .reordered = is_reorder, .to_ip = to_ip,
+			};
+
+			kcsan_report_race(&me, NULL, 1, old, new_);
+		}
+	} else {
+		/* Consumed: the slot is ours until we free it below. */
+		struct kcsan_access_info me = {
+			.ptr = ptr, .size = size, .type = type & ~KCSAN_ACCESS_SCOPED,
+			.tid = ctx->tid, .ip = ip, .reordered = is_reorder, .to_ip = to_ip,
+		};
+		struct kcsan_access_info other;
+		int have_other = wait_other_info(slot);
+
+		if (have_other) {
+			other = other_info[slot].info;
+			__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);
+		}
+		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
+		/* Two assertions are not accesses: no race between them. */
+		if (!(have_other && is_assert && (other.type & KCSAN_ACCESS_ASSERT)))
+			kcsan_report_race(&me, have_other ? &other : NULL,
+					  old != new_, old, new_);
+	}
+out:
+	/*
+	 * The watched access becomes the thread's delayed access, unless it
+	 * already is (a re-check must not move its scope to a deeper callee),
+	 * it is an assertion (not a real access), or we are in a signal
+	 * handler (which must not replace the interrupted code's access).
+	 */
+	if (!is_reorder && !is_assert && kcsan_opts.weak_memory && !ctx->nested)
+		kcsan_set_reorder(ctx, ptr, size, type, ip);
+}
+
+/*
+ * The check.  ip is the access's code location; for the re-check of the
+ * delayed access (is_reorder), to_ip is the later access it is checked at:
+ * "where it was reordered to".
+ */
+void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
+			      size_t size, int type, uintptr_t ip,
+			      int is_reorder, uintptr_t to_ip)
+{
+	const uintptr_t cur_ip = ip;
+	uint64_t enc;
+	int slot;
+
+again:
+	slot = find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc);
+	if (slot >= 0) {
+		found_watchpoint(ctx, slot, enc, ptr, size, type, ip, is_reorder, to_ip);
+		return;
+	}
+	if (should_watch(ctx, type)) {
+		setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip);
+		return;
+	}
+	/*
+	 * Simulated reordering: the delayed access is checked again along
+	 * with every later access, as if it happened now; not from a signal
+	 * handler (nested context: the thread would race with its own
+	 * interrupted code, which cannot observe its own reordering).  Read
+	 * size last:
+	 * kcsan_func_exit / a barrier invalidate by clearing it.
+	 */
+	if (!is_reorder && kcsan_opts.weak_memory && !ctx->nested && ctx->reorder.size) {
+		ptr = ctx->reorder.ptr;
+		type = ctx->reorder.type;
+		ip = ctx->reorder.ip;
+		compiler_barrier();
+		size = ctx->reorder.size;
+		to_ip = cur_ip;
+		is_reorder = 1;
+		if (size)
+			goto again;
+	}
+}
+
+void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	struct kcsan_ctx *ctx;
+
+	if (__builtin_expect(size == 0, 0))
+		return;
+	ctx = kcsan_get_ctx();
+	/* in_rt: re-entry from a wrapper or a signal handler; disable:
+	 * inside data_race(); not initialised or enabled=0: nothing. */
+	if (ctx->in_rt || ctx->disable ||
+	    __atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) != 2 ||
+	    !kcsan_opts.enabled)
+		return;
+	ctx->in_rt = 1;
+	compiler_barrier();	/* a signal handler must see in_rt set first */
+	__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);
+	compiler_barrier();
+	ctx->in_rt = 0;
+}

@@ -1,0 +1,139 @@
+/*
+ * kcsan_rt.h — internal interface of the kcsan-scan runtime.
+ *
+ * The runtime implements the -fsanitize=thread instrumentation ABI (the
+ * __tsan_* entry points that clang >= 14 and gcc >= 12 emit) with KCSAN's
+ * algorithm instead of libtsan's: no shadow memory, a small table of "soft
+ * watchpoints", sampling, a delay window, and the weak-memory model of the
+ * Linux KCSAN series (simulated delaying of one plain access per thread until
+ * a barrier orders it or the function that made it returns).
+ *
+ * Files (one job each):
+ *   options.c        KCSAN_OPTIONS parsing (once, at init)
+ *   context.c        per-thread context, thread ids, sampling counter, init
+ *   encoding.h       how a watchpoint is packed into one machine word
+ *   core.c           watchpoint table, check_access, watch / consume
+ *   weakmem.c        the reordered access, barriers, function scope
+ *   report.c         report formatting, de-duplication
+ *   symbolize.c      code address -> function+offset (dladdr, ELF .symtab)
+ *   tsan_access.c    __tsan_{read,write,unaligned,volatile}*, ranges, mem*
+ *   tsan_atomic.c    __tsan_atomic{8,16,32,64}_*, fences
+ *   tsan_atomic128.c __tsan_atomic128_* (needs -latomic; own object so that
+ *                    programs without 128-bit atomics do not pull it in)
+ *   hooks.c          the weak hooks of <kcsan/lkmm.h> (data_race, asserts)
+ *   interpose.c      pthread / semaphore wrappers with their real ordering
+ *   signals.c        sigaction/signal wrappers: handlers are nested contexts
+ *
+ * Nothing in the runtime is built with -fsanitize=thread: its own accesses
+ * are never instrumented.  Re-entry (a wrapper called from inside the
+ * runtime, a signal handler interrupting it) is stopped by ctx->in_rt.
+ */
+#ifndef KCSAN_RT_H
+#define KCSAN_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Access type bits (same meaning as the kernel's KCSAN_ACCESS_*). */
+#define KCSAN_ACCESS_WRITE	0x1	/* write (or RMW) */
+#define KCSAN_ACCESS_COMPOUND	0x2	/* read-modify-write */
+#define KCSAN_ACCESS_ATOMIC	0x4	/* marked: volatile/atomic; never watched */
+#define KCSAN_ACCESS_SCOPED	0x8	/* re-check of the delayed (reordered) access */
+#define KCSAN_ACCESS_ASSERT	0x10	/* ASSERT_EXCLUSIVE_*: not a real access */
+
+/* Barrier kinds, as decoded from the lkmm.h signal-fence markers, from C11
+ * memory orders, and from pthread synchronisation. */
+enum kcsan_barrier {
+	KCSAN_BARRIER_MB,	/* full barrier, fully ordered RMW */
+	KCSAN_BARRIER_WMB,	/* orders earlier writes */
+	KCSAN_BARRIER_RMB,	/* orders earlier reads */
+	KCSAN_BARRIER_RELEASE,	/* orders every earlier access */
+};
+
+/*
+ * The one access per thread that is simulated as delayed ("reordered").
+ * size == 0 means none is in flight.  depth is the function nesting depth
+ * (count of __tsan_func_entry minus __tsan_func_exit) when it was selected:
+ * it stays delayed until the function at that depth returns.
+ */
+struct kcsan_reorder {
+	const volatile void *ptr;
+	size_t size;
+	int type;		/* access type | KCSAN_ACCESS_SCOPED */
+	int depth;
+	uintptr_t ip;		/* where the access was made */
+};
+
+struct kcsan_ctx {
+	int in_rt;		/* inside the runtime: ignore everything */
+	int disable;		/* data_race() / __kcsan_disable_current nesting */
+	int depth;		/* function nesting depth (weak-memory scope) */
+	int nested;		/* running a signal handler (signals.c) */
+	unsigned int tid;	/* small sequential id, 1 = first thread seen */
+	long skip;		/* accesses left before the next watchpoint */
+	uint64_t rng;		/* xorshift state for the randomised skip/delay */
+	struct kcsan_reorder reorder;
+};
+
+/* Options (options.c); read-only after init. */
+struct kcsan_options {
+	int enabled;			/* enabled=0 turns the runtime into a no-op */
+	long skip_watch;		/* watch every skip_watch-th plain access */
+	int skip_watch_rand;		/* randomise the skip count in [1, skip_watch] */
+	unsigned long udelay;		/* delay window, microseconds */
+	int udelay_rand;		/* randomise the delay in [udelay/2, udelay] */
+	int weak_memory;		/* model reordering (SPEC §5) */
+	int report_unknown_origin;	/* value changed, no other access seen */
+	int dedup;			/* report each pair of PCs once */
+	int verbose;			/* print the options and a summary at exit */
+	int log_fd;			/* where reports go (stderr or log_path) */
+};
+extern struct kcsan_options kcsan_opts;
+void kcsan_parse_options(const char *s);
+
+/* context.c */
+extern int kcsan_initialized;
+void kcsan_init(void);
+struct kcsan_ctx *kcsan_get_ctx(void);
+uint64_t kcsan_rand(struct kcsan_ctx *ctx);
+void kcsan_reset_skip(struct kcsan_ctx *ctx);
+
+/* core.c: the check every instrumented access goes through. */
+void kcsan_check_access(const volatile void *ptr, size_t size, int type,
+			uintptr_t ip);
+void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
+			      size_t size, int type, uintptr_t ip,
+			      int is_reorder, uintptr_t to_ip);
+
+/* weakmem.c */
+void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
+		       size_t size, int type, uintptr_t ip);
+void kcsan_barrier(struct kcsan_ctx *ctx, enum kcsan_barrier kind);
+void kcsan_barrier_memorder(struct kcsan_ctx *ctx, int memorder);
+void kcsan_signal_fence(struct kcsan_ctx *ctx, int encoded);
+void kcsan_func_entry(struct kcsan_ctx *ctx);
+void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip);
+/* Release semantics of an uninstrumented synchronisation call (unlock...). */
+void kcsan_sync_release(void);
+
+/* report.c */
+struct kcsan_access_info {
+	const volatile void *ptr;
+	size_t size;
+	int type;
+	unsigned int tid;
+	uintptr_t ip;
+	int reordered;		/* the access was the delayed one */
+	uintptr_t to_ip;	/* ... and was checked again here */
+};
+void kcsan_report_race(const struct kcsan_access_info *watcher,
+		       const struct kcsan_access_info *other,
+		       int value_changed, uint64_t old, uint64_t new_);
+unsigned long kcsan_rt_reports(void);	/* public: number of reports printed */
+
+/* symbolize.c: 1 if a function name was found for pc; *module (or NULL)
+ * and *mod_off are filled whenever the module is known. */
+int kcsan_symbolize(uintptr_t pc, char *func, size_t fn, uintptr_t *func_off,
+		    const char **module, uintptr_t *mod_off);
+
+#endif /* KCSAN_RT_H */

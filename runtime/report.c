@@ -1,0 +1,202 @@
+/*
+ * report.c — printing a race, KCSAN-style, to stderr (or log_path).
+ *
+ *   ==================================================================
+ *   BUG: KCSAN: data-race in reader / writer
+ *
+ *   write (reordered) to 0x5581e0c4c014 of 4 bytes by thread 2:
+ *    #0 writer+0x2b (/tmp/mp+0x12ab)
+ *     |
+ *     +-> reordered to: writer+0x61 (/tmp/mp+0x12e1)
+ *
+ *   read to 0x5581e0c4c014 of 4 bytes by thread 3:
+ *    #0 reader+0x1f (/tmp/mp+0x131f)
+ *
+ *   value changed: 0x0 -> 0x1
+ *   ==================================================================
+ *
+ * Code locations are return addresses of the calls into the runtime minus
+ * one (inside the instrumented call instruction), symbolised by
+ * symbolize.c (dladdr, then the module's ELF .symtab); module+offset is
+ * always printed too, for `addr2line -e module offset` (no in-process DWARF
+ * reader, no fork of addr2line: a report must work from any thread).
+ *
+ * Each report is formatted into one buffer and written with one write(2), so
+ * concurrent reports do not interleave.  With dedup=1 a pair of code
+ * locations (in either order, reordered or not) is reported once.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kcsan_rt.h"
+
+static unsigned long kcsan_nreports;
+
+unsigned long kcsan_rt_reports(void)
+{
+	return __atomic_load_n(&kcsan_nreports, __ATOMIC_RELAXED);
+}
+
+#define DEDUP_SLOTS 4096
+static uint64_t dedup_table[DEDUP_SLOTS];
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Returns 1 if this key was seen before (then: do not report).  Lock-free:
+ * claim an empty slot with CAS; a full table stops de-duplicating rather
+ * than losing reports. */
+static int seen_before(uintptr_t a, uintptr_t b, int reordered)
+{
+	uintptr_t lo = a < b ? a : b, hi = a < b ? b : a;
+	uint64_t key = mix(mix(lo) ^ hi ^ (uint64_t)reordered) | 1;
+	unsigned int i, idx = (unsigned int)(key % DEDUP_SLOTS);
+
+	for (i = 0; i < DEDUP_SLOTS; i++, idx = (idx + 1) % DEDUP_SLOTS) {
+		uint64_t cur = __atomic_load_n(&dedup_table[idx], __ATOMIC_RELAXED);
+
+		if (cur == key)
+			return 1;
+		if (cur == 0) {
+			uint64_t expected = 0;
+
+			if (__atomic_compare_exchange_n(&dedup_table[idx], &expected, key, 0,
+							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				return 0;
+			if (expected == key)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+struct buf {
+	char s[4096];
+	size_t n;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void bprintf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (b->n >= sizeof(b->s))
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(b->s + b->n, sizeof(b->s) - b->n, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		b->n += (size_t)r < sizeof(b->s) - b->n ? (size_t)r : sizeof(b->s) - b->n - 1;
+}
+
+/* "func+0xoff (module+0xoff)" for the instruction before return address ip
+ * (the call into the runtime). */
+static void symbolize(struct buf *b, uintptr_t ip)
+{
+	uintptr_t pc = ip ? ip - 1 : 0, foff = 0, moff = 0;
+	const char *mod;
+	char fn[256];
+
+	if (kcsan_symbolize(pc, fn, sizeof(fn), &foff, &mod, &moff))
+		bprintf(b, "%s+0x%lx ", fn, (unsigned long)foff);
+	if (mod)
+		bprintf(b, "(%s+0x%lx)", mod, (unsigned long)moff);
+	else
+		bprintf(b, "0x%lx", (unsigned long)pc);
+}
+
+/* The function name alone, for the title line. */
+static void func_name(uintptr_t ip, char *fn, size_t n)
+{
+	uintptr_t foff, moff;
+	const char *mod;
+
+	if (!ip || !kcsan_symbolize(ip - 1, fn, n, &foff, &mod, &moff))
+		snprintf(fn, n, "<unknown>");
+}
+
+static const char *kind_str(int type)
+{
+	if (type & KCSAN_ACCESS_ASSERT)
+		return (type & KCSAN_ACCESS_WRITE) ? "assert no accesses" : "assert no writes";
+	if (type & KCSAN_ACCESS_COMPOUND)
+		return (type & KCSAN_ACCESS_ATOMIC) ? "read-write (marked)" : "read-write";
+	if (type & KCSAN_ACCESS_WRITE)
+		return (type & KCSAN_ACCESS_ATOMIC) ? "write (marked)" : "write";
+	return (type & KCSAN_ACCESS_ATOMIC) ? "read (marked)" : "read";
+}
+
+static void print_access(struct buf *b, const struct kcsan_access_info *a)
+{
+	bprintf(b, "%s%s to %p of %zu bytes by thread %u:\n #0 ", kind_str(a->type),
+		a->reordered ? " (reordered)" : "", (const void *)a->ptr, a->size, a->tid);
+	symbolize(b, a->ip);
+	bprintf(b, "\n");
+	if (a->reordered) {
+		bprintf(b, "  |\n  +-> reordered to: ");
+		symbolize(b, a->to_ip);
+		bprintf(b, "\n");
+	}
+	bprintf(b, "\n");
+}
+
+void kcsan_report_race(const struct kcsan_access_info *watcher,
+		       const struct kcsan_access_info *other,
+		       int value_changed, uint64_t old, uint64_t new_)
+{
+	char n1[256], n2[256];
+	const char *f1 = n1, *f2 = n2;
+	int is_assert = (watcher->type | (other ? other->type : 0)) & KCSAN_ACCESS_ASSERT;
+	struct buf b;
+
+	/* A race of a thread with itself is impossible (a nested context of
+	 * the same thread cannot consume: in_rt); be safe anyway. */
+	if (other && other->tid == watcher->tid)
+		return;
+	if (kcsan_opts.dedup &&
+	    seen_before(watcher->ip, other ? other->ip : 0,
+			watcher->reordered || (other && other->reordered)))
+		return;
+
+	func_name(watcher->ip, n1, sizeof(n1));
+	b.n = 0;
+	bprintf(&b, "==================================================================\n");
+	if (other) {
+		func_name(other->ip, n2, sizeof(n2));
+		/* Sorted names: the same pair gives the same title. */
+		if (strcmp(f1, f2) > 0) {
+			const char *t = f1;
+
+			f1 = f2;
+			f2 = t;
+		}
+		bprintf(&b, "BUG: KCSAN: %s in %s / %s\n\n",
+			is_assert ? "assert: race" : "data-race", f1, f2);
+		print_access(&b, watcher);
+		print_access(&b, other);
+	} else {
+		bprintf(&b, "BUG: KCSAN: %s in %s\n\n",
+			is_assert ? "assert: race" : "data-race", f1);
+		bprintf(&b, "race at unknown origin, with ");
+		print_access(&b, watcher);
+	}
+	if (value_changed)
+		bprintf(&b, "value changed: 0x%llx -> 0x%llx\n",
+			(unsigned long long)old, (unsigned long long)new_);
+	bprintf(&b, "==================================================================\n");
+	__atomic_add_fetch(&kcsan_nreports, 1, __ATOMIC_RELAXED);
+	if (write(kcsan_opts.log_fd, b.s, b.n) < 0) {
+		/* nowhere else to say it */
+	}
+}

@@ -1,0 +1,162 @@
+/*
+ * weakmem.c — KCSAN's model of a subset of weak memory (SPEC §5).
+ *
+ * Each plain access for which a watchpoint was set up is afterwards
+ * simulated as delayed ("reordered"): it is checked again with every later
+ * instrumented access of the same thread (core.c), as if it only became
+ * visible then.  At most one access per thread is in flight (ctx->reorder);
+ * a newer one replaces it.  It stops being delayed
+ *   - when the function that made it returns (its scope: callees are inside
+ *     the window), after one last check at that function's exit, or
+ *   - when a barrier that orders it runs (kcsan_barrier).
+ * Only delaying ("store/load buffering") is modelled: the runtime cannot
+ * execute an access earlier than the program does, so acquire operations
+ * (which forbid later accesses from moving up) end nothing.
+ */
+#include <limits.h>
+
+#define KCSAN_LKMM_ABI_ONLY
+#include "../include/kcsan/lkmm.h"
+#include "kcsan_rt.h"
+
+void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
+		       size_t size, int type, uintptr_t ip)
+{
+	struct kcsan_reorder *ra = &ctx->reorder;
+
+	ra->ptr = ptr;
+	ra->type = type | KCSAN_ACCESS_SCOPED;
+	ra->ip = ip;
+	ra->depth = ctx->depth;
+	/* size last: it is the "valid" flag, read last by the re-check. */
+	__asm__ __volatile__("" ::: "memory");
+	ra->size = size;
+}
+
+/*
+ * Which barrier ends which delayed access (the seeds' test_barrier_nothreads
+ * table):
+ *   MB, RELEASE  every access: a full barrier or a release orders all earlier
+ *                accesses before everything after it.
+ *   WMB          writes and RMWs (an RMW contains a write), not reads.
+ *   RMB          reads and RMWs (an RMW contains a read), not plain writes.
+ */
+void kcsan_barrier(struct kcsan_ctx *ctx, enum kcsan_barrier kind)
+{
+	struct kcsan_reorder *ra = &ctx->reorder;
+	int ends = 0;
+
+	/* A signal handler's barriers order the handler's accesses, not those
+	 * of the code it interrupted (no scoped effects from nested contexts). */
+	if (!ra->size || ctx->nested)
+		return;
+	switch (kind) {
+	case KCSAN_BARRIER_MB:
+	case KCSAN_BARRIER_RELEASE:
+		ends = 1;
+		break;
+	case KCSAN_BARRIER_WMB:
+		ends = (ra->type & (KCSAN_ACCESS_WRITE | KCSAN_ACCESS_COMPOUND)) != 0;
+		break;
+	case KCSAN_BARRIER_RMB:
+		ends = !(ra->type & KCSAN_ACCESS_WRITE) ||
+		       (ra->type & KCSAN_ACCESS_COMPOUND);
+		break;
+	}
+	if (ends)
+		ra->size = 0;
+}
+
+/*
+ * C11/GNU atomics and fences: release, acq_rel and seq_cst end every delayed
+ * access (as the kernel's kcsan_atomic_builtin_memorder).  A seq_cst *load*
+ * is, strictly, only an acquire in C11; it is treated like the others
+ * because a seq_cst operation is what programmers write to mean "fully
+ * ordered", and ending a delayed access early can only hide reports, never
+ * create false ones.  relaxed, consume and acquire end nothing.
+ */
+void kcsan_barrier_memorder(struct kcsan_ctx *ctx, int memorder)
+{
+	/* Clang may set high bits (HLE hints) in the order: mask them off. */
+	switch (memorder & 0xffff) {
+	case __ATOMIC_RELEASE:
+	case __ATOMIC_ACQ_REL:
+	case __ATOMIC_SEQ_CST:
+		kcsan_barrier(ctx, KCSAN_BARRIER_RELEASE);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * __atomic_signal_fence(ORDER) in instrumented code is how <kcsan/lkmm.h>
+ * announces a barrier (see its "Runtime ABI"): the ORDER is a label, not a
+ * C11 ordering.  MB=SEQ_CST, WMB=ACQ_REL, RMB=ACQUIRE, RELEASE=RELEASE.
+ * relaxed/consume labels nothing.
+ */
+void kcsan_signal_fence(struct kcsan_ctx *ctx, int encoded)
+{
+	switch (encoded & 0xffff) {
+	case KCSAN_BARRIER_SIGNAL_FENCE_MB:
+		kcsan_barrier(ctx, KCSAN_BARRIER_MB);
+		break;
+	case KCSAN_BARRIER_SIGNAL_FENCE_WMB:
+		kcsan_barrier(ctx, KCSAN_BARRIER_WMB);
+		break;
+	case KCSAN_BARRIER_SIGNAL_FENCE_RMB:
+		kcsan_barrier(ctx, KCSAN_BARRIER_RMB);
+		break;
+	case KCSAN_BARRIER_SIGNAL_FENCE_RELEASE:
+		kcsan_barrier(ctx, KCSAN_BARRIER_RELEASE);
+		break;
+	default:
+		break;
+	}
+}
+
+void kcsan_func_entry(struct kcsan_ctx *ctx)
+{
+	ctx->depth++;
+}
+
+/*
+ * Function exit ends the scope of a delayed access made at this depth (or
+ * deeper: a longjmp out of callees skips their exits).  Before that, one last
+ * check: the instrumentation runs *before* each access, so if the delayed
+ * write was the function's last access before e.g. giving up a lock by
+ * uninstrumented means, a conflicting access after that point is only seen
+ * by this check.  ip is the exit's location ("reordered to").
+ */
+void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip)
+{
+	struct kcsan_reorder *ra = &ctx->reorder;
+
+	/* A signal handler's function exits run deeper than the interrupted
+	 * code's scope, so they never end it; they do no check either. */
+	if (ra->size && ctx->depth <= ra->depth && !ctx->nested) {
+		if (!ctx->in_rt && !ctx->disable && kcsan_opts.enabled &&
+		    __atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) == 2) {
+			ctx->in_rt = 1;
+			__asm__ __volatile__("" ::: "memory");
+			__kcsan_check_access_ctx(ctx, ra->ptr, ra->size, ra->type,
+						 ra->ip, 1, ip);
+			__asm__ __volatile__("" ::: "memory");
+			ctx->in_rt = 0;
+		}
+		ra->size = 0;
+		ra->depth = INT_MIN;
+	}
+	ctx->depth--;
+}
+
+/* Called by the pthread wrappers before an unlock, post, create...: release
+ * semantics end every delayed access. */
+void kcsan_sync_release(void)
+{
+	struct kcsan_ctx *ctx = kcsan_get_ctx();
+
+	if (ctx->in_rt)
+		return;
+	kcsan_barrier(ctx, KCSAN_BARRIER_RELEASE);
+}

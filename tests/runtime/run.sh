@@ -1,0 +1,191 @@
+#!/bin/sh
+# tests/runtime/run.sh — builds the kcsan-scan runtime and its tests with
+# plain compiler commands (no Makefile needed) and runs them.
+#
+#   tests/runtime/run.sh            all tests
+#   KEEP=1 tests/runtime/run.sh     keep the build directory
+#
+# The instrumented test programs are compiled with -fsanitize=thread (and the
+# flag that turns volatile accesses into marked ones) but linked WITHOUT it:
+# libtsan is not used, the runtime's objects provide the __tsan_* ABI.
+# Prints "N passed, M failed" last; exits non-zero if anything failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+rt="$root/runtime"
+B=$(mktemp -d "${TMPDIR:-/tmp}/kcsan-rt-test.XXXXXX")
+[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$B"' EXIT
+pass=0
+fail=0
+ok()  { pass=$((pass + 1)); echo "PASS: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+CFLAGS_RT="-O2 -g -std=gnu11 -fPIC -Wall -Wextra -Werror"
+CLANG_TSAN="-fsanitize=thread -mllvm -tsan-distinguish-volatile=1"
+GCC_TSAN="-fsanitize=thread --param=tsan-distinguish-volatile=1 -Wno-tsan"
+TFLAGS="-O2 -g -Wall -Wextra -I$root/include"
+LIBS="-lpthread -ldl"
+
+# 1. The runtime builds warning-free with both compilers.
+for cc in gcc clang; do
+	mkdir -p "$B/rt-$cc"
+	okc=1
+	for f in "$rt"/*.c; do
+		o="$B/rt-$cc/$(basename "$f" .c).o"
+		if ! $cc $CFLAGS_RT -c "$f" -o "$o" 2>"$B/rt-$cc.log"; then
+			okc=0
+			cat "$B/rt-$cc.log"
+		fi
+	done
+	if [ $okc = 1 ]; then ok "runtime builds with $cc -Wall -Wextra -Werror"
+	else bad "runtime builds with $cc -Wall -Wextra -Werror"; fi
+done
+# The objects the tests link (gcc-built; tsan_atomic128 needs -latomic and
+# is not used by the tests).
+RTOBJ=$(ls "$B"/rt-gcc/*.o | grep -v atomic128)
+
+tsan_flags() { if [ "$1" = clang ]; then echo "$CLANG_TSAN"; else echo "$GCC_TSAN"; fi; }
+
+# build CC NAME SRC [extra cflags]  ->  $B/NAME
+build() {
+	cc=$1 name=$2 src=$3
+	shift 3
+	# shellcheck disable=SC2046
+	$cc $TFLAGS $(tsan_flags "$cc") "$@" -c "$src" -o "$B/$name.o" >"$B/$name.log" 2>&1 &&
+	gcc -rdynamic -o "$B/$name" "$B/$name.o" $RTOBJ $LIBS >>"$B/$name.log" 2>&1 ||
+	{ cat "$B/$name.log"; return 1; }
+}
+
+NOWATCH="skip_watch=1000000000"
+FAST="skip_watch=20:udelay=50"
+
+for cc in clang gcc; do
+	# 2a. Barrier table: lkmm.h primitives and pthreads.
+	if build $cc bl-$cc "$here/barrier_lkmm.c" &&
+	   out=$(KCSAN_OPTIONS=$NOWATCH timeout 30 "$B/bl-$cc") ; then
+		ok "barrier table, lkmm.h ($cc): $(echo "$out" | tail -1)"
+	else
+		echo "${out:-}"; bad "barrier table, lkmm.h ($cc)"
+	fi
+	# 2b. Barrier table: C11 / GNU atomics and fences.
+	if build $cc bc-$cc "$here/barrier_c11.c" &&
+	   out=$(KCSAN_OPTIONS=$NOWATCH timeout 30 "$B/bc-$cc"); then
+		ok "barrier table, C11 atomics ($cc): $(echo "$out" | tail -1)"
+	else
+		echo "${out:-}"; bad "barrier table, C11 atomics ($cc)"
+	fi
+
+	# 2c. Signal handlers are nested contexts; sigaction/signal wrappers.
+	if build $cc sg-$cc "$here/signals.c" &&
+	   out=$(KCSAN_OPTIONS=skip_watch=0:udelay=10 timeout 30 "$B/sg-$cc"); then
+		ok "signal handlers as nested contexts ($cc): $(echo "$out" | tail -1)"
+	else
+		echo "${out:-}"; bad "signal handlers as nested contexts ($cc)"
+	fi
+
+	# 3. Message passing, buggy twin: must report, "(reordered)", within 20 s.
+	if build $cc mp-$cc "$here/mp.c"; then
+		out=$(KCSAN_OPTIONS=$FAST timeout 60 "$B/mp-$cc" 20 2>"$B/mp-$cc.err")
+		if echo "$out" | grep -q 'reports=[1-9]' &&
+		   grep -q '(reordered)' "$B/mp-$cc.err" &&
+		   grep -q 'reordered to:' "$B/mp-$cc.err"; then
+			ok "message passing, buggy twin reported ($cc): $out"
+		else
+			echo "$out"; cat "$B/mp-$cc.err"; bad "message passing, buggy twin ($cc)"
+		fi
+	else
+		bad "message passing, buggy twin: build ($cc)"
+	fi
+
+	# 3b. ... and, as the article says, plain KCSAN (weak_memory=0) cannot
+	# see it: the watch on x delays the flag store, so nobody reads x then.
+	if [ -x "$B/mp-$cc" ]; then
+		out=$(KCSAN_OPTIONS=$FAST:weak_memory=0 timeout 60 "$B/mp-$cc" 2 2>/dev/null)
+		if echo "$out" | grep -q 'reports=0'; then
+			ok "message passing, buggy twin invisible with weak_memory=0 ($cc)"
+		else
+			echo "$out"; bad "message passing, weak_memory=0 reported ($cc)"
+		fi
+	fi
+
+	# 4. Message passing, fixed twin: never a report in 3 runs of 2 s.
+	if build $cc mpf-$cc "$here/mp.c" -DFIXED; then
+		clean=1
+		for run in 1 2 3; do
+			out=$(KCSAN_OPTIONS=$FAST timeout 60 "$B/mpf-$cc" 2 2>"$B/mpf-$cc.err")
+			if ! echo "$out" | grep -q 'reports=0' || [ -s "$B/mpf-$cc.err" ]; then
+				clean=0
+				echo "run $run: $out"; cat "$B/mpf-$cc.err"
+			fi
+		done
+		if [ $clean = 1 ]; then ok "message passing, fixed twin: no report in 3 runs ($cc)"
+		else bad "message passing, fixed twin ($cc)"; fi
+	else
+		bad "message passing, fixed twin: build ($cc)"
+	fi
+
+	# 5. Locks: no report with any lock; a report without one.
+	if build $cc lk-$cc "$here/locked.c"; then
+		for m in mutex spin rwlock sem cond; do
+			out=$(KCSAN_OPTIONS=$FAST timeout 60 "$B/lk-$cc" $m 1 2>"$B/lk-$cc.err")
+			if echo "$out" | grep -q 'reports=0' && [ ! -s "$B/lk-$cc.err" ]; then
+				ok "pthread $m: no report ($cc)"
+			else
+				echo "$out"; head -30 "$B/lk-$cc.err"; bad "pthread $m: false report ($cc)"
+			fi
+		done
+		out=$(KCSAN_OPTIONS=$FAST timeout 60 "$B/lk-$cc" none 20 2>"$B/lk-$cc.err")
+		if echo "$out" | grep -q 'reports=[1-9]' && grep -q 'BUG: KCSAN: data-race' "$B/lk-$cc.err"; then
+			ok "unlocked counter reported ($cc)"
+		else
+			echo "$out"; bad "unlocked counter not reported ($cc)"
+		fi
+	else
+		bad "locks: build ($cc)"
+	fi
+	# 5b. lkmm.h hooks: ASSERT_EXCLUSIVE_WRITER reports, data_race() silences.
+	if build $cc hk-$cc "$here/hooks.c"; then
+		out=$(KCSAN_OPTIONS=$FAST timeout 60 "$B/hk-$cc" assert 20 2>"$B/hk-$cc.err")
+		if echo "$out" | grep -q 'reports=[1-9]' && grep -q 'assert: race' "$B/hk-$cc.err"; then
+			ok "ASSERT_EXCLUSIVE_WRITER reported ($cc)"
+		else
+			echo "$out"; head -20 "$B/hk-$cc.err"; bad "ASSERT_EXCLUSIVE_WRITER ($cc)"
+		fi
+		out=$(KCSAN_OPTIONS=$FAST timeout 60 "$B/hk-$cc" data_race 1 2>"$B/hk-$cc.err")
+		if echo "$out" | grep -q 'reports=0' && [ ! -s "$B/hk-$cc.err" ]; then
+			ok "data_race() not reported ($cc)"
+		else
+			echo "$out"; head -20 "$B/hk-$cc.err"; bad "data_race() reported ($cc)"
+		fi
+	else
+		bad "hooks: build ($cc)"
+	fi
+done
+
+# 6. 128-bit atomics (gcc emits __tsan_atomic128_*; needs libatomic).
+cat >"$B/a128.c" <<'EOC'
+#include <stdio.h>
+static unsigned __int128 v;
+int main(void)
+{
+	unsigned __int128 e = 0;
+	__atomic_store_n(&v, (unsigned __int128)1 << 100, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&v, 1, __ATOMIC_SEQ_CST);
+	int ok = __atomic_compare_exchange_n(&v, &e, 0, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED) == 0 &&
+		 e == (((unsigned __int128)1 << 100) | 1) &&
+		 __atomic_load_n(&v, __ATOMIC_ACQUIRE) == e;
+	puts(ok ? "ok" : "wrong");
+	return !ok;
+}
+EOC
+if gcc -O2 $GCC_TSAN -Wno-atomic-alignment -c "$B/a128.c" -o "$B/a128.o" 2>"$B/a128.log" &&
+   nm "$B/a128.o" | grep -q __tsan_atomic128_ &&
+   gcc -o "$B/a128" "$B/a128.o" $RTOBJ "$B/rt-gcc/tsan_atomic128.o" $LIBS -latomic 2>>"$B/a128.log" &&
+   [ "$("$B/a128")" = ok ]; then
+	ok "128-bit atomics (gcc, -latomic)"
+else
+	cat "$B/a128.log"; bad "128-bit atomics (gcc, -latomic)"
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
