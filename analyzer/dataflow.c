@@ -113,21 +113,32 @@ struct program {
 	int nfnptrs, fnptrcap;
 };
 
-/* Event sets are kept sorted by the events' tree-wide numbers (gid), so
- * that membership is a binary search and union a merge: big functions have
- * hundreds of accesses and the fixpoint unions sets at every edge. */
-static int es_find(const struct evset *s, int gid, int *pos)
+/* Event sets (and the fence and exposure sets) are kept sorted by the
+ * events' tree-wide numbers (gid), so that membership is a binary search
+ * and union a merge: big functions have hundreds of accesses and the
+ * fixpoint unions sets at every edge.  Every such array holds elements
+ * STRIDE bytes long that start with a struct event pointer; this is the
+ * first position whose event's number is not below GID. */
+static int lower_bound_gid(const void *base, int n, size_t stride, int gid)
 {
-	int lo = 0, hi = s->n;
+	int lo = 0, hi = n;
 
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
+		const struct event *e = *(struct event *const *)((const char *)base + (size_t)mid * stride);
 
-		if (s->v[mid]->gid < gid)
+		if (e->gid < gid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static int es_find(const struct evset *s, int gid, int *pos)
+{
+	int lo = lower_bound_gid(s->v, s->n, sizeof *s->v, gid);
+
 	*pos = lo;
 	return lo < s->n && s->v[lo]->gid == gid;
 }
@@ -194,21 +205,9 @@ static void es_remove_at(struct evset *s, int i)
 	s->n--;
 }
 
-/* Where plain write P stands (or would) in S, sorted by P's number like
- * the event sets. */
 static int fs_lower_bound(const struct fset *s, const struct event *p)
 {
-	int lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (s->v[mid].plain->gid < p->gid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound_gid(s->v, s->n, sizeof *s->v, p->gid);
 }
 
 /* Remembers the fence that ordered plain write P: one per write (the
@@ -237,16 +236,8 @@ static struct event *fs_fence(const struct fset *s, const struct event *p)
 /* Exposed events are kept sorted by number, like the event sets. */
 static void xs_add(struct xset *s, struct event *e, unsigned killed)
 {
-	int lo = 0, hi = s->n;
+	int lo = lower_bound_gid(s->v, s->n, sizeof *s->v, e->gid);
 
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (s->v[mid].e->gid < e->gid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < s->n && s->v[lo].e == e) {
 		s->v[lo].killed_before &= killed;
 		return;
