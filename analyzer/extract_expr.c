@@ -239,6 +239,8 @@ static char *object_of_lvalue(struct ectx *x, CXCursor c)
 
 		if (clang_getCursorKind(ref) != CXCursor_VarDecl && clang_getCursorKind(ref) != CXCursor_ParmDecl)
 			return NULL;
+		if (clang_getCursorTLSKind(ref) != CXTLS_None)
+			return NULL;        /* __thread / _Thread_local: one per thread */
 		usr = usr_of(ref);
 		if (!usr)
 			return NULL;

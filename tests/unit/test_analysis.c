@@ -717,3 +717,10 @@ Test(data_race, rwlock_used_properly_silent)
 		   "void *writer(void *a) { pthread_rwlock_wrlock(&rw); value++; pthread_rwlock_unlock(&rw); return a; }\n"
 		   "void *reader(void *a) { long v; pthread_rwlock_rdlock(&rw); v = value; pthread_rwlock_unlock(&rw); return (void *)v + (long)a; }\n");
 }
+
+Test(precision, thread_local_variables_are_not_shared)
+{
+	expect_one(LKMM "static __thread long nr_done; static _Thread_local int last; int flag;\n"
+		   "void worker(void) { nr_done++; last = 1; WRITE_ONCE(flag, 1); }\n"
+		   "long peek(void) { while (!READ_ONCE(flag)); return nr_done + last; }\n");
+}
