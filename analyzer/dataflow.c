@@ -1039,8 +1039,9 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 	}
 }
 
-/* Backward: after each event, is pthread_create reached on every path
- * before any pthread_join or the function's exit? */
+/* Backward: after each event, can pthread_create come next, before any
+ * pthread_join?  (On some path: a loop of pthread_create may also run
+ * zero times, and initialisation before it is still initialisation.) */
 static unsigned char *compute_pre_spawn(struct function *f)
 {
 	int maxidx = 0, changed = 1, rounds = 0;
@@ -1051,19 +1052,17 @@ static unsigned char *compute_pre_spawn(struct function *f)
 			if (f->blocks[b].events[i].index + 1 > maxidx)
 				maxidx = f->blocks[b].events[i].index + 1;
 	out = xcalloc(maxidx + 1, 1);
-	in = xmalloc(f->nblocks + 1);
-	memset(in, 1, f->nblocks + 1);
-	in[f->exit] = 0;
+	in = xcalloc(f->nblocks + 1, 1);
 	while (changed && rounds++ < 100) {
 		changed = 0;
 		for (int b = f->nblocks - 1; b >= 0; b--) {
 			struct block *bl = &f->blocks[b];
-			int v = bl->nsucc > 0;
+			int v = 0;
 
 			if (b == f->exit)
 				continue;
 			for (int s = 0; s < bl->nsucc; s++)
-				v &= in[bl->succ[s]];
+				v |= in[bl->succ[s]];
 			for (int i = bl->nevents - 1; i >= 0; i--) {
 				struct event *e = &bl->events[i];
 

@@ -724,3 +724,21 @@ Test(precision, thread_local_variables_are_not_shared)
 		   "void worker(void) { nr_done++; last = 1; WRITE_ONCE(flag, 1); }\n"
 		   "long peek(void) { while (!READ_ONCE(flag)); return nr_done + last; }\n");
 }
+
+Test(precision, initialisation_before_a_loop_of_pthread_create)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int duration, flag;\n"
+		   "static void *reader(void *a) { while (!READ_ONCE(flag)); return (void *)(long)duration + (long)a; }\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	pthread_t t[8];\n"
+		   "	(void)argv;\n"
+		   "	duration = argc;\n"
+		   "	WRITE_ONCE(flag, 1);\n"
+		   "	for (int i = 0; i < argc && i < 8; i++)\n"
+		   "		pthread_create(&t[i], 0, reader, 0);\n"
+		   "	for (int i = 0; i < argc && i < 8; i++)\n"
+		   "		pthread_join(t[i], 0);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
