@@ -788,7 +788,9 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 			continue;
 		add_candidate(&a->writers, &a->nwriters, &a->wcap, &a->wseen, p, m, c->fn);
 	}
-	for (int i = 0; i < s->seen_plain.n; i++) {
+	/* Initialisation before pthread_create publishes nothing to running
+	 * threads: it is no producer either. */
+	for (int i = 0; i < s->seen_plain.n && !pre_spawn; i++) {
 		struct event *p = s->seen_plain.v[i];
 		struct event *fence;
 
