@@ -73,6 +73,8 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 		" name, target, defines, uses, args, file_id, line, col, discarded)"
 		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	int rc = -1;
+	const char *last_file = NULL;
+	long long last_file_id = -1;
 
 	sqlite3_bind_int64(fn, 1, tu_id);
 	sqlite3_bind_text(fn, 2, f->name, -1, SQLITE_STATIC);
@@ -120,7 +122,13 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 			bind_text_or_null(ev, 11, e->defines);
 			bind_text_or_null(ev, 12, e->uses);
 			bind_text_or_null(ev, 13, e->args);
-			sqlite3_bind_int64(ev, 14, file_id(db, e->file ? e->file : "?"));
+			/* Events of a function are nearly always in its own file:
+			 * intern a file once per run of equal paths. */
+			if (!last_file || !e->file || strcmp(last_file, e->file) != 0) {
+				last_file = e->file;
+				last_file_id = file_id(db, e->file ? e->file : "?");
+			}
+			sqlite3_bind_int64(ev, 14, last_file_id);
 			sqlite3_bind_int(ev, 15, e->line);
 			sqlite3_bind_int(ev, 16, e->col);
 			sqlite3_bind_int(ev, 17, e->discarded);
