@@ -499,23 +499,19 @@ static long long store_pair(struct writer *w, const struct event *data, const st
 }
 
 /* Has an earlier candidate of the same list the same plain access and the
- * same flag object?  (One finding per access and flag.) */
-static int seen_before(const struct candidate *c, int i, int writer_side)
+ * same flag object?  (One finding per access and flag.)  Remembers it. */
+static int seen_before(struct pairset *seen, const struct event *plain, const struct event *flag)
 {
-	for (int j = 0; j < i; j++) {
-		const struct event *p1 = writer_side ? c[j].plain : c[j].marked;
-		const struct event *p2 = writer_side ? c[i].plain : c[i].marked;
-		const struct event *f1 = writer_side ? c[j].marked : c[j].plain;
-		const struct event *f2 = writer_side ? c[i].marked : c[i].plain;
-
-		if (p1 == p2 && strcmp(f1->object, f2->object) == 0)
-			return 1;
-	}
+	if (pairset_get(seen, plain->gid, flag->oid) >= 0)
+		return 1;
+	pairset_put(seen, plain->gid, flag->oid, 1);
 	return 0;
 }
 
 static void writer_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
 {
+	struct pairset seen = { 0 };
+
 	for (int i = 0; i < a->nwriters; i++) {
 		const struct candidate *c = &a->writers[i];
 		const struct link *cons;
@@ -523,7 +519,7 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		char *msg, *fix;
 
 		cid = store_candidate(w, "writer", c);
-		if (seen_before(a->writers, i, 1) || under_common_lock(a, c->plain->oid) ||
+		if (seen_before(&seen, c->plain, c->marked) || under_common_lock(a, c->plain->oid) ||
 		    unknown_target(c->plain))
 			continue;
 		cons = find_consumer(a, c->fn, c->marked, c->plain, c->plain->access == ACC_READ);
@@ -544,10 +540,13 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		free(msg);
 		free(fix);
 	}
+	pairset_free(&seen);
 }
 
 static void reader_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
 {
+	struct pairset seen = { 0 };
+
 	/* Reader candidates are stored as (marked read, plain access). */
 	for (int i = 0; i < a->nreaders; i++) {
 		const struct candidate *c = &a->readers[i];
@@ -557,7 +556,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		char *msg, *fix;
 
 		cid = store_candidate(w, "reader", c);
-		if (seen_before(a->readers, i, 0) || under_common_lock(a, p->oid) || unknown_target(p))
+		if (seen_before(&seen, p, r) || under_common_lock(a, p->oid) || unknown_target(p))
 			continue;
 		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ);
 		if (!prod)
@@ -601,6 +600,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 			break;
 		}
 	}
+	pairset_free(&seen);
 }
 
 /* A plain read of D made before the read of F that would guard it, and

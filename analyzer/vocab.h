@@ -27,7 +27,7 @@
  *                       in kcsan/lkmm.h and another in <stdatomic.h>)
  *          release-fix="TEMPLATE"  acquire-fix="TEMPLATE"
  *                       the suggested replacement, $0 $1 ... being the
- *                       argument texts ($&0: the address of argument 0)
+ *                       argument texts
  */
 #ifndef KCSAN_VOCAB_H
 #define KCSAN_VOCAB_H
