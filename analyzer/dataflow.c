@@ -1293,13 +1293,116 @@ static void find_called(struct program *p)
 			}
 }
 
+/* The most times one function is analysed before the summaries count as
+ * final: recursion through many functions could otherwise grow them for
+ * long, and a summary that is still growing by then is nearly complete. */
+#define MAX_SUMMARY_RUNS 12
+
+static int *new_heads(int n);
+
+/* Computes every function's summary to a fixpoint.  Summaries grow
+ * monotonically, and a function's summary depends only on those of its
+ * callees, so only the callers of a function whose summary changed need
+ * to run again: a worklist, seeded callees first (a post-order of the call
+ * graph), instead of rerunning the whole tree until nothing changes. */
+static void solve_summaries(struct program *p)
+{
+	int n = p->nfns, nedges = 0, edgecap = 0;
+	struct { int caller, callee; } *edges = NULL;
+	int *out_head = new_heads(n), *out_next, *in_head = new_heads(n), *in_next;
+	int *order = xcalloc(n + 1, sizeof *order), norder = 0;
+	int *stack = xcalloc(n + 1, sizeof *stack), *cursor = xcalloc(n + 1, sizeof *cursor);
+	int *queue = xcalloc(n + 1, sizeof *queue), qhead = 0, qlen = 0;
+	unsigned char *state = xcalloc(n + 1, 1);   /* DFS: 1 on the stack, 2 done */
+	unsigned char *queued = xcalloc(n + 1, 1), *runs = xcalloc(n + 1, 1);
+
+	for (int fi = 0; fi < n; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+				struct summary *cs;
+
+				if (e->kind != EV_CALL || !(cs = callee_of(p, e, p->fns[fi].file)))
+					continue;
+				grow(&edges, &edgecap, nedges + 1, sizeof *edges);
+				edges[nedges].caller = fi;
+				edges[nedges++].callee = (int)(cs - p->sums);
+			}
+	out_next = new_heads(nedges);
+	in_next = new_heads(nedges);
+	for (int k = nedges - 1; k >= 0; k--) {
+		out_next[k] = out_head[edges[k].caller];
+		out_head[edges[k].caller] = k;
+		in_next[k] = in_head[edges[k].callee];
+		in_head[edges[k].callee] = k;
+	}
+	/* Post-order over the callee edges, without recursion (call chains
+	 * can be deep).  cursor[f] is the next edge of F to follow. */
+	for (int root = 0; root < n; root++) {
+		int top = 0;
+
+		if (state[root])
+			continue;
+		stack[top++] = root;
+		state[root] = 1;
+		cursor[root] = out_head[root];
+		while (top) {
+			int f = stack[top - 1], k = cursor[f];
+
+			if (k < 0) {
+				state[f] = 2;
+				order[norder++] = f;
+				top--;
+				continue;
+			}
+			cursor[f] = out_next[k];
+			if (!state[edges[k].callee]) {
+				int g = edges[k].callee;
+
+				state[g] = 1;
+				cursor[g] = out_head[g];
+				stack[top++] = g;
+			}
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		queue[qlen++] = order[i];
+		queued[order[i]] = 1;
+	}
+	while (qlen) {
+		int f = queue[qhead];
+		unsigned before;
+
+		qhead = (qhead + 1) % (n + 1);
+		qlen--;
+		queued[f] = 0;
+		if (runs[f] >= MAX_SUMMARY_RUNS)
+			continue;
+		runs[f]++;
+		before = summary_weight(&p->sums[f]);
+		run_function(p, f);
+		if (summary_weight(&p->sums[f]) == before)
+			continue;
+		for (int k = in_head[f]; k >= 0; k = in_next[k]) {
+			int caller = edges[k].caller;
+
+			if (!queued[caller] && runs[caller] < MAX_SUMMARY_RUNS) {
+				queued[caller] = 1;
+				queue[(qhead + qlen++) % (n + 1)] = caller;
+			}
+		}
+	}
+	free(edges); free(out_head); free(out_next); free(in_head); free(in_next);
+	free(order); free(stack); free(cursor); free(queue); free(state);
+	free(queued); free(runs);
+}
+
 static void build_indexes(struct analysis *a, int ngids);
 
 void analyse(struct function *fns, int nfns, struct analysis *out)
 {
 	struct program p = { 0 };
 	int *order = xcalloc(nfns + 1, sizeof *order);
-	int changed = 1, rounds = 0;
 
 	memset(out, 0, sizeof *out);
 	p.fns = fns;
@@ -1321,17 +1424,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;
 	count_instances(&p);
-	/* Summaries grow monotonically; iterate to a fixpoint (bounded, for
-	 * recursion through many functions). */
-	while (changed && rounds++ < 12) {
-		changed = 0;
-		for (int i = 0; i < nfns; i++) {
-			unsigned before = summary_weight(&p.sums[i]);
-
-			run_function(&p, i);
-			changed |= summary_weight(&p.sums[i]) != before;
-		}
-	}
+	solve_summaries(&p);
 	p.emit = 1;
 	for (int i = 0; i < nfns; i++)
 		run_function(&p, i);
@@ -1386,6 +1479,41 @@ static int *new_heads(int n)
 	return h;
 }
 
+/* Fills caller_locks, ncaller_locks and first_complete (struct analysis)
+ * from the records and rec_head lists. */
+static void index_caller_locks(struct analysis *a)
+{
+	a->caller_locks = xcalloc((size_t)a->ngids + 1, sizeof *a->caller_locks);
+	a->ncaller_locks = xcalloc((size_t)a->ngids + 1, sizeof *a->ncaller_locks);
+	a->first_complete = new_heads(a->ngids);
+	for (int g = 0; g < a->ngids; g++) {
+		const char **v = NULL;
+		int n = 0, cap = 0;
+
+		for (int i = a->rec_head[g]; i >= 0; i = a->rec_next[i]) {
+			const struct lock_record *r = &a->records[i];
+
+			if (r->complete) {
+				if (a->first_complete[g] < 0)
+					a->first_complete[g] = i;
+				continue;
+			}
+			for (int k = 0; k < r->nlocks; k++) {
+				int dup = 0;
+
+				for (int j = 0; j < n && !dup; j++)
+					dup = strcmp(v[j], r->locks[k]) == 0;
+				if (!dup) {
+					grow(&v, &cap, n + 1, sizeof *v);
+					v[n++] = r->locks[k];
+				}
+			}
+		}
+		a->caller_locks[g] = v;
+		a->ncaller_locks[g] = n;
+	}
+}
+
 /* Builds the indexes pairing uses (see struct analysis). */
 static void build_indexes(struct analysis *a, int ngids)
 {
@@ -1404,6 +1532,7 @@ static void build_indexes(struct analysis *a, int ngids)
 			a->obj_head[r->e->oid] = i;
 		}
 	}
+	index_caller_locks(a);
 	a->fwd_head = new_heads(a->nobjects);
 	a->bwd_head = new_heads(a->nobjects);
 	a->fwd_next = new_heads(a->nrelays);
@@ -1450,6 +1579,11 @@ void analysis_free(struct analysis *a)
 	free(a->instances);
 	free(a->rec_head);
 	free(a->rec_next);
+	for (int g = 0; a->caller_locks && g < a->ngids; g++)
+		free(a->caller_locks[g]);
+	free(a->caller_locks);
+	free(a->ncaller_locks);
+	free(a->first_complete);
 	free(a->obj_head);
 	free(a->obj_next);
 	free(a->fwd_head);

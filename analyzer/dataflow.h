@@ -63,6 +63,14 @@ struct analysis {
 	 * through "next" arrays (-1 ends a list). */
 	int ngids;
 	int *rec_head, *rec_next;     /* records of each event (by gid) */
+	/* Per event (by gid): the locks held around it by the callers that
+	 * reached it through a call (the union over its incomplete records,
+	 * without repeats), and its first complete record (-1: none).  Pairing
+	 * asks these for every record; walking rec_head each time made the
+	 * lock checks quadratic in the callers of a popular helper. */
+	const char ***caller_locks;
+	int *ncaller_locks;
+	int *first_complete;
 	int *obj_head, *obj_next;     /* complete plain records of each object */
 	int *fwd_head, *fwd_next;     /* relays from each object */
 	int *bwd_head, *bwd_next;     /* relays to each object */

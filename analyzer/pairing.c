@@ -34,37 +34,27 @@
  * holds when the record was made at a call site. */
 static int holds(const struct analysis *a, const struct lock_record *r, const char *lock)
 {
+	int g = r->e->gid;
+
 	for (int i = 0; i < r->nlocks; i++)
 		if (strcmp(r->locks[i], lock) == 0)
 			return 1;
-	for (int i = a->rec_head[r->e->gid]; i >= 0; i = a->rec_next[i]) {
-		const struct lock_record *own = &a->records[i];
-
-		if (!own->complete)
-			for (int k = 0; k < own->nlocks; k++)
-				if (strcmp(own->locks[k], lock) == 0)
-					return 1;
-	}
+	for (int i = 0; i < a->ncaller_locks[g]; i++)
+		if (strcmp(a->caller_locks[g][i], lock) == 0)
+			return 1;
 	return 0;
 }
 
-/* The N-th lock R's access holds (its callers' first, then its own
- * function's), or NULL past the last. */
+/* The N-th lock R's access holds (its own first, then those the callers
+ * that reached it hold), or NULL past the last. */
 static const char *effective_lock(const struct analysis *a, const struct lock_record *r, int n)
 {
+	int g = r->e->gid;
+
 	if (n < r->nlocks)
 		return r->locks[n];
 	n -= r->nlocks;
-	for (int i = a->rec_head[r->e->gid]; i >= 0; i = a->rec_next[i]) {
-		const struct lock_record *own = &a->records[i];
-
-		if (own != r && !own->complete) {
-			if (n < own->nlocks)
-				return own->locks[n];
-			n -= own->nlocks;
-		}
-	}
-	return NULL;
+	return n < a->ncaller_locks[g] ? a->caller_locks[g][n] : NULL;
 }
 
 /* Does lock L (held by X's access) keep Y's access from running at the
@@ -701,8 +691,8 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 
 		if (!acc->complete || acc->e->oid < 0 || acc->e->marked || !locked_obj[acc->e->oid])
 			continue;
-		for (int k = a->rec_head[acc->e->gid]; k >= 0 && k < i && !skip; k = a->rec_next[k])
-			skip = a->records[k].complete;
+		/* One finding per access: only its first complete record. */
+		skip = a->first_complete[acc->e->gid] != i;
 		/* Made after an acquire of a flag: publication, not the lock,
 		 * orders it (double-checked initialisation's fast path). */
 		skip = skip || ordered_after_acquire(a, acc->e);
