@@ -665,14 +665,17 @@ static struct event *through_call(struct program *p, const struct event *call, c
 				  struct event *e)
 {
 	struct clone_map *m = &p->clones;
-	size_t kl = strlen(callee);
+	size_t kl;
 	unsigned long long key;
 	unsigned h;
 	struct event *c;
 	char *obj;
 
-	if (!e->object || strncmp(e->object, "p:", 2) != 0 || strncmp(e->object + 2, callee, kl) != 0 ||
-	    e->object[2 + kl] != ':')
+	/* (the common case first and cheapest: not a parameter at all) */
+	if (!e->object || e->object[0] != 'p' || e->object[1] != ':')
+		return e;
+	kl = strlen(callee);
+	if (strncmp(e->object + 2, callee, kl) != 0 || e->object[2 + kl] != ':')
 		return e;
 	key = (unsigned long long)call->gid << 32 | (unsigned)e->gid;
 	if (2 * (m->used + 1) > m->cap) {
@@ -714,17 +717,30 @@ static struct event *through_call(struct program *p, const struct event *call, c
 	return c;
 }
 
-/* SET as seen through CALL (see through_call) into OUT. */
-static void set_through_call(struct program *p, const struct event *call, const char *callee,
-			     const struct evset *set, struct evset *out)
+/* SET as seen through CALL (see through_call): SET itself when no event
+ * in it changes (most sets: no parameter in them), else a copy in
+ * SCRATCH.  Summaries' sets are large, and calls are many: copying every
+ * one at every call was a large part of the analysis. */
+static const struct evset *set_through_call(struct program *p, const struct event *call,
+					    const char *callee, const struct evset *set,
+					    struct evset *scratch)
 {
-	out->n = 0;
-	for (int i = 0; i < set->n; i++) {
+	int i = 0;
+
+	while (i < set->n && through_call(p, call, callee, set->v[i]) == set->v[i])
+		i++;
+	if (i == set->n)
+		return set;
+	grow(&scratch->v, &scratch->cap, set->n, sizeof *scratch->v);
+	memcpy(scratch->v, set->v, (size_t)i * sizeof *scratch->v);
+	scratch->n = i;
+	for (; i < set->n; i++) {
 		struct event *e = through_call(p, call, callee, set->v[i]);
 
 		if (e)
-			es_add(out, e);
+			es_add(scratch, e);
 	}
+	return scratch;
 }
 
 /* ---- the transfer function ---- */
@@ -874,7 +890,8 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	struct summary *cs = callee_of(c->p, call, c->fn->file);
 	struct summary *me = c->sum;
 	const char *callee;
-	struct evset seen = { 0 };
+	struct evset scratch = { 0 };
+	const struct evset *seen;
 
 	if (!cs)
 		return;              /* unknown callee: no effect assumed */
@@ -902,29 +919,24 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	kill_plain(s, cs->must_kill & K_ALL, NULL);
 	if (cs->must_kill & K_READER)
 		kill_reads(s);
-	set_through_call(c->p, call, callee, &cs->exit_plain, &seen);
-	es_union(&s->pend_plain, &seen);
-	set_through_call(c->p, call, callee, &cs->exit_reads, &seen);
-	es_union(&s->pend_reads, &seen);
-	set_through_call(c->p, call, callee, &cs->all_reads, &seen);
-	es_union(&s->seen_reads, &seen);
+	es_union(&s->pend_plain, set_through_call(c->p, call, callee, &cs->exit_plain, &scratch));
+	es_union(&s->pend_reads, set_through_call(c->p, call, callee, &cs->exit_reads, &scratch));
+	seen = set_through_call(c->p, call, callee, &cs->all_reads, &scratch);
+	es_union(&s->seen_reads, seen);
+	if (me) {
+		es_union(&me->all_reads, seen);
+		es_union(&me->all_mwrites, set_through_call(c->p, call, callee, &cs->all_mwrites, &scratch));
+	}
+	seen = set_through_call(c->p, call, callee, &cs->all_plain, &scratch);
+	es_union(&s->seen_plain, seen);
 	if (me)
-		es_union(&me->all_reads, &seen);
-	set_through_call(c->p, call, callee, &cs->all_mwrites, &seen);
-	if (me)
-		es_union(&me->all_mwrites, &seen);
-	set_through_call(c->p, call, callee, &cs->all_plain, &seen);
-	es_union(&s->seen_plain, &seen);
-	if (me)
-		es_union(&me->all_plain, &seen);
-	if (c->p->emit)
-		for (int i = 0; i < seen.n; i++)
-			if (seen.v[i]->object) {
-				if (!s->quiet && !pre_spawn_at(c, call))
-					record_locks(c->p->out, seen.v[i], c->fn, &s->locks,
-						     !c->p->called[c->fn - c->p->fns]);
-			}
-	free(seen.v);
+		es_union(&me->all_plain, seen);
+	if (c->p->emit && !s->quiet && !pre_spawn_at(c, call))
+		for (int i = 0; i < seen->n; i++)
+			if (seen->v[i]->object)
+				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
+					     !c->p->called[c->fn - c->p->fns]);
+	free(scratch.v);
 }
 
 static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
