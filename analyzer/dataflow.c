@@ -350,6 +350,16 @@ static int state_merge(struct state *to, const struct state *from)
 	return changed;
 }
 
+/* Does plain access E initialise memory fresh from an allocator, that no
+ * other thread can reach yet (",!new," in its uses, extract_expr.c)?  Such
+ * an access may still be published too early (writer side), but it races
+ * with nothing before its publication: it is no reader-side access, no
+ * racing access and no lockset member. */
+static int is_new(const struct event *e)
+{
+	return e->uses && strstr(e->uses, ",!new,") != NULL;
+}
+
 static int same_object(const struct event *a, const struct event *b)
 {
 	return a->oid >= 0 && a->oid == b->oid;
@@ -553,7 +563,11 @@ static void record_locks(struct analysis *a, struct event *e, struct function *f
 			 const struct strset *held, int complete)
 {
 	struct lock_record *r;
-	int seen = pairset_get(&a->recseen, (int)(fn - a->fns), e->gid);
+	int seen;
+
+	if (is_new(e))
+		return;
+	seen = pairset_get(&a->recseen, (int)(fn - a->fns), e->gid);
 
 	/* One record per function and access: an access reached from many
 	 * places of one function keeps the locks held at all of them. */
@@ -658,7 +672,25 @@ static char *call_argument(const struct event *call, int n)
 	}
 }
 
-/* E as seen from CALL into CALLEE: itself, or, when E's object is one of
+/* The parameter of CALLEE (KL = its length) that E's address is computed
+ * from ("$CALLEE:N" in its uses), or -1. */
+static int param_use(const struct event *e, const char *callee, size_t kl)
+{
+	const char *u = e->uses;
+
+	while (u && (u = strstr(u, ",$")) != NULL) {
+		u += 2;
+		if (strncmp(u, callee, kl) == 0 && u[kl] == ':')
+			return atoi(u + kl + 1);
+	}
+	return -1;
+}
+
+/* A private local ("l:FUNCTION:v", extract_expr.c) is never shared: a
+ * callee's accesses through the parameter that receives it are dropped
+ * (below), like the caller's own accesses to it.
+ *
+ * E as seen from CALL into CALLEE: itself, or, when E's object is one of
  * the callee's pointer parameters, a copy on the object the caller passed
  * (NULL when the caller passed nothing we know). */
 static struct event *through_call(struct program *p, const struct event *call, const char *callee,
@@ -671,9 +703,23 @@ static struct event *through_call(struct program *p, const struct event *call, c
 	struct event *c;
 	char *obj;
 
-	if (!e->object || strncmp(e->object, "p:", 2) != 0 || strncmp(e->object + 2, callee, kl) != 0 ||
-	    e->object[2 + kl] != ':')
+	if (!e->object)
 		return e;
+	if (strncmp(e->object, "p:", 2) != 0 || strncmp(e->object + 2, callee, kl) != 0 ||
+	    e->object[2 + kl] != ':') {
+		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
+		 * every instance, unless the caller passes a private local. */
+		int n = param_use(e, callee, kl);
+
+		if (n >= 0 && (obj = call_argument(call, n)) != NULL) {
+			int private = strncmp(obj, "l:", 2) == 0;
+
+			free(obj);
+			if (private)
+				return NULL;
+		}
+		return e;
+	}
 	key = (unsigned long long)call->gid << 32 | (unsigned)e->gid;
 	if (2 * (m->used + 1) > m->cap) {
 		struct clone_map old = *m;
@@ -697,6 +743,10 @@ static struct event *through_call(struct program *p, const struct event *call, c
 		if (m->slots[h].key == key)
 			return m->slots[h].clone;
 	obj = call_argument(call, atoi(e->object + 3 + kl));
+	if (obj && strncmp(obj, "l:", 2) == 0) {
+		free(obj);
+		obj = NULL;
+	}
 	c = NULL;
 	if (obj) {
 		c = xmalloc(sizeof *c);
@@ -813,7 +863,7 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 {
 	struct analysis *a = c->p->out;
 
-	if (!c->p->emit || !p->object)
+	if (!c->p->emit || !p->object || is_new(p))
 		return;
 	for (int i = 0; i < s->seen_reads.n; i++) {
 		struct event *r = s->seen_reads.v[i];
@@ -843,6 +893,8 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
  * from the previous round. */
 static void note_late(struct fn_ctx *c, struct state *s, struct event *p)
 {
+	if (is_new(p))
+		return;
 	for (int i = 0; i < s->published.n; i++) {
 		struct event *m = s->published.v[i];
 
@@ -993,7 +1045,8 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 				es_add(&s->pend_reads, e);
 			if (c->p->emit && !s->quiet)
 				for (int i = 0; i < s->seen_plain.n; i++)
-					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e))
+					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
+					    !is_new(s->seen_plain.v[i]))
 						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
 							 s->seen_plain.v[i], e, NULL, c->fn, 0);
 			es_add(&s->seen_reads, e);

@@ -307,6 +307,10 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		free(x->escaping[i]);
 	x->nescaping = 0;
 	forget_aliases(x);
+	for (int i = 0; i < x->nfresh; i++)
+		free(x->fresh[i]);
+	x->nfresh = 0;
+	x->no_escape = 0;
 	x->nactive = 0;
 	x->collect = NULL;
 
@@ -415,6 +419,9 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	for (int i = 0; i < x.nescaping; i++)
 		free(x.escaping[i]);
 	free(x.escaping);
+	for (int i = 0; i < x.nfresh; i++)
+		free(x.fresh[i]);
+	free(x.fresh);
 	forget_aliases(&x);
 	free(x.aliases);
 	free(x.sites);
