@@ -15,7 +15,12 @@
  *   locks       locks held on every path (must), for the lockset rule;
  *   quiet       no other thread can be running: at the entry of main()
  *               and after pthread_join (on some path: join loops), until
- *               pthread_create.
+ *               pthread_create;
+ *   calm        no thread was ever created, on every path (main() and
+ *               constructors until their first thread creation): plain
+ *               accesses made then are initialisation, never pending.
+ * Thread creation is pthread_create or a call of a function that creates
+ * threads (create_thread(fn, arg) wrappers, see count_instances).
  * A call applies the callee's summary: its exposed marked writes and plain
  * reads are checked against the caller's pending sets, then its orderings
  * and its own pending accesses flow into the caller.  Summaries are
@@ -67,6 +72,9 @@ struct state {
 	unsigned killed;
 	struct strset locks;
 	int quiet;
+	int calm;                 /* no thread was ever created (must): main()
+				     or a constructor before its first
+				     pthread_create, on every path */
 	struct evset published;   /* marked writes with no marked read since */
 	int mb_before_rmw;        /* smp_mb__before_atomic waits for an RMW (must) */
 	int after_rmw;            /* the last marked access was an RMW (must) */
@@ -302,6 +310,7 @@ static void state_copy(struct state *to, const struct state *from)
 	for (int i = 0; i < from->locks.n; i++)
 		ss_add(&to->locks, from->locks.v[i]);
 	to->quiet = from->quiet;
+	to->calm = from->calm;
 	to->mb_before_rmw = from->mb_before_rmw;
 	to->after_rmw = from->after_rmw;
 }
@@ -337,6 +346,10 @@ static int state_merge(struct state *to, const struct state *from)
 	 * joined although the path that skips the loop does not look so. */
 	if (!to->quiet && from->quiet) {
 		to->quiet = 1;
+		changed = 1;
+	}
+	if (to->calm && !from->calm) {
+		to->calm = 0;
 		changed = 1;
 	}
 	if (to->mb_before_rmw && !from->mb_before_rmw) {
@@ -743,7 +756,7 @@ static struct event *through_call(struct program *p, const struct event *call, c
 		if (m->slots[h].key == key)
 			return m->slots[h].clone;
 	obj = call_argument(call, atoi(e->object + 3 + kl));
-	if (obj && strncmp(obj, "l:", 2) == 0) {
+	if (obj && (strncmp(obj, "l:", 2) == 0 || strncmp(obj, "f:", 2) == 0)) {
 		free(obj);
 		obj = NULL;
 	}
@@ -921,6 +934,12 @@ static struct summary *callee_of(struct program *p, const struct event *call, co
 	return NULL;
 }
 
+static void spawn(struct state *s)
+{
+	s->quiet = 0;
+	s->calm = 0;
+}
+
 static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 {
 	struct summary *cs = callee_of(c->p, call, c->fn->file);
@@ -954,8 +973,14 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	kill_plain(s, cs->must_kill & K_ALL, NULL);
 	if (cs->must_kill & K_READER)
 		kill_reads(s);
+	if (cs->calls_create) {       /* create_thread(fn, arg) and the like */
+		spawn(s);
+		if (me)
+			me->calls_create = 1;
+	}
 	set_through_call(c->p, call, callee, &cs->exit_plain, &seen);
-	es_union(&s->pend_plain, &seen);
+	if (!s->calm)                 /* initialisation in a helper (see transfer) */
+		es_union(&s->pend_plain, &seen);
 	set_through_call(c->p, call, callee, &cs->exit_reads, &seen);
 	es_union(&s->pend_reads, &seen);
 	set_through_call(c->p, call, callee, &cs->all_reads, &seen);
@@ -966,7 +991,8 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	if (me)
 		es_union(&me->all_mwrites, &seen);
 	set_through_call(c->p, call, callee, &cs->all_plain, &seen);
-	es_union(&s->seen_plain, &seen);
+	if (!s->calm)
+		es_union(&s->seen_plain, &seen);
 	if (me)
 		es_union(&me->all_plain, &seen);
 	if (c->p->emit)
@@ -1000,6 +1026,12 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 				xs_add(&me->entry_plain, e, s->killed);
 				es_add(&me->all_plain, e);
 			}
+			/* Done before any thread exists: pthread_create orders it
+			 * before everything every thread does, whatever flag they
+			 * read later (also when a loop of pthread_create may run
+			 * zero times): no writer-side access. */
+			if (s->calm)
+				break;
 			es_add(&s->pend_plain, e);
 			es_add(&s->seen_plain, e);
 			break;
@@ -1070,7 +1102,7 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if (reader_kills(e->ord, 1))
 			kill_reads(s);
 		if (is_named(e, "pthread_create")) {
-			s->quiet = 0;
+			spawn(s);
 			if (me)
 				me->calls_create = 1;
 		} else if (is_named(e, "pthread_join")) {
@@ -1094,10 +1126,28 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 	}
 }
 
+/* __attribute__((constructor)): extract.c marks its entry with a local
+ * event named "constructor". */
+static int is_constructor(const struct function *f)
+{
+	const struct block *b = &f->blocks[f->entry];
+
+	return b->nevents > 0 && b->events[0].kind == EV_LOCAL && is_named(&b->events[0], "constructor");
+}
+
 /* Backward: after each event, can pthread_create come next, before any
  * pthread_join?  (On some path: a loop of pthread_create may also run
  * zero times, and initialisation before it is still initialisation.) */
-static unsigned char *compute_pre_spawn(struct function *f)
+static int creates_threads(struct program *p, const struct function *f, const struct event *e)
+{
+	struct summary *s;
+
+	if (is_named(e, "pthread_create"))
+		return 1;
+	return e->kind == EV_CALL && (s = callee_of(p, e, f->file)) != NULL && s->calls_create;
+}
+
+static unsigned char *compute_pre_spawn(struct program *p, struct function *f)
 {
 	int maxidx = 0, changed = 1, rounds = 0;
 	unsigned char *in, *out;
@@ -1107,6 +1157,12 @@ static unsigned char *compute_pre_spawn(struct function *f)
 			if (f->blocks[b].events[i].index + 1 > maxidx)
 				maxidx = f->blocks[b].events[i].index + 1;
 	out = xcalloc(maxidx + 1, 1);
+	if (is_constructor(f)) {
+		/* A constructor runs before main(): all of it is initialisation
+		 * done before the program's threads are created. */
+		memset(out, 1, maxidx + 1);
+		return out;
+	}
 	in = xcalloc(f->nblocks + 1, 1);
 	while (changed && rounds++ < 100) {
 		changed = 0;
@@ -1123,7 +1179,7 @@ static unsigned char *compute_pre_spawn(struct function *f)
 
 				if (e->index >= 0 && e->index < maxidx)
 					out[e->index] = (unsigned char)v;
-				if (is_named(e, "pthread_create"))
+				if (creates_threads(p, f, e))
 					v = 1;
 				else if (is_named(e, "pthread_join"))
 					v = 0;
@@ -1142,7 +1198,7 @@ static unsigned char *compute_pre_spawn(struct function *f)
  * any other function may be a library entry point called from threads. */
 static int starts_single_threaded(struct program *p, int fi)
 {
-	return strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi];
+	return (strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi]) || is_constructor(&p->fns[fi]);
 }
 
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
@@ -1158,9 +1214,10 @@ static void run_function(struct program *p, int fi)
 
 	compute_derived(f, &c.derived);
 	if (p->emit)
-		c.pre_spawn = compute_pre_spawn(f);
+		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;
 	in[f->entry].quiet = starts_single_threaded(p, fi);
+	in[f->entry].calm = in[f->entry].quiet;
 	while (changed && rounds++ < 200) {
 		changed = 0;
 		for (int b = 0; b < f->nblocks; b++) {
@@ -1275,61 +1332,123 @@ static int start_routine(const struct program *p, const struct event *create)
 	return -1;
 }
 
+/* A way one function starts activations of another: a call, or a thread
+ * creation (pthread_create, or a call of a thread-creating wrapper). */
+struct start_edge { int from, to, create, loop; };
+
+static int count_args(const struct event *call)
+{
+	int n = call->args ? 1 : 0;
+
+	for (const char *a = call->args; a && (a = strchr(a, '\x1f')) != NULL; a++)
+		n++;
+	return n;
+}
+
+static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, int create, int loop)
+{
+	grow(v, cap, *n + 1, sizeof **v);
+	(*v)[(*n)++] = (struct start_edge){ from, to, create, loop };
+}
+
 /* How many activations of each function may run at once: 1, or 2 for
- * "several".  main() runs once; a thread start routine as often as it is
- * created (a creation in a loop counts as several); a function as often as
- * its callers; a function that nothing in the tree calls or creates (a
- * library entry point) may run in several threads.  Pairing a function's
- * writer pattern with its own reader pattern needs two activations. */
+ * "several".  main() and constructors run once; a thread start routine as
+ * often as it is created (a creation in a loop counts as several); a
+ * function as often as its callers; a function that nothing in the tree
+ * calls or creates (a library entry point) may run in several threads.
+ * Pairing a function's writer pattern with its own reader pattern needs
+ * two activations.
+ *
+ * A function whose pthread_create starts no function of the tree starts
+ * its own function-pointer parameter: it is a thread-creating wrapper
+ * (create_thread(fn, arg) in perfbook's and liburcu's test harnesses), and
+ * each call of it creates the functions passed to it ("f:KEY" arguments). */
 static void count_instances(struct program *p)
 {
-	unsigned char *n = p->out->instances;
-	int changed = 1, rounds = 0;
-	char *started = xcalloc(p->nfns + 1, 1);
+	unsigned char *n = p->out->instances, *base = xcalloc(p->nfns + 1, 1);
+	char *started = xcalloc(p->nfns + 1, 1), *wrapper = xcalloc(p->nfns + 1, 1);
+	struct start_edge *edges = NULL;
+	int nedges = 0, edgecap = 0, changed = 1, rounds = 0;
 
 	for (int fi = 0; fi < p->nfns; fi++)
 		for (int b = 0; b < p->fns[fi].nblocks; b++)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++)
-				if (is_named(&p->fns[fi].blocks[b].events[i], "pthread_create")) {
-					int t = start_routine(p, &p->fns[fi].blocks[b].events[i]);
-					if (t >= 0)
-						started[t] = 1;
-				}
+				if (is_named(&p->fns[fi].blocks[b].events[i], "pthread_create") &&
+				    start_routine(p, &p->fns[fi].blocks[b].events[i]) < 0)
+					wrapper[fi] = 1;
 	for (int fi = 0; fi < p->nfns; fi++)
-		n[fi] = p->called[fi] || started[fi] ? 0 : strcmp(p->fns[fi].name, "main") == 0 ? 1 : 2;
-	while (changed && rounds++ < 50) {
-		changed = 0;
-		for (int fi = 0; fi < p->nfns; fi++)
-			for (int b = 0; b < p->fns[fi].nblocks; b++) {
-				int loop = -1;
+		for (int b = 0; b < p->fns[fi].nblocks; b++) {
+			int loop = -1;
 
-				for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
-					struct event *e = &p->fns[fi].blocks[b].events[i];
-					struct summary *s;
-					int t = -1, add;
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+				struct summary *s = NULL;
+				int t = -1, w;
 
-					if (is_named(e, "pthread_create"))
-						t = start_routine(p, e);
-					else if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
-						t = (int)(s - p->sums);
-					if (t < 0 || n[t] >= 2)
-						continue;
-					if (loop < 0)
-						loop = in_loop(&p->fns[fi], b);
-					/* a thread created once per activation of its creator */
-					add = is_named(e, "pthread_create") ? (n[fi] ? n[fi] : 0) : n[fi];
-					if (add && loop)
-						add = 2;
-					if (is_named(e, "pthread_create") && !n[fi] && p->called[fi] == 0)
-						add = 1;
-					if (add && n[t] + add > n[t]) {
-						n[t] = n[t] + add > 2 ? 2 : (unsigned char)(n[t] + add);
-						changed = 1;
+				if (is_named(e, "pthread_create"))
+					t = start_routine(p, e);
+				else if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
+					t = (int)(s - p->sums);
+				if (t < 0)
+					continue;
+				if (loop < 0)
+					loop = in_loop(&p->fns[fi], b);
+				add_edge(&edges, &nedges, &edgecap, fi, t, s == NULL, loop);
+				if (s == NULL)
+					started[t] = 1;
+				if (!s || !wrapper[t])
+					continue;
+				w = t;
+				for (int a = 0, nargs = count_args(e); a < nargs; a++) {
+					char *arg = call_argument(e, a);
+					struct summary *r;
+
+					if (arg && strncmp(arg, "f:", 2) == 0 &&
+					    (r = summary_of(p, arg + 2, p->fns[fi].file)) != NULL && r - p->sums != w) {
+						add_edge(&edges, &nedges, &edgecap, fi, (int)(r - p->sums), 1, loop);
+						started[r - p->sums] = 1;
 					}
+					free(arg);
 				}
 			}
+		}
+	for (int fi = 0; fi < p->nfns; fi++)
+		base[fi] = p->called[fi] || started[fi] ? 0 :
+			   strcmp(p->fns[fi].name, "main") == 0 || is_constructor(&p->fns[fi]) ? 1 : 2;
+	memcpy(n, base, (size_t)p->nfns);
+	/* Recomputed from the bases every round (monotone: counts only grow),
+	 * so that an edge is counted once, not once per round. */
+	while (changed && rounds++ < 50) {
+		changed = 0;
+		for (int t = 0; t < p->nfns; t++) {
+			unsigned v = base[t];
+
+			for (int k = 0; k < nedges; k++) {
+				const struct start_edge *ed = &edges[k];
+				unsigned add = n[ed->from];
+
+				if (ed->to != t)
+					continue;
+				/* a thread created by a function started only as
+				 * a thread itself (count not known yet) */
+				if (ed->create && !add && !p->called[ed->from])
+					add = 1;
+				if (add && ed->loop)
+					add = 2;
+				v += add;
+			}
+			if (v > 2)
+				v = 2;
+			if (v != n[t]) {
+				n[t] = (unsigned char)v;
+				changed = 1;
+			}
+		}
 	}
+	free(edges);
+	free(base);
 	free(started);
+	free(wrapper);
 }
 
 /* Marks the functions that some call in the tree reaches. */

@@ -692,6 +692,14 @@ static void walk_call(struct ectx *x, CXCursor c)
 
 		if (!obj)
 			obj = private_local(x, kids[i]);
+		if (!obj && (obj = function_named(kids[i])) != NULL) {
+			/* "f:KEY": a function handed to the callee, which may be a
+			 * thread-creating wrapper (create_thread(fn, arg)). */
+			char *f = xasprintf("f:%s", obj);
+
+			free(obj);
+			obj = f;
+		}
 		t = xasprintf("%s%s%s", targets, i > 1 ? "\x1f" : "", obj ? obj : "");
 		free(targets);
 		free(obj);

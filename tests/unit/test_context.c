@@ -78,3 +78,128 @@ Test(identity, fresh_memory_published_without_release_is_still_reported)
 		   "void push(int v) { struct node *n = malloc(sizeof *n); n->a = v; /*W*/ WRITE_ONCE(head, n); }\n"
 		   "int get(void) { struct node *p = smp_load_acquire(&head); return p ? p->a : 0; }\n");
 }
+
+/* ---- weakness 5: concurrency context ---- */
+
+#define CTOR_READER "void reader(void) { if (READ_ONCE(ready)) r = feature; }\n"
+
+Test(context, constructor_runs_before_any_thread)
+{
+	expect_one(LKMM "int feature, ready, r;\n"
+		   "__attribute__((constructor)) static void init(void) { feature = 1; WRITE_ONCE(ready, 1); }\n"
+		   CTOR_READER);
+}
+
+Test(context, the_same_init_without_constructor_races)
+{
+	expect_one(LKMM "int feature, ready, r;\n"
+		   "void init(void) { feature = 1; /*W*/ WRITE_ONCE(ready, 1); }\n"
+		   "void reader(void) { if (READ_ONCE(ready)) r = feature; /*R*/ }\n");
+}
+
+#define UPDATER \
+	"int cur, idx;\n" \
+	"void *updater(void *a) { if (READ_ONCE(cur) >= 0) idx++; WRITE_ONCE(cur, idx); return a; }\n"
+
+Test(context, start_routine_created_once_does_not_pair_with_itself)
+{
+	expect_one(LKMM "#include <pthread.h>\n" UPDATER
+		   "int main(void) { pthread_t t; pthread_create(&t, 0, updater, 0); pthread_join(t, 0); return 0; }\n");
+}
+
+Test(context, start_routine_created_in_a_loop_pairs_with_itself)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int cur, idx;\n"
+		   "void *updater(void *a) {\n"
+		   "	if (READ_ONCE(cur) >= 0)\n"
+		   "		idx++; /*W*/ /*R*/\n"
+		   "	WRITE_ONCE(cur, idx); /*W*/ /*R*/\n"
+		   "	return a;\n"
+		   "}\n"
+		   "int main(void) {\n"
+		   "	pthread_t t[2];\n"
+		   "	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, updater, 0);\n"
+		   "	for (int i = 0; i < 2; i++) pthread_join(t[i], 0);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+#define HARNESS \
+	"#include <pthread.h>\n" \
+	"int cur, idx, goflag, cfg;\n" \
+	"static pthread_t tids[16]; static int ntids;\n" \
+	"static void create_thread(void *(*fn)(void *), void *arg) { pthread_create(&tids[ntids++], 0, fn, arg); }\n" \
+	"static void wait_all(void) { for (int i = 0; i < ntids; i++) pthread_join(tids[i], 0); }\n"
+#define READER "void *reader(void *a) { while (!READ_ONCE(goflag)); return (void *)(long)READ_ONCE(cur) + cfg + (long)a; }\n"
+
+Test(context, thread_creating_wrapper_binds_its_start_routine)
+{
+	expect_one(LKMM HARNESS READER
+		   "void *updater(void *a) { while (!READ_ONCE(goflag)); if (READ_ONCE(cur) >= 0) idx++; WRITE_ONCE(cur, idx); return (void *)(long)cfg + (long)a; }\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	(void)argv;\n"
+		   "	cfg = argc;\n"
+		   "	create_thread(updater, 0);\n"
+		   "	for (int i = 0; i < 4; i++)\n"
+		   "		create_thread(reader, 0);\n"
+		   "	WRITE_ONCE(goflag, 1);\n"
+		   "	wait_all();\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+Test(context, thread_creating_wrapper_in_a_loop_and_late_setup_still_race)
+{
+	expect_one(LKMM HARNESS
+		   "void *reader(void *a) { while (!READ_ONCE(goflag)); return (void *)(long)READ_ONCE(cur) + cfg + (long)a; /*R*/ }\n"
+		   "void *updater(void *a) {\n"
+		   "	if (READ_ONCE(cur) >= 0)\n"
+		   "		idx++; /*W*/ /*R*/\n"
+		   "	WRITE_ONCE(cur, idx); /*W*/ /*R*/\n"
+		   "	return a;\n"
+		   "}\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	(void)argv;\n"
+		   "	for (int i = 0; i < 4; i++)\n"
+		   "		create_thread(reader, 0);\n"
+		   "	for (int i = 0; i < 2; i++)\n"
+		   "		create_thread(updater, 0);\n"
+		   "	cfg = argc; /*W*/\n"
+		   "	WRITE_ONCE(goflag, 1);\n"
+		   "	wait_all();\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+Test(context, setup_before_a_loop_of_pthread_create_then_go_flag)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int cfg, go, nthreads = 4;\n"
+		   "void *thr(void *a) { while (!smp_load_acquire(&go)); return (void *)(long)cfg + (long)a; }\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	pthread_t t[4];\n"
+		   "	(void)argv;\n"
+		   "	cfg = argc;\n"
+		   "	for (int i = 0; i < nthreads; i++) pthread_create(&t[i], 0, thr, 0);\n"
+		   "	WRITE_ONCE(go, 1);\n"
+		   "	for (int i = 0; i < nthreads; i++) pthread_join(t[i], 0);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+Test(context, setup_after_the_threads_started_still_races)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int cfg, go, nthreads = 4;\n"
+		   "void *thr(void *a) { while (!smp_load_acquire(&go)); return (void *)(long)cfg + (long)a; }\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	pthread_t t[4];\n"
+		   "	(void)argv;\n"
+		   "	for (int i = 0; i < nthreads; i++) pthread_create(&t[i], 0, thr, 0);\n"
+		   "	cfg = argc; /*W*/\n"
+		   "	WRITE_ONCE(go, 1);\n"
+		   "	for (int i = 0; i < nthreads; i++) pthread_join(t[i], 0);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
