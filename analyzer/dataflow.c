@@ -644,6 +644,159 @@ static int intern_object(struct program *p, const char *key)
 	return t->slots[h].oid;
 }
 
+/* ---- independent programs in one tree ---- */
+
+static int start_routine(const struct program *p, const struct event *create);
+static struct summary *summary_of(struct program *p, const char *key, const char *file);
+
+/* OWNER[i] = 1 + the index in MAINS of the one program function I belongs
+ * to, 0 for none, -1 for several. */
+static void reach_programs(struct program *p, char **mains, int nmains, int *owner)
+{
+	int *stack = xcalloc(p->nfns + 1, sizeof *stack);
+	char *seen = xcalloc(p->nfns + 1, 1);
+
+	for (int m = 0; m < nmains; m++) {
+		int top = 0;
+
+		memset(seen, 0, p->nfns + 1);
+		for (int i = 0; i < p->nfns; i++)
+			if (p->fns[i].file && strcmp(p->fns[i].file, mains[m]) == 0) {
+				seen[i] = 1;
+				stack[top++] = i;
+			}
+		while (top) {
+			int fi = stack[--top];
+
+			owner[fi] = owner[fi] == 0 || owner[fi] == m + 1 ? m + 1 : -1;
+			for (int b = 0; b < p->fns[fi].nblocks; b++)
+				for (int k = 0; k < p->fns[fi].blocks[b].nevents; k++) {
+					const struct event *e = &p->fns[fi].blocks[b].events[k];
+					int t = -1;
+					struct summary *s;
+
+					if (e->kind == EV_CALL && e->target &&
+					    (s = summary_of(p, e->target, p->fns[fi].file)) != NULL)
+						t = (int)(s - p->sums);
+					else if (e->kind == EV_BARRIER && e->name && strcmp(e->name, "pthread_create") == 0)
+						t = start_routine(p, e);
+					if (t >= 0 && !seen[t]) {
+						seen[t] = 1;
+						stack[top++] = t;
+					}
+				}
+		}
+	}
+	/* A main file's own functions are its program's, whatever reaches them. */
+	for (int i = 0; i < p->nfns; i++)
+		for (int m = 0; m < nmains; m++)
+			if (p->fns[i].file && strcmp(p->fns[i].file, mains[m]) == 0)
+				owner[i] = m + 1;
+	free(stack);
+	free(seen);
+}
+
+/* KEY scoped to program FILE when it names a global variable ("c:@name",
+ * "c:@name[]"; also as a read lock, "shared:c:@name"), else NULL. */
+static char *scoped_key(const char *key, const char *file)
+{
+	const char *k = strncmp(key, "shared:", 7) == 0 ? key + 7 : key;
+
+	if (strncmp(k, "c:@", 3) != 0 || strchr(k + 3, '@') || strchr(k + 3, '#'))
+		return NULL;
+	return xasprintf("%.*s%.*s#%s", (int)(k - key), key, (int)strcspn(k, "["), k, file);
+}
+
+static void scope_string(char **key, const char *file)
+{
+	char *s = *key ? scoped_key(*key, file) : NULL;
+
+	if (s) {
+		/* keep a "[]" suffix after the scope: c:@buf#prog.c[] */
+		const char *brackets = strchr(*key + (strncmp(*key, "shared:", 7) == 0 ? 7 : 0), '[');
+
+		if (brackets) {
+			char *t = xasprintf("%s%s", s, brackets);
+
+			free(s);
+			s = t;
+		}
+		free(*key);
+		*key = s;
+	}
+}
+
+/* A tree may hold several programs (a directory of tests, each with its
+ * own main()): their globals of the same name are different objects.
+ * When two or more files define main(), a function belongs to the program
+ * of its file when that file defines main(), otherwise to the one program
+ * whose functions reach it (calls, thread creations), and the global
+ * variables it touches are scoped to that program (its main file).  A
+ * function reached from several programs (a shared library file, a header)
+ * keeps the unscoped names.  (The link commands would tell exactly; a
+ * compile database does not hold them.) */
+static void scope_program_globals(struct program *p)
+{
+	char **mains = NULL;
+	int nmains = 0, cap = 0, *owner;
+
+	for (int i = 0; i < p->nfns; i++) {
+		int known = 0;
+
+		if (strcmp(p->fns[i].name, "main") != 0 || !p->fns[i].file)
+			continue;
+		for (int k = 0; k < nmains; k++)
+			known |= strcmp(mains[k], p->fns[i].file) == 0;
+		if (!known) {
+			grow(&mains, &cap, nmains + 1, sizeof *mains);
+			mains[nmains++] = p->fns[i].file;
+		}
+	}
+	if (nmains < 2) {
+		free(mains);
+		return;
+	}
+	owner = xcalloc(p->nfns + 1, sizeof *owner);
+	reach_programs(p, mains, nmains, owner);
+	for (int i = 0; i < p->nfns; i++) {
+		struct function *f = &p->fns[i];
+		const char *prog = owner[i] > 0 ? mains[owner[i] - 1] : NULL;
+
+		if (!prog)
+			continue;
+		for (int b = 0; b < f->nblocks; b++)
+			for (int k = 0; k < f->blocks[b].nevents; k++) {
+				struct event *e = &f->blocks[b].events[k];
+
+				scope_string(&e->object, prog);
+				if (e->kind == EV_CALL && e->args) {
+					/* the objects a call passes, for the callee's
+					 * parameters */
+					char *out = xstrdup(""), *copy = xstrdup(e->args), *save = copy;
+
+					for (char *a = copy; a; ) {
+						char *end = strchr(a, '\x1f'), *item, *t;
+
+						if (end)
+							*end = '\0';
+						item = xstrdup(a);
+						scope_string(&item, prog);
+						t = xasprintf("%s%s%s", out, a == copy ? "" : "\x1f", item);
+						free(out);
+						free(item);
+						out = t;
+						a = end ? end + 1 : NULL;
+					}
+					free(save);
+					free(e->args);
+					e->args = out;
+				}
+			}
+	}
+	free(mains);
+	free(owner);
+}
+
 /* Numbers every event of the tree (gid) and every object (oid), so that
  * the analysis compares integers, not strings. */
 static void number_events(struct program *p)
@@ -1488,6 +1641,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 		p.keys[i] = fns[order[i]].link_key;
 		p.key_fn[i] = order[i];
 	}
+	scope_program_globals(&p);
 	number_events(&p);
 	find_called(&p);
 	out->instances = xcalloc(nfns + 1, 1);

@@ -203,3 +203,49 @@ Test(context, setup_after_the_threads_started_still_races)
 		   "	return 0;\n"
 		   "}\n");
 }
+
+/* ---- weakness 6: several programs in one tree ---- */
+
+#define PROG_WRITER \
+	LKMM "#include <pthread.h>\n" \
+	"int flag, x;\n" \
+	"static void *writer(void *a) { x = 1; WRITE_ONCE(flag, 1); return a; }\n"
+#define PROG_READER \
+	LKMM "#include <pthread.h>\n" \
+	"int flag, x, r;\n" \
+	"static void *reader(void *a) { if (READ_ONCE(flag)) r = x; return a; }\n"
+
+Test(programs, same_global_name_in_two_programs_is_two_objects)
+{
+	struct src s[] = {
+		{ "prog1.c", PROG_WRITER
+		  "int main(void) { pthread_t t; pthread_create(&t, 0, writer, 0); pthread_join(t, 0); return x; }\n" },
+		{ "prog2.c", PROG_READER
+		  "int main(void) { pthread_t t; pthread_create(&t, 0, reader, 0); pthread_join(t, 0); return r; }\n" },
+	};
+
+	expect_findings(s, 2, NULL);
+}
+
+Test(programs, one_program_in_two_files_still_shares_its_globals)
+{
+	struct src s[] = {
+		{ "prog.c", LKMM "#include <pthread.h>\n"
+		  "extern int flag, x;\n"
+		  "void *writer(void *a) { x = 1; /*W*/ WRITE_ONCE(flag, 1); return a; }\n"
+		  "void *reader(void *a);\n"
+		  "int main(void) {\n"
+		  "	pthread_t t[2];\n"
+		  "	pthread_create(&t[0], 0, writer, 0);\n"
+		  "	pthread_create(&t[1], 0, reader, 0);\n"
+		  "	pthread_join(t[0], 0);\n"
+		  "	pthread_join(t[1], 0);\n"
+		  "	return 0;\n"
+		  "}\n" },
+		{ "other.c", LKMM "int flag, x, r;\n"
+		  "void *reader(void *a) { if (READ_ONCE(flag)) r = x; /*R*/ return a; }\n" },
+		{ "tool.c", "int x;\nint main(void) { return x; }\n" },
+	};
+
+	expect_findings(s, 3, NULL);
+}
