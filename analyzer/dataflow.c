@@ -1126,11 +1126,11 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	kill_plain(s, cs->must_kill & K_ALL, NULL);
 	if (cs->must_kill & K_READER)
 		kill_reads(s);
-	if (cs->calls_create) {       /* create_thread(fn, arg) and the like */
+	/* create_thread(fn, arg) and the like: only a function that calls
+	 * pthread_create itself counts (not every caller of a library
+	 * function that may start a helper thread deep inside). */
+	if (cs->calls_create)
 		spawn(s);
-		if (me)
-			me->calls_create = 1;
-	}
 	set_through_call(c->p, call, callee, &cs->exit_plain, &seen);
 	if (!s->calm)                 /* initialisation in a helper (see transfer) */
 		es_union(&s->pend_plain, &seen);
