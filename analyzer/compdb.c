@@ -171,6 +171,16 @@ static void filter_args(struct tu_spec *t, char **words, int n, const char *file
 			const char *val = a[fl] ? a + fl : (i + 1 < n ? words[++i] : NULL);
 			if (val) {
 				char *abs = absolute(t->directory, val);
+
+				/* -include FILE: the compiler looks in its working
+				 * directory, then along the -I chain (already made
+				 * absolute): keep FILE as written unless it is
+				 * there (autotools' -I../include -include config.h). */
+				if (strcmp(path_flags[p], "-include") == 0 && val[0] != '/' &&
+				    access(abs, F_OK) != 0) {
+					free(abs);
+					abs = xstrdup(val);
+				}
 				push_arg(t, &cap, path_flags[p]);
 				push_arg(t, &cap, abs);
 				free(abs);

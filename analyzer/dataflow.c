@@ -15,7 +15,12 @@
  *   locks       locks held on every path (must), for the lockset rule;
  *   quiet       no other thread can be running: at the entry of main()
  *               and after pthread_join (on some path: join loops), until
- *               pthread_create.
+ *               pthread_create;
+ *   calm        no thread was ever created, on every path (main() and
+ *               constructors until their first thread creation): plain
+ *               accesses made then are initialisation, never pending.
+ * Thread creation is pthread_create or a call of a function that creates
+ * threads (create_thread(fn, arg) wrappers, see count_instances).
  * A call applies the callee's summary: its exposed marked writes and plain
  * reads are checked against the caller's pending sets, then its orderings
  * and its own pending accesses flow into the caller.  Summaries are
@@ -67,6 +72,9 @@ struct state {
 	unsigned killed;
 	struct strset locks;
 	int quiet;
+	int calm;                 /* no thread was ever created (must): main()
+				     or a constructor before its first
+				     pthread_create, on every path */
 	struct evset published;   /* marked writes with no marked read since */
 	int mb_before_rmw;        /* smp_mb__before_atomic waits for an RMW (must) */
 	int after_rmw;            /* the last marked access was an RMW (must) */
@@ -302,6 +310,7 @@ static void state_copy(struct state *to, const struct state *from)
 	for (int i = 0; i < from->locks.n; i++)
 		ss_add(&to->locks, from->locks.v[i]);
 	to->quiet = from->quiet;
+	to->calm = from->calm;
 	to->mb_before_rmw = from->mb_before_rmw;
 	to->after_rmw = from->after_rmw;
 }
@@ -339,6 +348,10 @@ static int state_merge(struct state *to, const struct state *from)
 		to->quiet = 1;
 		changed = 1;
 	}
+	if (to->calm && !from->calm) {
+		to->calm = 0;
+		changed = 1;
+	}
 	if (to->mb_before_rmw && !from->mb_before_rmw) {
 		to->mb_before_rmw = 0;
 		changed = 1;
@@ -348,6 +361,16 @@ static int state_merge(struct state *to, const struct state *from)
 		changed = 1;
 	}
 	return changed;
+}
+
+/* Does plain access E initialise memory fresh from an allocator, that no
+ * other thread can reach yet (",!new," in its uses, extract_expr.c)?  Such
+ * an access may still be published too early (writer side), but it races
+ * with nothing before its publication: it is no reader-side access, no
+ * racing access and no lockset member. */
+static int is_new(const struct event *e)
+{
+	return e->uses && strstr(e->uses, ",!new,") != NULL;
 }
 
 static int same_object(const struct event *a, const struct event *b)
@@ -553,7 +576,11 @@ static void record_locks(struct analysis *a, struct event *e, struct function *f
 			 const struct strset *held, int complete)
 {
 	struct lock_record *r;
-	int seen = pairset_get(&a->recseen, (int)(fn - a->fns), e->gid);
+	int seen;
+
+	if (is_new(e))
+		return;
+	seen = pairset_get(&a->recseen, (int)(fn - a->fns), e->gid);
 
 	/* One record per function and access: an access reached from many
 	 * places of one function keeps the locks held at all of them. */
@@ -617,6 +644,159 @@ static int intern_object(struct program *p, const char *key)
 	return t->slots[h].oid;
 }
 
+/* ---- independent programs in one tree ---- */
+
+static int start_routine(const struct program *p, const struct event *create);
+static struct summary *summary_of(struct program *p, const char *key, const char *file);
+
+/* OWNER[i] = 1 + the index in MAINS of the one program function I belongs
+ * to, 0 for none, -1 for several. */
+static void reach_programs(struct program *p, char **mains, int nmains, int *owner)
+{
+	int *stack = xcalloc(p->nfns + 1, sizeof *stack);
+	char *seen = xcalloc(p->nfns + 1, 1);
+
+	for (int m = 0; m < nmains; m++) {
+		int top = 0;
+
+		memset(seen, 0, p->nfns + 1);
+		for (int i = 0; i < p->nfns; i++)
+			if (p->fns[i].file && strcmp(p->fns[i].file, mains[m]) == 0) {
+				seen[i] = 1;
+				stack[top++] = i;
+			}
+		while (top) {
+			int fi = stack[--top];
+
+			owner[fi] = owner[fi] == 0 || owner[fi] == m + 1 ? m + 1 : -1;
+			for (int b = 0; b < p->fns[fi].nblocks; b++)
+				for (int k = 0; k < p->fns[fi].blocks[b].nevents; k++) {
+					const struct event *e = &p->fns[fi].blocks[b].events[k];
+					int t = -1;
+					struct summary *s;
+
+					if (e->kind == EV_CALL && e->target &&
+					    (s = summary_of(p, e->target, p->fns[fi].file)) != NULL)
+						t = (int)(s - p->sums);
+					else if (e->kind == EV_BARRIER && e->name && strcmp(e->name, "pthread_create") == 0)
+						t = start_routine(p, e);
+					if (t >= 0 && !seen[t]) {
+						seen[t] = 1;
+						stack[top++] = t;
+					}
+				}
+		}
+	}
+	/* A main file's own functions are its program's, whatever reaches them. */
+	for (int i = 0; i < p->nfns; i++)
+		for (int m = 0; m < nmains; m++)
+			if (p->fns[i].file && strcmp(p->fns[i].file, mains[m]) == 0)
+				owner[i] = m + 1;
+	free(stack);
+	free(seen);
+}
+
+/* KEY scoped to program FILE when it names a global variable ("c:@name",
+ * "c:@name[]"; also as a read lock, "shared:c:@name"), else NULL. */
+static char *scoped_key(const char *key, const char *file)
+{
+	const char *k = strncmp(key, "shared:", 7) == 0 ? key + 7 : key;
+
+	if (strncmp(k, "c:@", 3) != 0 || strchr(k + 3, '@') || strchr(k + 3, '#'))
+		return NULL;
+	return xasprintf("%.*s%.*s#%s", (int)(k - key), key, (int)strcspn(k, "["), k, file);
+}
+
+static void scope_string(char **key, const char *file)
+{
+	char *s = *key ? scoped_key(*key, file) : NULL;
+
+	if (s) {
+		/* keep a "[]" suffix after the scope: c:@buf#prog.c[] */
+		const char *brackets = strchr(*key + (strncmp(*key, "shared:", 7) == 0 ? 7 : 0), '[');
+
+		if (brackets) {
+			char *t = xasprintf("%s%s", s, brackets);
+
+			free(s);
+			s = t;
+		}
+		free(*key);
+		*key = s;
+	}
+}
+
+/* A tree may hold several programs (a directory of tests, each with its
+ * own main()): their globals of the same name are different objects.
+ * When two or more files define main(), a function belongs to the program
+ * of its file when that file defines main(), otherwise to the one program
+ * whose functions reach it (calls, thread creations), and the global
+ * variables it touches are scoped to that program (its main file).  A
+ * function reached from several programs (a shared library file, a header)
+ * keeps the unscoped names.  (The link commands would tell exactly; a
+ * compile database does not hold them.) */
+static void scope_program_globals(struct program *p)
+{
+	char **mains = NULL;
+	int nmains = 0, cap = 0, *owner;
+
+	for (int i = 0; i < p->nfns; i++) {
+		int known = 0;
+
+		if (strcmp(p->fns[i].name, "main") != 0 || !p->fns[i].file)
+			continue;
+		for (int k = 0; k < nmains; k++)
+			known |= strcmp(mains[k], p->fns[i].file) == 0;
+		if (!known) {
+			grow(&mains, &cap, nmains + 1, sizeof *mains);
+			mains[nmains++] = p->fns[i].file;
+		}
+	}
+	if (nmains < 2) {
+		free(mains);
+		return;
+	}
+	owner = xcalloc(p->nfns + 1, sizeof *owner);
+	reach_programs(p, mains, nmains, owner);
+	for (int i = 0; i < p->nfns; i++) {
+		struct function *f = &p->fns[i];
+		const char *prog = owner[i] > 0 ? mains[owner[i] - 1] : NULL;
+
+		if (!prog)
+			continue;
+		for (int b = 0; b < f->nblocks; b++)
+			for (int k = 0; k < f->blocks[b].nevents; k++) {
+				struct event *e = &f->blocks[b].events[k];
+
+				scope_string(&e->object, prog);
+				if (e->kind == EV_CALL && e->args) {
+					/* the objects a call passes, for the callee's
+					 * parameters */
+					char *out = xstrdup(""), *copy = xstrdup(e->args), *save = copy;
+
+					for (char *a = copy; a; ) {
+						char *end = strchr(a, '\x1f'), *item, *t;
+
+						if (end)
+							*end = '\0';
+						item = xstrdup(a);
+						scope_string(&item, prog);
+						t = xasprintf("%s%s%s", out, a == copy ? "" : "\x1f", item);
+						free(out);
+						free(item);
+						out = t;
+						a = end ? end + 1 : NULL;
+					}
+					free(save);
+					free(e->args);
+					e->args = out;
+				}
+			}
+	}
+	free(mains);
+	free(owner);
+}
+
 /* Numbers every event of the tree (gid) and every object (oid), so that
  * the analysis compares integers, not strings. */
 static void number_events(struct program *p)
@@ -658,7 +838,25 @@ static char *call_argument(const struct event *call, int n)
 	}
 }
 
-/* E as seen from CALL into CALLEE: itself, or, when E's object is one of
+/* The parameter of CALLEE (KL = its length) that E's address is computed
+ * from ("$CALLEE:N" in its uses), or -1. */
+static int param_use(const struct event *e, const char *callee, size_t kl)
+{
+	const char *u = e->uses;
+
+	while (u && (u = strstr(u, ",$")) != NULL) {
+		u += 2;
+		if (strncmp(u, callee, kl) == 0 && u[kl] == ':')
+			return atoi(u + kl + 1);
+	}
+	return -1;
+}
+
+/* A private local ("l:FUNCTION:v", extract_expr.c) is never shared: a
+ * callee's accesses through the parameter that receives it are dropped
+ * (below), like the caller's own accesses to it.
+ *
+ * E as seen from CALL into CALLEE: itself, or, when E's object is one of
  * the callee's pointer parameters, a copy on the object the caller passed
  * (NULL when the caller passed nothing we know). */
 static struct event *through_call(struct program *p, const struct event *call, const char *callee,
@@ -671,12 +869,24 @@ static struct event *through_call(struct program *p, const struct event *call, c
 	struct event *c;
 	char *obj;
 
-	/* (the common case first and cheapest: not a parameter at all) */
-	if (!e->object || e->object[0] != 'p' || e->object[1] != ':')
+	if (!e->object)
 		return e;
 	kl = strlen(callee);
-	if (strncmp(e->object + 2, callee, kl) != 0 || e->object[2 + kl] != ':')
+	if (e->object[0] != 'p' || e->object[1] != ':' || strncmp(e->object + 2, callee, kl) != 0 ||
+	    e->object[2 + kl] != ':') {
+		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
+		 * every instance, unless the caller passes a private local. */
+		int n = param_use(e, callee, kl);
+
+		if (n >= 0 && (obj = call_argument(call, n)) != NULL) {
+			int private = strncmp(obj, "l:", 2) == 0;
+
+			free(obj);
+			if (private)
+				return NULL;
+		}
 		return e;
+	}
 	key = (unsigned long long)call->gid << 32 | (unsigned)e->gid;
 	if (2 * (m->used + 1) > m->cap) {
 		struct clone_map old = *m;
@@ -700,6 +910,10 @@ static struct event *through_call(struct program *p, const struct event *call, c
 		if (m->slots[h].key == key)
 			return m->slots[h].clone;
 	obj = call_argument(call, atoi(e->object + 3 + kl));
+	if (obj && (strncmp(obj, "l:", 2) == 0 || strncmp(obj, "f:", 2) == 0)) {
+		free(obj);
+		obj = NULL;
+	}
 	c = NULL;
 	if (obj) {
 		c = xmalloc(sizeof *c);
@@ -829,7 +1043,7 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 {
 	struct analysis *a = c->p->out;
 
-	if (!c->p->emit || !p->object)
+	if (!c->p->emit || !p->object || is_new(p))
 		return;
 	for (int i = 0; i < s->seen_reads.n; i++) {
 		struct event *r = s->seen_reads.v[i];
@@ -859,6 +1073,8 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
  * from the previous round. */
 static void note_late(struct fn_ctx *c, struct state *s, struct event *p)
 {
+	if (is_new(p))
+		return;
 	for (int i = 0; i < s->published.n; i++) {
 		struct event *m = s->published.v[i];
 
@@ -883,6 +1099,12 @@ static struct summary *callee_of(struct program *p, const struct event *call, co
 		if (p->fnptrs[i].oid == call->oid)
 			return summary_of(p, p->fnptrs[i].function, file);
 	return NULL;
+}
+
+static void spawn(struct state *s)
+{
+	s->quiet = 0;
+	s->calm = 0;
 }
 
 static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
@@ -919,7 +1141,14 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	kill_plain(s, cs->must_kill & K_ALL, NULL);
 	if (cs->must_kill & K_READER)
 		kill_reads(s);
-	es_union(&s->pend_plain, set_through_call(c->p, call, callee, &cs->exit_plain, &scratch));
+	/* create_thread(fn, arg) and the like: only a function that calls
+	 * pthread_create itself counts (not every caller of a library
+	 * function that may start a helper thread deep inside). */
+	if (cs->calls_create)
+		spawn(s);
+	seen = set_through_call(c->p, call, callee, &cs->exit_plain, &scratch);
+	if (!s->calm)                 /* initialisation in a helper (see transfer) */
+		es_union(&s->pend_plain, seen);
 	es_union(&s->pend_reads, set_through_call(c->p, call, callee, &cs->exit_reads, &scratch));
 	seen = set_through_call(c->p, call, callee, &cs->all_reads, &scratch);
 	es_union(&s->seen_reads, seen);
@@ -928,7 +1157,8 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 		es_union(&me->all_mwrites, set_through_call(c->p, call, callee, &cs->all_mwrites, &scratch));
 	}
 	seen = set_through_call(c->p, call, callee, &cs->all_plain, &scratch);
-	es_union(&s->seen_plain, seen);
+	if (!s->calm)
+		es_union(&s->seen_plain, seen);
 	if (me)
 		es_union(&me->all_plain, seen);
 	if (c->p->emit && !s->quiet && !pre_spawn_at(c, call))
@@ -960,6 +1190,12 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 				xs_add(&me->entry_plain, e, s->killed);
 				es_add(&me->all_plain, e);
 			}
+			/* Done before any thread exists: pthread_create orders it
+			 * before everything every thread does, whatever flag they
+			 * read later (also when a loop of pthread_create may run
+			 * zero times): no writer-side access. */
+			if (s->calm)
+				break;
 			es_add(&s->pend_plain, e);
 			es_add(&s->seen_plain, e);
 			break;
@@ -1005,7 +1241,8 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 				es_add(&s->pend_reads, e);
 			if (c->p->emit && !s->quiet)
 				for (int i = 0; i < s->seen_plain.n; i++)
-					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e))
+					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
+					    !is_new(s->seen_plain.v[i]))
 						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
 							 s->seen_plain.v[i], e, NULL, c->fn, 0);
 			es_add(&s->seen_reads, e);
@@ -1029,7 +1266,7 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if (reader_kills(e->ord, 1))
 			kill_reads(s);
 		if (is_named(e, "pthread_create")) {
-			s->quiet = 0;
+			spawn(s);
 			if (me)
 				me->calls_create = 1;
 		} else if (is_named(e, "pthread_join")) {
@@ -1053,10 +1290,28 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 	}
 }
 
+/* __attribute__((constructor)): extract.c marks its entry with a local
+ * event named "constructor". */
+static int is_constructor(const struct function *f)
+{
+	const struct block *b = &f->blocks[f->entry];
+
+	return b->nevents > 0 && b->events[0].kind == EV_LOCAL && is_named(&b->events[0], "constructor");
+}
+
 /* Backward: after each event, can pthread_create come next, before any
  * pthread_join?  (On some path: a loop of pthread_create may also run
  * zero times, and initialisation before it is still initialisation.) */
-static unsigned char *compute_pre_spawn(struct function *f)
+static int creates_threads(struct program *p, const struct function *f, const struct event *e)
+{
+	struct summary *s;
+
+	if (is_named(e, "pthread_create"))
+		return 1;
+	return e->kind == EV_CALL && (s = callee_of(p, e, f->file)) != NULL && s->calls_create;
+}
+
+static unsigned char *compute_pre_spawn(struct program *p, struct function *f)
 {
 	int maxidx = 0, changed = 1, rounds = 0;
 	unsigned char *in, *out;
@@ -1066,6 +1321,12 @@ static unsigned char *compute_pre_spawn(struct function *f)
 			if (f->blocks[b].events[i].index + 1 > maxidx)
 				maxidx = f->blocks[b].events[i].index + 1;
 	out = xcalloc(maxidx + 1, 1);
+	if (is_constructor(f)) {
+		/* A constructor runs before main(): all of it is initialisation
+		 * done before the program's threads are created. */
+		memset(out, 1, maxidx + 1);
+		return out;
+	}
 	in = xcalloc(f->nblocks + 1, 1);
 	while (changed && rounds++ < 100) {
 		changed = 0;
@@ -1082,7 +1343,7 @@ static unsigned char *compute_pre_spawn(struct function *f)
 
 				if (e->index >= 0 && e->index < maxidx)
 					out[e->index] = (unsigned char)v;
-				if (is_named(e, "pthread_create"))
+				if (creates_threads(p, f, e))
 					v = 1;
 				else if (is_named(e, "pthread_join"))
 					v = 0;
@@ -1101,7 +1362,7 @@ static unsigned char *compute_pre_spawn(struct function *f)
  * any other function may be a library entry point called from threads. */
 static int starts_single_threaded(struct program *p, int fi)
 {
-	return strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi];
+	return (strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi]) || is_constructor(&p->fns[fi]);
 }
 
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
@@ -1117,9 +1378,10 @@ static void run_function(struct program *p, int fi)
 
 	compute_derived(f, &c.derived);
 	if (p->emit)
-		c.pre_spawn = compute_pre_spawn(f);
+		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;
 	in[f->entry].quiet = starts_single_threaded(p, fi);
+	in[f->entry].calm = in[f->entry].quiet;
 	while (changed && rounds++ < 200) {
 		changed = 0;
 		for (int b = 0; b < f->nblocks; b++) {
@@ -1234,61 +1496,123 @@ static int start_routine(const struct program *p, const struct event *create)
 	return -1;
 }
 
+/* A way one function starts activations of another: a call, or a thread
+ * creation (pthread_create, or a call of a thread-creating wrapper). */
+struct start_edge { int from, to, create, loop; };
+
+static int count_args(const struct event *call)
+{
+	int n = call->args ? 1 : 0;
+
+	for (const char *a = call->args; a && (a = strchr(a, '\x1f')) != NULL; a++)
+		n++;
+	return n;
+}
+
+static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, int create, int loop)
+{
+	grow(v, cap, *n + 1, sizeof **v);
+	(*v)[(*n)++] = (struct start_edge){ from, to, create, loop };
+}
+
 /* How many activations of each function may run at once: 1, or 2 for
- * "several".  main() runs once; a thread start routine as often as it is
- * created (a creation in a loop counts as several); a function as often as
- * its callers; a function that nothing in the tree calls or creates (a
- * library entry point) may run in several threads.  Pairing a function's
- * writer pattern with its own reader pattern needs two activations. */
+ * "several".  main() and constructors run once; a thread start routine as
+ * often as it is created (a creation in a loop counts as several); a
+ * function as often as its callers; a function that nothing in the tree
+ * calls or creates (a library entry point) may run in several threads.
+ * Pairing a function's writer pattern with its own reader pattern needs
+ * two activations.
+ *
+ * A function whose pthread_create starts no function of the tree starts
+ * its own function-pointer parameter: it is a thread-creating wrapper
+ * (create_thread(fn, arg) in perfbook's and liburcu's test harnesses), and
+ * each call of it creates the functions passed to it ("f:KEY" arguments). */
 static void count_instances(struct program *p)
 {
-	unsigned char *n = p->out->instances;
-	int changed = 1, rounds = 0;
-	char *started = xcalloc(p->nfns + 1, 1);
+	unsigned char *n = p->out->instances, *base = xcalloc(p->nfns + 1, 1);
+	char *started = xcalloc(p->nfns + 1, 1), *wrapper = xcalloc(p->nfns + 1, 1);
+	struct start_edge *edges = NULL;
+	int nedges = 0, edgecap = 0, changed = 1, rounds = 0;
 
 	for (int fi = 0; fi < p->nfns; fi++)
 		for (int b = 0; b < p->fns[fi].nblocks; b++)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++)
-				if (is_named(&p->fns[fi].blocks[b].events[i], "pthread_create")) {
-					int t = start_routine(p, &p->fns[fi].blocks[b].events[i]);
-					if (t >= 0)
-						started[t] = 1;
-				}
+				if (is_named(&p->fns[fi].blocks[b].events[i], "pthread_create") &&
+				    start_routine(p, &p->fns[fi].blocks[b].events[i]) < 0)
+					wrapper[fi] = 1;
 	for (int fi = 0; fi < p->nfns; fi++)
-		n[fi] = p->called[fi] || started[fi] ? 0 : strcmp(p->fns[fi].name, "main") == 0 ? 1 : 2;
-	while (changed && rounds++ < 50) {
-		changed = 0;
-		for (int fi = 0; fi < p->nfns; fi++)
-			for (int b = 0; b < p->fns[fi].nblocks; b++) {
-				int loop = -1;
+		for (int b = 0; b < p->fns[fi].nblocks; b++) {
+			int loop = -1;
 
-				for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
-					struct event *e = &p->fns[fi].blocks[b].events[i];
-					struct summary *s;
-					int t = -1, add;
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+				struct summary *s = NULL;
+				int t = -1, w;
 
-					if (is_named(e, "pthread_create"))
-						t = start_routine(p, e);
-					else if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
-						t = (int)(s - p->sums);
-					if (t < 0 || n[t] >= 2)
-						continue;
-					if (loop < 0)
-						loop = in_loop(&p->fns[fi], b);
-					/* a thread created once per activation of its creator */
-					add = is_named(e, "pthread_create") ? (n[fi] ? n[fi] : 0) : n[fi];
-					if (add && loop)
-						add = 2;
-					if (is_named(e, "pthread_create") && !n[fi] && p->called[fi] == 0)
-						add = 1;
-					if (add && n[t] + add > n[t]) {
-						n[t] = n[t] + add > 2 ? 2 : (unsigned char)(n[t] + add);
-						changed = 1;
+				if (is_named(e, "pthread_create"))
+					t = start_routine(p, e);
+				else if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
+					t = (int)(s - p->sums);
+				if (t < 0)
+					continue;
+				if (loop < 0)
+					loop = in_loop(&p->fns[fi], b);
+				add_edge(&edges, &nedges, &edgecap, fi, t, s == NULL, loop);
+				if (s == NULL)
+					started[t] = 1;
+				if (!s || !wrapper[t])
+					continue;
+				w = t;
+				for (int a = 0, nargs = count_args(e); a < nargs; a++) {
+					char *arg = call_argument(e, a);
+					struct summary *r;
+
+					if (arg && strncmp(arg, "f:", 2) == 0 &&
+					    (r = summary_of(p, arg + 2, p->fns[fi].file)) != NULL && r - p->sums != w) {
+						add_edge(&edges, &nedges, &edgecap, fi, (int)(r - p->sums), 1, loop);
+						started[r - p->sums] = 1;
 					}
+					free(arg);
 				}
 			}
+		}
+	for (int fi = 0; fi < p->nfns; fi++)
+		base[fi] = p->called[fi] || started[fi] ? 0 :
+			   strcmp(p->fns[fi].name, "main") == 0 || is_constructor(&p->fns[fi]) ? 1 : 2;
+	memcpy(n, base, (size_t)p->nfns);
+	/* Recomputed from the bases every round (monotone: counts only grow),
+	 * so that an edge is counted once, not once per round. */
+	while (changed && rounds++ < 50) {
+		changed = 0;
+		for (int t = 0; t < p->nfns; t++) {
+			unsigned v = base[t];
+
+			for (int k = 0; k < nedges; k++) {
+				const struct start_edge *ed = &edges[k];
+				unsigned add = n[ed->from];
+
+				if (ed->to != t)
+					continue;
+				/* a thread created by a function started only as
+				 * a thread itself (count not known yet) */
+				if (ed->create && !add && !p->called[ed->from])
+					add = 1;
+				if (add && ed->loop)
+					add = 2;
+				v += add;
+			}
+			if (v > 2)
+				v = 2;
+			if (v != n[t]) {
+				n[t] = (unsigned char)v;
+				changed = 1;
+			}
+		}
 	}
+	free(edges);
+	free(base);
 	free(started);
+	free(wrapper);
 }
 
 /* Marks the functions that some call in the tree reaches. */
@@ -1431,6 +1755,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 		p.keys[i] = fns[order[i]].link_key;
 		p.key_fn[i] = order[i];
 	}
+	scope_program_globals(&p);
 	number_events(&p);
 	find_called(&p);
 	out->instances = xcalloc(nfns + 1, 1);

@@ -2,6 +2,7 @@
  * parse, collect diagnostics and dependencies, find the vocabulary sites
  * (macro expansions and calls named in the profiles), and hand each
  * function definition of the project's own files to extract_stmt.c. */
+#define _GNU_SOURCE   /* strcasestr */
 #include "extract.h"
 #include "extract_int.h"
 
@@ -268,6 +269,33 @@ char *function_link_key(CXCursor fn)
 	return key;
 }
 
+/* Is FN declared __attribute__((constructor)) (also through a macro such
+ * as URCU_ATTR_CONSTRUCTOR)?  libclang shows that attribute only as an
+ * unexposed attribute: its tokens tell. */
+static int is_constructor(struct ectx *x, CXCursor fn)
+{
+	CXCursor *kids;
+	int n = children(fn, &kids), found = 0;
+
+	for (int i = 0; i < n && !found; i++) {
+		CXToken *toks;
+		unsigned ntoks;
+
+		if (clang_getCursorKind(kids[i]) != CXCursor_UnexposedAttr)
+			continue;
+		clang_tokenize(x->tu, clang_getCursorExtent(kids[i]), &toks, &ntoks);
+		for (unsigned t = 0; t < ntoks && !found; t++) {
+			CXString sp = clang_getTokenSpelling(x->tu, toks[t]);
+
+			found = strcasestr(clang_getCString(sp), "constructor") != NULL;
+			clang_disposeString(sp);
+		}
+		clang_disposeTokens(x->tu, toks, ntoks);
+	}
+	free(kids);
+	return found;
+}
+
 static void extract_function(struct ectx *x, CXCursor fn)
 {
 	CXCursor *kids, body = clang_getNullCursor();
@@ -307,12 +335,23 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		free(x->escaping[i]);
 	x->nescaping = 0;
 	forget_aliases(x);
+	for (int i = 0; i < x->nfresh; i++)
+		free(x->fresh[i]);
+	x->nfresh = 0;
+	x->no_escape = 0;
 	x->nactive = 0;
 	x->collect = NULL;
 
 	f->entry = function_add_block(f);
 	f->exit = function_add_block(f);
 	x->cur = f->entry;
+	if (is_constructor(x, fn)) {
+		/* Runs before main(), before any thread: a marker the analysis
+		 * reads (dataflow.c, is_constructor). */
+		struct event *e = emit(x, EV_LOCAL, fn);
+
+		e->name = xstrdup("constructor");
+	}
 	note_escaping(x, body);
 	walk_stmt(x, body);
 	jump(x, f->exit);
@@ -415,6 +454,9 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	for (int i = 0; i < x.nescaping; i++)
 		free(x.escaping[i]);
 	free(x.escaping);
+	for (int i = 0; i < x.nfresh; i++)
+		free(x.fresh[i]);
+	free(x.fresh);
 	forget_aliases(&x);
 	free(x.aliases);
 	free(x.sites);

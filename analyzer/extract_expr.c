@@ -142,6 +142,105 @@ static int is_escaping(struct ectx *x, const char *usr)
 	return 0;
 }
 
+/* Fresh pointers (see struct ectx): N = malloc(...) makes N fresh; the
+ * first read of N's value that may hand it on (a store, an argument, a
+ * return, a copy) ends it.  In walk order, which is program order except
+ * around loops. */
+static int fresh_at(struct ectx *x, const char *usr)
+{
+	for (int i = 0; usr && i < x->nfresh; i++)
+		if (strcmp(x->fresh[i], usr) == 0)
+			return i;
+	return -1;
+}
+
+static void set_fresh(struct ectx *x, CXCursor var, int on)
+{
+	CXString s = clang_getCursorUSR(var);
+	const char *usr = clang_getCString(s);
+	int i = fresh_at(x, usr);
+
+	if (on && i < 0 && usr && *usr) {
+		grow(&x->fresh, &x->freshcap, x->nfresh + 1, sizeof *x->fresh);
+		x->fresh[x->nfresh++] = xstrdup(usr);
+	} else if (!on && i >= 0) {
+		free(x->fresh[i]);
+		x->fresh[i] = x->fresh[--x->nfresh];
+	}
+	clang_disposeString(s);
+}
+
+static int is_fresh(struct ectx *x, CXCursor var)
+{
+	CXString s = clang_getCursorUSR(var);
+	int r = fresh_at(x, clang_getCString(s)) >= 0;
+
+	clang_disposeString(s);
+	return r;
+}
+
+/* Is VALUE a call of an allocator (memory no other thread can know)? */
+static int is_allocation(CXCursor value)
+{
+	static const char *const allocators[] = {
+		"malloc", "calloc", "aligned_alloc", "kmalloc", "kzalloc", "kcalloc",
+	};
+	CXString s;
+	int r = 0;
+
+	while (clang_getCursorKind(value) == CXCursor_ParenExpr ||
+	       clang_getCursorKind(value) == CXCursor_CStyleCastExpr ||
+	       clang_getCursorKind(value) == CXCursor_UnexposedExpr) {
+		CXCursor *k;
+		int n = children(value, &k);
+
+		if (n == 0) {
+			free(k);
+			break;
+		}
+		value = k[n - 1];
+		free(k);
+	}
+	if (clang_getCursorKind(value) != CXCursor_CallExpr)
+		return 0;
+	s = clang_getCursorSpelling(value);
+	for (size_t i = 0; i < sizeof allocators / sizeof allocators[0]; i++)
+		if (strcmp(clang_getCString(s), allocators[i]) == 0)
+			r = 1;
+	clang_disposeString(s);
+	return r;
+}
+
+/* The local pointer variable that lvalue C is reached through (n in
+ * n->a, n->in.b, n[2], *n), or a null cursor. */
+static CXCursor base_pointer(CXCursor c)
+{
+	for (int depth = 0; depth < 16; depth++) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		CXCursor *kids;
+		int n;
+
+		if (k == CXCursor_DeclRefExpr) {
+			CXCursor ref = clang_getCursorReferenced(c);
+
+			return clang_getCanonicalType(clang_getCursorType(ref)).kind == CXType_Pointer
+				? ref : clang_getNullCursor();
+		}
+		if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr &&
+		    k != CXCursor_UnaryOperator && k != CXCursor_ParenExpr &&
+		    k != CXCursor_UnexposedExpr && k != CXCursor_CStyleCastExpr)
+			break;
+		n = children(c, &kids);
+		if (n < 1) {
+			free(kids);
+			break;
+		}
+		c = k == CXCursor_CStyleCastExpr || k == CXCursor_UnexposedExpr ? kids[n - 1] : kids[0];
+		free(kids);
+	}
+	return clang_getNullCursor();
+}
+
 /* Is REF (a declaration) a variable local to the function being walked
  * (a parameter, or an automatic variable)? */
 static int is_local(CXCursor ref)
@@ -455,25 +554,53 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 	int n = children(c, &kids);
 	char *obj;
 	struct event *e;
-	int atomic;
+	int atomic, deref_only;
 
 	x->collect = &uses;
+	/* The base of an access is only dereferenced, not handed on (a
+	 * fresh pointer stays fresh), unless the access is itself an
+	 * address taken (&n->f) outside any enclosing access. */
+	deref_only = m != M_ADDR || x->no_escape > 0;
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor ref = clang_getCursorReferenced(c);
 
 		if (is_local(ref)) {
-			char *name = spelling_of(ref);
+			char *name = spelling_of(ref), *param = parameter_target(x, ref);
+
 			deps_add(&uses, name);
 			free(name);
+			/* "$KEY:N": reached through parameter N, for the callers
+			 * that pass a private local (dataflow.c, through_call). */
+			if (param) {
+				param[0] = '$';
+				memmove(param + 1, param + 2, strlen(param + 2) + 1);
+				deps_add(&uses, param);
+				free(param);
+			}
+			if (m == M_READ && !x->no_escape)
+				set_fresh(x, ref, 0);
 		}
 	} else if (k == CXCursor_MemberRefExpr && n >= 1) {
 		int arrow = clang_getCursorType(kids[0]).kind == CXType_Pointer;
+
+		x->no_escape += deref_only || !arrow;
 		walk_expr(x, kids[0], arrow ? M_READ : M_ADDR);
+		x->no_escape -= deref_only || !arrow;
 	} else if (k == CXCursor_ArraySubscriptExpr && n == 2) {
+		x->no_escape += deref_only;
 		walk_expr(x, kids[0], is_array_type(clang_getCursorType(strip(kids[0]))) ? M_ADDR : M_READ);
+		x->no_escape -= deref_only;
 		walk_expr(x, kids[1], M_READ);
 	} else if (k == CXCursor_UnaryOperator && n == 1) {
+		x->no_escape += deref_only;
 		walk_expr(x, kids[0], M_READ);
+		x->no_escape -= deref_only;
+	}
+	if (k != CXCursor_DeclRefExpr) {
+		CXCursor base = base_pointer(c);
+
+		if (!clang_Cursor_isNull(base) && is_local(base) && is_fresh(x, base))
+			deps_add(&uses, "!new");
 	}
 	x->collect = outer;
 	deps_merge(outer, &uses);
@@ -509,6 +636,41 @@ static char *link_key_of_callee(CXCursor call)
 	return function_link_key(fn);
 }
 
+/* &v or an array v, where v is a local of this function whose address
+ * never escapes: "l:FUNCTION:v", an object private to one activation (the
+ * callee's accesses through that parameter touch no shared memory). */
+static char *private_local(struct ectx *x, CXCursor arg)
+{
+	CXCursor c = strip(arg), ref;
+	char *usr, *name, *r = NULL;
+
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
+	    clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer) {
+		CXCursor op = strip(first_child(c));
+
+		/* &v: the only unary operator turning a non-pointer into a pointer */
+		if (clang_getCanonicalType(clang_getCursorType(op)).kind == CXType_Pointer)
+			return NULL;
+		c = op;
+	} else if (!is_array_type(clang_getCursorType(c))) {
+		return NULL;
+	}
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return NULL;
+	ref = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(ref) != CXCursor_VarDecl || !is_local(ref) ||
+	    clang_getCursorTLSKind(ref) != CXTLS_None)
+		return NULL;
+	usr = usr_of(ref);
+	if (usr && !is_escaping(x, usr)) {
+		name = spelling_of(ref);
+		r = xasprintf("l:%s:%s", x->fn->link_key, name);
+		free(name);
+	}
+	free(usr);
+	return r;
+}
+
 static void walk_call(struct ectx *x, CXCursor c)
 {
 	CXCursor *kids;
@@ -520,17 +682,32 @@ static void walk_call(struct ectx *x, CXCursor c)
 	/* The first child is the callee; the rest are the arguments.  What
 	 * each pointer argument points to is kept (in args, separated by
 	 * U+001F) for the parameters of the callee. */
+	int saved = x->no_escape;
+
+	x->no_escape = 0;            /* a pointer passed is handed on */
 	for (int i = 1; i < n; i++) {
 		char *obj = clang_getCursorType(kids[i]).kind == CXType_Pointer ||
 			    is_array_type(clang_getCursorType(kids[i])) ? object_of_pointer(x, kids[i]) : NULL;
-		char *t = xasprintf("%s%s%s", targets, i > 1 ? "\x1f" : "", obj ? obj : "");
+		char *t;
 
+		if (!obj)
+			obj = private_local(x, kids[i]);
+		if (!obj && (obj = function_named(kids[i])) != NULL) {
+			/* "f:KEY": a function handed to the callee, which may be a
+			 * thread-creating wrapper (create_thread(fn, arg)). */
+			char *f = xasprintf("f:%s", obj);
+
+			free(obj);
+			obj = f;
+		}
+		t = xasprintf("%s%s%s", targets, i > 1 ? "\x1f" : "", obj ? obj : "");
 		free(targets);
 		free(obj);
 		targets = t;
 		len++;
 		walk_expr(x, kids[i], M_READ);
 	}
+	x->no_escape = saved;
 	e = emit(x, EV_CALL, c);
 	e->target = link_key_of_callee(c);
 	e->name = spelling_of(c);
@@ -553,12 +730,17 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 {
 	struct deps from = { 0 }, *outer = x->collect;
 	char *usr = usr_of(var);
-	int escaping = usr && is_escaping(x, usr);
+	int escaping = usr && is_escaping(x, usr), saved;
 
 	x->collect = &from;
+	saved = x->no_escape;
+	x->no_escape = 0;            /* a copy of a fresh pointer hands it on */
 	walk_expr(x, value, M_READ);
+	x->no_escape = saved;
 	x->collect = outer;
 	deps_merge(outer, &from);
+	if (clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer)
+		set_fresh(x, var, !escaping && is_allocation(value));
 	if (!escaping) {
 		struct event *e = emit(x, EV_LOCAL, at);
 
@@ -585,7 +767,11 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		if (assign_local(x, ref, rhs, target))
 			return;
 	} else {
+		int saved = x->no_escape;
+
+		x->no_escape = 0;    /* a pointer stored is handed on */
 		walk_expr(x, rhs, M_READ);
+		x->no_escape = saved;
 	}
 	walk_expr(x, lhs, M_WRITE);
 	/* Storing a function's address (j->complete = mark_done): the store
@@ -838,6 +1024,9 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	enum ord ord = v->ord;
 	char *obj = NULL, *display = NULL;
 
+	int saved_no_escape = x->no_escape;
+
+	x->no_escape = 0;            /* WRITE_ONCE(head, n) hands n on */
 	if (u->site && x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
 		x->active[x->nactive++] = u->site;
 	/* Arguments in order: the object's address first collects "uses",
@@ -860,6 +1049,7 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	}
 	if (u->site && x->nactive > 0 && x->active[x->nactive - 1] == u->site)
 		x->nactive--;
+	x->no_escape = saved_no_escape;
 
 	if (ord == ORD_ARG) {
 		const char *p = u->args;

@@ -63,6 +63,13 @@ struct ectx {
 	int nescaping, escap;
 	struct { char *usr, *target; } *aliases;   /* local pointer -> object */
 	int naliases, aliascap;
+	/* Local pointers holding memory fresh from an allocator whose value has
+	 * not escaped yet (in walk order): accesses through them initialise
+	 * memory no other thread can reach (marked ",!new," in uses). */
+	char **fresh;
+	int nfresh, freshcap;
+	int no_escape;                    /* a pointer read here is only tested
+					     or dereferenced, not handed on */
 
 	struct deps *collect;             /* where locals read go, or NULL */
 	unsigned discarded_start;         /* the expression statement being walked: */

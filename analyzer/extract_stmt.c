@@ -82,13 +82,22 @@ static void walk_any(struct ectx *x, CXCursor c)
 		walk_stmt(x, c);
 }
 
+/* A controlling expression: testing a pointer (if (!n)) hands it to no
+ * one, so it does not end the pointer's freshness (extract_expr.c). */
+static void walk_cond(struct ectx *x, CXCursor c)
+{
+	x->no_escape++;
+	walk_expr(x, c, M_READ);
+	x->no_escape--;
+}
+
 static void walk_if(struct ectx *x, CXCursor *k, int n)
 {
 	int then_b, else_b, join;
 
 	if (n < 2)
 		return;
-	walk_expr(x, k[0], M_READ);
+	walk_cond(x, k[0]);
 	then_b = new_block(x);
 	join = new_block(x);
 	else_b = n >= 3 ? new_block(x) : join;
@@ -112,7 +121,7 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 	if (n < 2)
 		return;
 	fall_into(x, head);
-	walk_expr(x, k[0], M_READ);
+	walk_cond(x, k[0]);
 	block_add_edge(x->fn, x->cur, body);
 	block_add_edge(x->fn, x->cur, out);
 	x->cur = body;
@@ -134,7 +143,7 @@ static void walk_do(struct ectx *x, CXCursor *k, int n)
 	walk_any(x, k[0]);
 	pop_loop(x, 1);
 	fall_into(x, cond);
-	walk_expr(x, k[1], M_READ);
+	walk_cond(x, k[1]);
 	block_add_edge(x->fn, x->cur, body);
 	block_add_edge(x->fn, x->cur, out);
 	x->cur = out;
@@ -202,7 +211,7 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	out = new_block(x);
 	fall_into(x, head);
 	if (!clang_Cursor_isNull(cond)) {
-		walk_expr(x, cond, M_READ);
+		walk_cond(x, cond);
 		block_add_edge(x->fn, x->cur, out);
 	}
 	block_add_edge(x->fn, x->cur, body);

@@ -98,6 +98,28 @@ user_profile() {
 	[ "$(count_findings "$WORK/p1.db")" -eq 2 ]
 }
 
+# docs/real-code.md weakness 7: autotools' -I../include -include config.h.
+# gcc finds config.h along the -I chain, not in the entry's directory.
+include_along_i_chain() {
+	d="$WORK/inc7"
+	mkdir -p "$d/inc" "$d/src" && echo '#define T int' >"$d/inc/config.h" && echo 'T x;' >"$d/src/a.c"
+	echo '[{"directory":"'"$d"'/src","file":"a.c","arguments":["cc","-I../inc","-include","config.h","-c","a.c"]}]' \
+		>"$d/compile_commands.json"
+	(cd "$d/src" && cc -I../inc -include config.h -c a.c -o /dev/null) || return 1
+	"$KS" scan --db "$WORK/inc7.db" -p "$d" 2>"$WORK/err" || { cat "$WORK/err"; return 1; }
+	[ "$(sqlite3 "$WORK/inc7.db" "SELECT count(*) FROM translation_units WHERE status = 'ok'")" -eq 1 ]
+}
+
+# -include FILE that does exist in the entry's directory is found there.
+include_in_directory() {
+	d="$WORK/inc7b"
+	mkdir -p "$d/src" && echo '#define T int' >"$d/src/local.h" && echo 'T y;' >"$d/src/b.c"
+	echo '[{"directory":"'"$d"'/src","file":"b.c","command":"cc -include local.h -c b.c"}]' \
+		>"$d/compile_commands.json"
+	"$KS" scan --db "$WORK/inc7b.db" -p "$d" 2>"$WORK/err" || { cat "$WORK/err"; return 1; }
+	[ "$(sqlite3 "$WORK/inc7b.db" "SELECT count(*) FROM translation_units WHERE status = 'ok'")" -eq 1 ]
+}
+
 bad_profile() {
 	printf 'my_store frobnicate relaxed\n' >"$WORK/bad.prof"
 	"$KS" scan --db "$WORK/bp.db" --profile "$WORK/bad.prof" "$MP" 2>"$WORK/err"; rc=$?
@@ -109,6 +131,8 @@ check "usage errors exit 2" usage_error
 check "--help names the options" help_matches
 check "malformed compile_commands.json: exit 2, database untouched" bad_compdb
 check "compile_commands.json scan" compdb_scan
+check "-include FILE found along the -I chain, as gcc does" include_along_i_chain
+check "-include FILE found in the entry's directory" include_in_directory
 check "a file that does not parse is reported and skipped" unparsable_skipped
 check "unwritable database: exit 2" unwritable_db
 check "database of another schema version is refused, not rewritten" other_schema

@@ -1,0 +1,251 @@
+/* tests/unit/test_context.c — precision on real-code shapes (docs/real-code.md):
+ * which objects are really shared (weakness 3: private locals passed to
+ * helpers, memory fresh from malloc), which code really runs concurrently
+ * (weakness 5), and which programs really run together (weakness 6).  Each
+ * correct shape must give nothing and its buggy twin must still be
+ * reported.  Real scans, through scan_helper.c. */
+#include <criterion/criterion.h>
+
+#include "scan_helper.h"
+
+#define LKMM "#include <kcsan/lkmm.h>\n"
+
+/* ---- weakness 3: object identity ---- */
+
+Test(identity, private_local_passed_to_a_helper_is_not_shared)
+{
+	expect_one(LKMM "int flag;\n"
+		   "struct buf { int v; };\n"
+		   "void consume(struct buf *b);\n"
+		   "static void fill(struct buf *b, int v) { b->v = v; }\n"
+		   "void writer(void) { struct buf mine; fill(&mine, 1); WRITE_ONCE(flag, 1); consume(&mine); }\n"
+		   "void reader(void) { struct buf other; if (READ_ONCE(flag)) { fill(&other, 2); consume(&other); } }\n");
+}
+
+Test(identity, shared_struct_passed_to_the_same_helper_still_races)
+{
+	expect_one(LKMM "int flag;\n"
+		   "struct buf { int v; } shared;\n"
+		   "static void fill(struct buf *b, int v) { b->v = v; /*W*/ }\n"
+		   "void writer(void) { fill(&shared, 1); WRITE_ONCE(flag, 1); }\n"
+		   "int reader(void) { return smp_load_acquire(&flag) ? shared.v : 0; }\n");
+}
+
+Test(identity, private_local_array_passed_to_a_helper_is_not_shared)
+{
+	expect_one(LKMM "int flag;\n"
+		   "static void zero(long *v, int n) { for (int i = 0; i < n; i++) v[i] = 0; }\n"
+		   "void writer(void) { long mask[4]; zero(mask, 4); WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) { long mask[4]; if (READ_ONCE(flag)) zero(mask, 4); }\n");
+}
+
+Test(identity, initialising_fresh_memory_after_a_flag_read_races_with_nothing)
+{
+	expect_one(LKMM "#include <stdlib.h>\n"
+		   "struct node { int a; } *gp, *spare;\n"
+		   "int flag;\n"
+		   "void writer(void) { gp->a = 1; WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) {\n"
+		   "	if (READ_ONCE(flag)) {\n"
+		   "		struct node *n = malloc(sizeof *n);\n"
+		   "		if (!n)\n"
+		   "			return;\n"
+		   "		n->a = 2;\n"
+		   "		smp_store_release(&spare, n);\n"
+		   "	}\n"
+		   "}\n");
+}
+
+Test(identity, fresh_memory_written_after_its_publication_still_races)
+{
+	expect_one(LKMM "#include <stdlib.h>\n"
+		   "struct node { int a; } *gp, *spare;\n"
+		   "int flag;\n"
+		   "void writer(void) { gp->a = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) {\n"
+		   "	if (READ_ONCE(flag)) {\n"
+		   "		struct node *n = calloc(1, sizeof *n);\n"
+		   "		smp_store_release(&spare, n);\n"
+		   "		n->a = 2; /*R*/\n"
+		   "	}\n"
+		   "}\n");
+}
+
+Test(identity, fresh_memory_published_without_release_is_still_reported)
+{
+	expect_one(LKMM "#include <stdlib.h>\n"
+		   "struct node { int a; } *head;\n"
+		   "void push(int v) { struct node *n = malloc(sizeof *n); n->a = v; /*W*/ WRITE_ONCE(head, n); }\n"
+		   "int get(void) { struct node *p = smp_load_acquire(&head); return p ? p->a : 0; }\n");
+}
+
+/* ---- weakness 5: concurrency context ---- */
+
+#define CTOR_READER "void reader(void) { if (READ_ONCE(ready)) r = feature; }\n"
+
+Test(context, constructor_runs_before_any_thread)
+{
+	expect_one(LKMM "int feature, ready, r;\n"
+		   "__attribute__((constructor)) static void init(void) { feature = 1; WRITE_ONCE(ready, 1); }\n"
+		   CTOR_READER);
+}
+
+Test(context, the_same_init_without_constructor_races)
+{
+	expect_one(LKMM "int feature, ready, r;\n"
+		   "void init(void) { feature = 1; /*W*/ WRITE_ONCE(ready, 1); }\n"
+		   "void reader(void) { if (READ_ONCE(ready)) r = feature; /*R*/ }\n");
+}
+
+#define UPDATER \
+	"int cur, idx;\n" \
+	"void *updater(void *a) { if (READ_ONCE(cur) >= 0) idx++; WRITE_ONCE(cur, idx); return a; }\n"
+
+Test(context, start_routine_created_once_does_not_pair_with_itself)
+{
+	expect_one(LKMM "#include <pthread.h>\n" UPDATER
+		   "int main(void) { pthread_t t; pthread_create(&t, 0, updater, 0); pthread_join(t, 0); return 0; }\n");
+}
+
+Test(context, start_routine_created_in_a_loop_pairs_with_itself)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int cur, idx;\n"
+		   "void *updater(void *a) {\n"
+		   "	if (READ_ONCE(cur) >= 0)\n"
+		   "		idx++; /*W*/ /*R*/\n"
+		   "	WRITE_ONCE(cur, idx); /*W*/ /*R*/\n"
+		   "	return a;\n"
+		   "}\n"
+		   "int main(void) {\n"
+		   "	pthread_t t[2];\n"
+		   "	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, updater, 0);\n"
+		   "	for (int i = 0; i < 2; i++) pthread_join(t[i], 0);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+#define HARNESS \
+	"#include <pthread.h>\n" \
+	"int cur, idx, goflag, cfg;\n" \
+	"static pthread_t tids[16]; static int ntids;\n" \
+	"static void create_thread(void *(*fn)(void *), void *arg) { pthread_create(&tids[ntids++], 0, fn, arg); }\n" \
+	"static void wait_all(void) { for (int i = 0; i < ntids; i++) pthread_join(tids[i], 0); }\n"
+#define READER "void *reader(void *a) { while (!READ_ONCE(goflag)); return (void *)(long)READ_ONCE(cur) + cfg + (long)a; }\n"
+
+Test(context, thread_creating_wrapper_binds_its_start_routine)
+{
+	expect_one(LKMM HARNESS READER
+		   "void *updater(void *a) { while (!READ_ONCE(goflag)); if (READ_ONCE(cur) >= 0) idx++; WRITE_ONCE(cur, idx); return (void *)(long)cfg + (long)a; }\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	(void)argv;\n"
+		   "	cfg = argc;\n"
+		   "	create_thread(updater, 0);\n"
+		   "	for (int i = 0; i < 4; i++)\n"
+		   "		create_thread(reader, 0);\n"
+		   "	WRITE_ONCE(goflag, 1);\n"
+		   "	wait_all();\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+Test(context, thread_creating_wrapper_in_a_loop_and_late_setup_still_race)
+{
+	expect_one(LKMM HARNESS
+		   "void *reader(void *a) { while (!READ_ONCE(goflag)); return (void *)(long)READ_ONCE(cur) + cfg + (long)a; /*R*/ }\n"
+		   "void *updater(void *a) {\n"
+		   "	if (READ_ONCE(cur) >= 0)\n"
+		   "		idx++; /*W*/ /*R*/\n"
+		   "	WRITE_ONCE(cur, idx); /*W*/ /*R*/\n"
+		   "	return a;\n"
+		   "}\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	(void)argv;\n"
+		   "	for (int i = 0; i < 4; i++)\n"
+		   "		create_thread(reader, 0);\n"
+		   "	for (int i = 0; i < 2; i++)\n"
+		   "		create_thread(updater, 0);\n"
+		   "	cfg = argc; /*W*/\n"
+		   "	WRITE_ONCE(goflag, 1);\n"
+		   "	wait_all();\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+Test(context, setup_before_a_loop_of_pthread_create_then_go_flag)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int cfg, go, nthreads = 4;\n"
+		   "void *thr(void *a) { while (!smp_load_acquire(&go)); return (void *)(long)cfg + (long)a; }\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	pthread_t t[4];\n"
+		   "	(void)argv;\n"
+		   "	cfg = argc;\n"
+		   "	for (int i = 0; i < nthreads; i++) pthread_create(&t[i], 0, thr, 0);\n"
+		   "	WRITE_ONCE(go, 1);\n"
+		   "	for (int i = 0; i < nthreads; i++) pthread_join(t[i], 0);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+Test(context, setup_after_the_threads_started_still_races)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int cfg, go, nthreads = 4;\n"
+		   "void *thr(void *a) { while (!smp_load_acquire(&go)); return (void *)(long)cfg + (long)a; }\n"
+		   "int main(int argc, char **argv) {\n"
+		   "	pthread_t t[4];\n"
+		   "	(void)argv;\n"
+		   "	for (int i = 0; i < nthreads; i++) pthread_create(&t[i], 0, thr, 0);\n"
+		   "	cfg = argc; /*W*/\n"
+		   "	WRITE_ONCE(go, 1);\n"
+		   "	for (int i = 0; i < nthreads; i++) pthread_join(t[i], 0);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+/* ---- weakness 6: several programs in one tree ---- */
+
+#define PROG_WRITER \
+	LKMM "#include <pthread.h>\n" \
+	"int flag, x;\n" \
+	"static void *writer(void *a) { x = 1; WRITE_ONCE(flag, 1); return a; }\n"
+#define PROG_READER \
+	LKMM "#include <pthread.h>\n" \
+	"int flag, x, r;\n" \
+	"static void *reader(void *a) { if (READ_ONCE(flag)) r = x; return a; }\n"
+
+Test(programs, same_global_name_in_two_programs_is_two_objects)
+{
+	struct src s[] = {
+		{ "prog1.c", PROG_WRITER
+		  "int main(void) { pthread_t t; pthread_create(&t, 0, writer, 0); pthread_join(t, 0); return x; }\n" },
+		{ "prog2.c", PROG_READER
+		  "int main(void) { pthread_t t; pthread_create(&t, 0, reader, 0); pthread_join(t, 0); return r; }\n" },
+	};
+
+	expect_findings(s, 2, NULL);
+}
+
+Test(programs, one_program_in_two_files_still_shares_its_globals)
+{
+	struct src s[] = {
+		{ "prog.c", LKMM "#include <pthread.h>\n"
+		  "extern int flag, x;\n"
+		  "void *writer(void *a) { x = 1; /*W*/ WRITE_ONCE(flag, 1); return a; }\n"
+		  "void *reader(void *a);\n"
+		  "int main(void) {\n"
+		  "	pthread_t t[2];\n"
+		  "	pthread_create(&t[0], 0, writer, 0);\n"
+		  "	pthread_create(&t[1], 0, reader, 0);\n"
+		  "	pthread_join(t[0], 0);\n"
+		  "	pthread_join(t[1], 0);\n"
+		  "	return 0;\n"
+		  "}\n" },
+		{ "other.c", LKMM "int flag, x, r;\n"
+		  "void *reader(void *a) { if (READ_ONCE(flag)) r = x; /*R*/ return a; }\n" },
+		{ "tool.c", "int x;\nint main(void) { return x; }\n" },
+	};
+
+	expect_findings(s, 3, NULL);
+}
