@@ -336,9 +336,20 @@ static enum CXChildVisitResult visit_functions(CXCursor c, CXCursor parent, CXCl
  * before any function body is walked. */
 static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClientData d)
 {
+	struct ectx *x = d;
+
 	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_MacroExpansion)
-		add_macro_site(d, c);
+	if (clang_getCursorKind(c) == CXCursor_MacroExpansion) {
+		CXSourceRange r = clang_getCursorExtent(c);
+		CXFile f;
+		unsigned l, col, o1, o2;
+
+		add_macro_site(x, c);
+		loc_of(clang_getRangeStart(r), &f, &l, &col, &o1);
+		loc_of(clang_getRangeEnd(r), &f, &l, &col, &o2);
+		if (f && !clang_Location_isInSystemHeader(clang_getRangeStart(r)))
+			note_expansion_range(x, f, o1, o2);
+	}
 	return CXChildVisit_Continue;
 }
 
@@ -407,6 +418,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 		x.facts = facts;
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macros, &x);
 		qsort(x.sites, x.nsites, sizeof *x.sites, site_cmp);
+		sort_expansions(&x);
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_functions, &x);
 	}
 	for (int i = 0; i < x.nlabels; i++)
@@ -418,6 +430,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	forget_aliases(&x);
 	free(x.aliases);
 	free(x.sites);
+	free(x.expansions);
 	free(x.texts);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);

@@ -34,6 +34,12 @@ struct file_text {
 	size_t size;
 };
 
+/* A top-level macro expansion in the file, [start, end). */
+struct expansion_range {
+	CXFile file;
+	unsigned start, end;
+};
+
 struct switch_ctx {
 	int head;          /* the block that evaluates the controlling expression */
 	int has_default;
@@ -70,6 +76,9 @@ struct ectx {
 
 	struct file_text *texts;
 	int ntexts, textcap;
+
+	struct expansion_range *expansions;   /* every expansion, by start */
+	int nexp, expcap;
 };
 
 /* extract.c */
@@ -93,6 +102,19 @@ void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
 void walk_asm(struct ectx *x, CXCursor c);
 void forget_aliases(struct ectx *x);
 void deps_add(struct deps *d, const char *item);
+
+/* extract_text.c */
+int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off);
+int written_in_file(struct ectx *x, CXSourceLocation l);
+/* C as text rebuilt from its AST (for what a macro body wrote). */
+char *ast_text(struct ectx *x, CXCursor c);
+/* The operator of unary or binary operator C (children KIDS, N of them)
+ * written in a macro body: for a binary one "=" or "" (another operator),
+ * for a unary one "&", "*", "++", "-", ... ("" if unknown). */
+void ast_operator(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen);
+void note_expansion_range(struct ectx *x, CXFile f, unsigned start, unsigned end);
+void sort_expansions(struct ectx *x);
+int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o2);
 
 /* extract_stmt.c */
 void walk_stmt(struct ectx *x, CXCursor c);

@@ -337,16 +337,15 @@ void walk_stmt(struct ectx *x, CXCursor c)
 	}
 	case CXCursor_DeclStmt:
 		for (int i = 0; i < n; i++) {
-			CXCursor *vk;
-			int vn;
+			CXCursor init;
 
 			if (clang_getCursorKind(k[i]) != CXCursor_VarDecl)
 				continue;
-			vn = children(k[i], &vk);
-			for (int j = 0; j < vn; j++)
-				if (clang_isExpression(clang_getCursorKind(vk[j])))
-					walk_initializer(x, k[i], vk[j]);
-			free(vk);
+			/* Only the initialiser: an expression in the type
+			 * (__typeof__(x) v;) is not evaluated. */
+			init = clang_Cursor_getVarDeclInitializer(k[i]);
+			if (!clang_Cursor_isNull(init))
+				walk_initializer(x, k[i], init);
 		}
 		break;
 	case CXCursor_GCCAsmStmt:

@@ -742,3 +742,66 @@ Test(precision, initialisation_before_a_loop_of_pthread_create)
 		   "	return 0;\n"
 		   "}\n");
 }
+
+/* Weakness 2 of docs/real-code.md: operators and primitives written in the
+ * body of one of the project's own macros. */
+Test(macros, assignment_in_a_project_macro_is_a_write)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define SET(x, v) ((x) = (v))\n"
+		   "void writer(void) { SET(data, 1); /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
+}
+
+Test(macros, assignment_in_a_project_macro_fixed_silent)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define SET(x, v) ((x) = (v))\n"
+		   "void writer(void) { SET(data, 1); smp_store_release(&flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
+}
+
+Test(macros, increment_and_deref_in_a_project_macro)
+{
+	expect_one(LKMM "int data, flag, *slot = &data;\n"
+		   "#define BUMP(x) ((x)++)\n"
+		   "#define STORE(p, v) (*(p) = (v))\n"
+		   "void writer(void) { BUMP(data); /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "void writer2(void) { STORE(slot, 2); /*W*/ WRITE_ONCE(flag, 2); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data + *slot; }\n");
+}
+
+Test(macros, vocabulary_macro_inside_a_project_macro)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define PUBLISH(f, v) WRITE_ONCE(f, v)\n"
+		   "void w(void) { data = 1; /*W*/ PUBLISH(flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
+}
+
+Test(macros, release_inside_a_project_macro_silent)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define PUBLISH(f, v) smp_store_release(&(f), v)\n"
+		   "#define CONSUME(f) smp_load_acquire(&(f))\n"
+		   "void w(void) { data = 1; PUBLISH(flag, 1); }\n"
+		   "int reader(void) { while (!CONSUME(flag)); return data; }\n");
+}
+
+Test(macros, access_once_idiom_is_one_marked_access)
+{
+	expect_one("#define ACCESS_ONCE(x) (*(volatile __typeof__(x) *)&(x))\n"
+		   "#define smp_mb() __sync_synchronize()\n"
+		   "int data, flag;\n"
+		   "void w2(void) { data = 1; /*W*/ ACCESS_ONCE(flag) = 1; }\n"
+		   "int reader(void) { while (!ACCESS_ONCE(flag)); smp_mb(); return data; }\n");
+}
+
+Test(macros, access_once_idiom_ordered_silent)
+{
+	expect_one("#define ACCESS_ONCE(x) (*(volatile __typeof__(x) *)&(x))\n"
+		   "#define smp_mb() __sync_synchronize()\n"
+		   "int data, flag;\n"
+		   "void w2(void) { data = 1; smp_mb(); ACCESS_ONCE(flag) = 1; }\n"
+		   "int reader(void) { while (!ACCESS_ONCE(flag)); smp_mb(); return data; }\n");
+}
