@@ -71,7 +71,7 @@ char *cursor_file_name(CXCursor c)
 /* Splits the text of NAME(args) at top-level commas into S's argument
  * ranges.  POS is the offset just after the name.  Returns -1 if the text
  * is not a call-like form. */
-static int split_args(const char *text, size_t size, unsigned pos, struct site *s)
+int split_args(const char *text, size_t size, unsigned pos, struct site *s)
 {
 	int depth = 0;
 	unsigned i = pos, argstart;
@@ -114,7 +114,7 @@ static int split_args(const char *text, size_t size, unsigned pos, struct site *
 	return -1;
 }
 
-static int is_ident_char(char c)
+int is_ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -347,8 +347,12 @@ static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClien
 		add_macro_site(x, c);
 		loc_of(clang_getRangeStart(r), &f, &l, &col, &o1);
 		loc_of(clang_getRangeEnd(r), &f, &l, &col, &o2);
-		if (f && !clang_Location_isInSystemHeader(clang_getRangeStart(r)))
+		if (f && !clang_Location_isInSystemHeader(clang_getRangeStart(r))) {
 			note_expansion_range(x, f, o1, o2);
+			note_macro_host(x, c);
+		}
+	} else if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
+		note_macro_definition(x, c);
 	}
 	return CXChildVisit_Continue;
 }
@@ -419,6 +423,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macros, &x);
 		qsort(x.sites, x.nsites, sizeof *x.sites, site_cmp);
 		sort_expansions(&x);
+		finish_macro_tables(&x);
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_functions, &x);
 	}
 	for (int i = 0; i < x.nlabels; i++)
@@ -431,6 +436,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	free(x.aliases);
 	free(x.sites);
 	free(x.expansions);
+	free_macro_tables(&x);
 	free(x.texts);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);

@@ -691,6 +691,8 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 		handle_site(x, s, c);
 		return;
 	}
+	if (handle_nested_site(x, c))
+		return;
 	switch (k) {
 	case CXCursor_DeclRefExpr:
 	case CXCursor_MemberRefExpr:
@@ -835,19 +837,8 @@ static char *arg_texts(struct ectx *x, const struct site *s)
 	return out;
 }
 
-/* Where and how a primitive is written, for emit_primitive. */
-struct use_of {
-	const struct vocab_entry *v;
-	CXCursor *roots;        /* argument expressions (null cursors if unseen) */
-	int nargs;
-	char *args;             /* argument texts separated by U+001F, or NULL */
-	const struct site *site;/* the macro site being expanded, or NULL */
-	int discarded;
-	unsigned line, col;
-};
-
 /* Walks the arguments of primitive U (written at C) and emits its event. */
-static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
+void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 {
 	const struct vocab_entry *v = u->v;
 	struct deps uses = { 0 }, *outer = x->collect;
@@ -869,7 +860,7 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			x->collect = outer;
 			deps_merge(outer, &uses);
 			obj = v->lvalue ? object_of_lvalue(x, u->roots[a]) : object_of_pointer(x, u->roots[a]);
-			display = text_of(x, u->roots[a]);
+			display = display_text(x, u->roots[a]);
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));
 		} else {

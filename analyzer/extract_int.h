@@ -40,6 +40,29 @@ struct expansion_range {
 	unsigned start, end;
 };
 
+/* A macro definition of the TU (extract_macro.c). */
+struct macro_def {
+	char *name;
+	CXFile file;
+	unsigned start, body, end;        /* NAME(params) body: offsets */
+	char *first;                      /* the body's first identifier */
+	int nparams;
+	char *params[SITE_MAX_ARGS];
+	struct site *inner;               /* vocabulary used in the body */
+	int ninner;
+	int project;                      /* not in a system header */
+};
+
+/* An invocation of a project macro whose body uses vocabulary: CALL has
+ * the invocation's range and arguments in the file (CALL.v is NULL). */
+struct macro_host {
+	struct site call;
+	char *name;
+	CXFile def_file;
+	unsigned def_off;
+	int def;                          /* index in defs, -1 if unknown */
+};
+
 struct switch_ctx {
 	int head;          /* the block that evaluates the controlling expression */
 	int has_default;
@@ -79,12 +102,18 @@ struct ectx {
 
 	struct expansion_range *expansions;   /* every expansion, by start */
 	int nexp, expcap;
+	struct macro_def *defs;               /* by name, once finished */
+	int ndefs, defcap;
+	struct macro_host *hosts;             /* by start, once finished */
+	int nhosts, hostcap;
 };
 
 /* extract.c */
 const char *file_text(struct ectx *x, CXFile f, size_t *size);
 void loc_of(CXSourceLocation l, CXFile *f, unsigned *line, unsigned *col, unsigned *off);
 int children(CXCursor c, CXCursor **out);
+int split_args(const char *text, size_t size, unsigned pos, struct site *s);
+int is_ident_char(char c);
 const struct site *site_containing(struct ectx *x, CXCursor c);
 int site_from_call(struct ectx *x, CXCursor c, struct site *out);
 char *cursor_file_name(CXCursor c);
@@ -115,6 +144,28 @@ void ast_operator(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, s
 void note_expansion_range(struct ectx *x, CXFile f, unsigned start, unsigned end);
 void sort_expansions(struct ectx *x);
 int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o2);
+
+/* Where and how a primitive is written, for emit_primitive. */
+struct use_of {
+	const struct vocab_entry *v;
+	CXCursor *roots;        /* argument expressions (null cursors if unseen) */
+	int nargs;
+	char *args;             /* argument texts separated by U+001F, or NULL */
+	const struct site *site;/* the macro site being expanded, or NULL */
+	int discarded;
+	unsigned line, col;
+};
+/* Walks the arguments of primitive U (written at C) and emits its event. */
+void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c);
+
+/* extract_macro.c */
+void note_macro_definition(struct ectx *x, CXCursor def);
+void note_macro_host(struct ectx *x, CXCursor expansion);
+void finish_macro_tables(struct ectx *x);
+void free_macro_tables(struct ectx *x);
+/* If C is the expansion of a vocabulary macro written inside the body of
+ * one of the project's macros, emits the primitive and returns 1. */
+int handle_nested_site(struct ectx *x, CXCursor c);
 
 /* extract_stmt.c */
 void walk_stmt(struct ectx *x, CXCursor c);

@@ -271,6 +271,8 @@ void walk_stmt(struct ectx *x, CXCursor c)
 		handle_site(x, s, c);
 		return;
 	}
+	if (handle_nested_site(x, c))
+		return;
 	n = children(c, &k);
 	switch (kind) {
 	case CXCursor_CompoundStmt:

@@ -805,3 +805,45 @@ Test(macros, access_once_idiom_ordered_silent)
 		   "void w2(void) { data = 1; smp_mb(); ACCESS_ONCE(flag) = 1; }\n"
 		   "int reader(void) { while (!ACCESS_ONCE(flag)); smp_mb(); return data; }\n");
 }
+/* docs/real-code.md weakness 2: p = rcu_dereference(...) inside an
+ * iterator macro keeps its address dependency, as the loop written out does
+ * (the list head is its own type: one object per field would otherwise mix
+ * the head with the nodes' next pointers, weakness 3). */
+#define ITER_PRELUDE \
+	LKMM "struct node { struct node *next; int a; };\n" \
+	"struct head { struct node *first; } list; int count;\n" \
+	"#define rcu_dereference(p) READ_ONCE(p)\n" \
+	"#define for_each_rcu(p, h) for (p = rcu_dereference((h)->first); p; p = rcu_dereference(p->next))\n"
+
+Test(macros, rcu_dereference_in_an_iterator_macro_silent)
+{
+	expect_one(ITER_PRELUDE
+		   "void add(struct node *n) { n->a = 1; n->next = list.first; smp_store_release(&list.first, n); }\n"
+		   "int r(void) { struct node *p; int s = 0; for_each_rcu(p, &list) s += p->a; return s; }\n");
+}
+
+Test(macros, iterator_macro_without_dependency_reported)
+{
+	expect_one(ITER_PRELUDE
+		   "void add(struct node *n) { n->a = 1; count = 1; smp_store_release(&list.first, n); }\n"
+		   "int r(void) { struct node *p; int s = 0; for_each_rcu(p, &list) s += count; /*R*/ return s; }\n");
+}
+
+/* smp_store_release and smp_load_acquire inside project macros are the
+ * primitives (each side's ordering is seen, so only the other side is
+ * reported). */
+Test(macros, release_in_a_project_macro_orders_the_writer)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define PUBLISH(f, v) smp_store_release(&(f), v)\n"
+		   "void w(void) { data = 1; PUBLISH(flag, 1); }\n"
+		   "int reader(void) { while (!READ_ONCE(flag)); return data; /*R*/ }\n");
+}
+
+Test(macros, acquire_in_a_project_macro_orders_the_reader)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define CONSUME(f) smp_load_acquire(&(f))\n"
+		   "void w(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "int reader(void) { while (!CONSUME(flag)); return data; }\n");
+}
