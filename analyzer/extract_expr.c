@@ -688,10 +688,10 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 	char op[8];
 
 	if (s) {
-		handle_site(x, s, c);
+		handle_site(x, s, c, m);
 		return;
 	}
-	if (handle_nested_site(x, c))
+	if (handle_nested_site(x, c, m))
 		return;
 	switch (k) {
 	case CXCursor_DeclRefExpr:
@@ -703,7 +703,7 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 	case CXCursor_UnexposedExpr:
 		if ((k == CXCursor_CallExpr || clang_getCursorType(c).kind != CXType_Invalid) &&
 		    site_from_call(x, c, &call_site)) {
-			handle_site(x, &call_site, c);
+			handle_site(x, &call_site, c, m);
 			return;
 		}
 		if (k == CXCursor_CallExpr) {
@@ -846,6 +846,10 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	struct event *e;
 	enum ord ord = v->ord;
 	char *obj = NULL, *display = NULL;
+	/* An access entry takes its direction from the use (an lvalue
+	 * macro assigned to is a write). */
+	enum op op = v->op != OP_ACCESS ? v->op : u->mode == M_WRITE ? OP_WRITE :
+		     u->mode == M_RMW ? OP_RMW : OP_READ;
 
 	if (u->site && x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
 		x->active[x->nactive++] = u->site;
@@ -884,12 +888,18 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			if (end)
 				*end = '\0';
 			ord = ord_from_memory_order(order);
+			/* C11: a seq_cst load is an acquire (earlier plain
+			 * stores may pass it), a seq_cst store a release. */
+			if (is_seq_cst_order(order) && op == OP_READ)
+				ord = ORD_ACQUIRE;
+			else if (is_seq_cst_order(order) && op == OP_WRITE)
+				ord = ORD_RELEASE;
 			free(order);
 		} else {
-			ord = ORD_FULL;      /* an order we cannot see */
+			ord = v->dflt;       /* absent: the profile's default= */
 		}
 	}
-	switch (v->op) {
+	switch (op) {
 	case OP_READ: case OP_WRITE: case OP_RMW: kind = EV_ACCESS; break;
 	case OP_LOCK: kind = EV_LOCK; break;
 	case OP_UNLOCK: kind = EV_UNLOCK; break;
@@ -901,8 +911,8 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	e->col = u->col;
 	e->marked = kind == EV_ACCESS && !v->plain;
 	e->discarded = u->discarded;
-	e->access = v->op == OP_READ ? ACC_READ : v->op == OP_WRITE ? ACC_WRITE :
-		    v->op == OP_RMW ? ACC_RMW : ACC_NONE;
+	e->access = op == OP_READ ? ACC_READ : op == OP_WRITE ? ACC_WRITE :
+		    op == OP_RMW ? ACC_RMW : ACC_NONE;
 	e->ord = v->plain ? ORD_NONE : ord;
 	e->name = xstrdup(v->name);
 	if (obj && kind == EV_LOCK && v->shared) {
@@ -927,10 +937,10 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	}
 }
 
-void handle_site(struct ectx *x, const struct site *s, CXCursor c)
+void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m)
 {
 	CXCursor roots[SITE_MAX_ARGS];
-	struct use_of u = { s->v, roots, s->nargs, NULL, s, 0, s->line, s->col };
+	struct use_of u = { s->v, roots, s->nargs, NULL, s, 0, s->line, s->col, m };
 	size_t size;
 
 	if (s->v->op == OP_IGNORE)
@@ -951,7 +961,7 @@ static void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CX
 {
 	CXCursor *kids;
 	int n = children(c, &kids);
-	struct use_of u = { v, kids + 1, n > 0 ? n - 1 : 0, NULL, NULL, 0, 0, 0 };
+	struct use_of u = { v, kids + 1, n > 0 ? n - 1 : 0, NULL, NULL, 0, 0, 0, M_READ };
 	CXFile f;
 	unsigned off;
 	char *args = xstrdup("");

@@ -124,7 +124,7 @@ char *function_link_key(CXCursor fn);
 /* extract_expr.c */
 enum mode { M_READ, M_WRITE, M_RMW, M_ADDR };
 void walk_expr(struct ectx *x, CXCursor c, enum mode m);
-void handle_site(struct ectx *x, const struct site *s, CXCursor c);
+void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m);
 struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at);
 void note_escaping(struct ectx *x, CXCursor body);
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
@@ -154,6 +154,7 @@ struct use_of {
 	const struct site *site;/* the macro site being expanded, or NULL */
 	int discarded;
 	unsigned line, col;
+	int mode;               /* enum mode of the use, for OP_ACCESS */
 };
 /* Walks the arguments of primitive U (written at C) and emits its event. */
 void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c);
@@ -165,7 +166,7 @@ void finish_macro_tables(struct ectx *x);
 void free_macro_tables(struct ectx *x);
 /* If C is the expansion of a vocabulary macro written inside the body of
  * one of the project's macros, emits the primitive and returns 1. */
-int handle_nested_site(struct ectx *x, CXCursor c);
+int handle_nested_site(struct ectx *x, CXCursor c, int mode);
 
 /* extract_stmt.c */
 void walk_stmt(struct ectx *x, CXCursor c);

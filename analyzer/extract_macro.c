@@ -407,7 +407,7 @@ static int is_active(struct ectx *x, const struct site *s)
 	return 0;
 }
 
-int handle_nested_site(struct ectx *x, CXCursor c)
+int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 {
 	CXSourceRange ext = clang_getCursorExtent(c);
 	CXFile f, sf;
@@ -464,6 +464,7 @@ int handle_nested_site(struct ectx *x, CXCursor c)
 	u.site = best;
 	u.line = h->call.line;
 	u.col = h->call.col;
+	u.mode = mode;
 	if (best->v->op != OP_IGNORE)
 		emit_primitive(x, &u, c);
 	free(u.args);

@@ -268,10 +268,10 @@ void walk_stmt(struct ectx *x, CXCursor c)
 	if (s) {
 		/* A statement written by a vocabulary macro (smp_mb() as inline
 		 * assembly, do { ... } while (0) bodies): the macro is the event. */
-		handle_site(x, s, c);
+		handle_site(x, s, c, M_READ);
 		return;
 	}
-	if (handle_nested_site(x, c))
+	if (handle_nested_site(x, c, M_READ))
 		return;
 	n = children(c, &k);
 	switch (kind) {

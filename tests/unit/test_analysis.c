@@ -847,3 +847,73 @@ Test(macros, acquire_in_a_project_macro_orders_the_reader)
 		   "void w(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
 		   "int reader(void) { while (!CONSUME(flag)); return data; }\n");
 }
+
+/* Weakness 8 of docs/real-code.md: the profile format. */
+#define URCU_LIKE \
+	"void opaque_store(int *p, int v, int mo); int opaque_load(int *p, int mo);\n" \
+	"enum { RELAXED, ACQUIRE, RELEASE, SEQ_CST };\n" \
+	"#define GET_ARG3(a, b, c, ...) c\n" \
+	"#define my_load(p, ...) opaque_load(p, GET_ARG3(0, ##__VA_ARGS__, RELAXED, 0))\n" \
+	"#define my_store(p, v, ...) opaque_store(p, v, GET_ARG3(0, ##__VA_ARGS__, RELAXED, 0))\n" \
+	"#define ACCESS(x) (*(volatile __typeof__(x) *)&(x))\n" \
+	"int x, flag;\n"
+
+static const char urcu_like_prof[] =
+	"my_load  read  arg order-arg=1 default=relaxed\n"
+	"my_store write arg order-arg=2 default=relaxed\n"
+	"ACCESS   access relaxed lvalue=1\n";
+
+Test(profiles, default_order_when_the_order_argument_is_absent)
+{
+	struct src s[] = { { "u.c", URCU_LIKE
+		"void writer(void) { x = 1; /*W*/ my_store(&flag, 1); }\n"
+		"int reader(void) { while (!my_load(&flag)); return x; /*R*/ }\n" } };
+
+	expect_findings(s, 1, urcu_like_prof);
+}
+
+Test(profiles, explicit_order_argument_still_read)
+{
+	struct src s[] = { { "u.c", URCU_LIKE
+		"void writer(void) { x = 1; my_store(&flag, 1, RELEASE); }\n"
+		"int reader(void) { while (!my_load(&flag, ACQUIRE)); return x; }\n" } };
+
+	expect_findings(s, 1, urcu_like_prof);
+}
+
+Test(profiles, access_entry_assigned_to_is_a_marked_write)
+{
+	struct src s[] = { { "u.c", URCU_LIKE
+		"void writer(void) { x = 1; /*W*/ ACCESS(flag) = 1; }\n"
+		"int reader(void) { while (!my_load(&flag, ACQUIRE)); return x; }\n" } };
+
+	expect_findings(s, 1, urcu_like_prof);
+}
+
+Test(profiles, access_entry_read_and_written_ordered_silent)
+{
+	struct src s[] = { { "u.c", URCU_LIKE
+		"void writer(void) { x = 1; my_store(&flag, 1, RELEASE); ACCESS(flag)++; }\n"
+		"int reader(void) { while (!ACCESS(flag)); __atomic_thread_fence(__ATOMIC_ACQUIRE); return x; }\n" } };
+
+	expect_findings(s, 1, urcu_like_prof);
+}
+
+Test(c11, seq_cst_load_does_not_order_earlier_plain_stores)
+{
+	/* A seq_cst load between the data and a relaxed flag store is no
+	 * release: the plain store may pass it (C11); a seq_cst store is. */
+	expect_one("#include <stdatomic.h>\n"
+		   "int x; atomic_int flag, other;\n"
+		   "int t1(void) { int r; x = 1; /*W*/ r = atomic_load_explicit(&other, memory_order_seq_cst);\n"
+		   "	atomic_store_explicit(&flag, 1, memory_order_relaxed); return r; }\n"
+		   "int t3(void) { while (!atomic_load_explicit(&flag, memory_order_acquire)); return x; }\n");
+}
+
+Test(c11, seq_cst_store_is_a_release_silent)
+{
+	expect_one("#include <stdatomic.h>\n"
+		   "int x; atomic_int flag;\n"
+		   "void t1(void) { x = 1; atomic_store_explicit(&flag, 1, memory_order_seq_cst); }\n"
+		   "int t3(void) { while (!atomic_load_explicit(&flag, memory_order_seq_cst)); return x; }\n");
+}
