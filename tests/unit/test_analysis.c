@@ -3,6 +3,7 @@
  * bug is reported on the marked line; its fixed twin gives nothing).  Every
  * case is a real libclang scan into a real database (scan_helper.c). */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "scan_helper.h"
 
@@ -916,4 +917,32 @@ Test(c11, seq_cst_store_is_a_release_silent)
 		   "int x; atomic_int flag;\n"
 		   "void t1(void) { x = 1; atomic_store_explicit(&flag, 1, memory_order_seq_cst); }\n"
 		   "int t3(void) { while (!atomic_load_explicit(&flag, memory_order_seq_cst)); return x; }\n");
+}
+
+/* Weakness 9 of docs/real-code.md: the report's wording. */
+Test(report_text, object_reached_through_a_parameter_is_named_not_a_usr)
+{
+	expect_one(LKMM "struct wq { int futex; int data; } q;\n"
+		   "static void wake(int *f) { WRITE_ONCE(*f, 1); }\n"
+		   "void producer(void) { q.data = 1; /*W*/ wake(&q.futex); }\n"
+		   "int consumer(void) { while (!smp_load_acquire(&q.futex)); return q.data; }\n");
+	cr_assert_null(strstr(last_findings_text(), "c:@"), "%s", last_findings_text());
+}
+
+Test(report_text, access_in_a_macro_is_not_named_by_the_invocation)
+{
+	expect_one(LKMM "struct t { struct t *next; int v; } *head; int flag;\n"
+		   "#define for_each_t(t) for (t = head; t; t = t->next)\n"
+		   "void w(void) { struct t *t; for_each_t(t) t->v = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "int r(void) { int s = 0; struct t *t; while (!smp_load_acquire(&flag)); for (t = head; t; t = t->next) s += t->v; return s; }\n");
+	cr_assert_null(strstr(last_findings_text(), "for_each_t("), "%s", last_findings_text());
+}
+
+Test(report_text, fix_for_a_primitive_in_a_project_macro_has_real_arguments)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define PUBLISH(f, v) WRITE_ONCE(f, v)\n"
+		   "void w(void) { data = 1; /*W*/ PUBLISH(flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
+	cr_assert_not_null(strstr(last_findings_text(), "smp_store_release(&flag, 1)"), "%s", last_findings_text());
 }
