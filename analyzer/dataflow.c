@@ -917,9 +917,9 @@ static struct event *through_call(struct program *p, const struct event *call, c
 	c = NULL;
 	if (obj) {
 		c = xmalloc(sizeof *c);
-		*c = *e;                         /* strings other than the object are shared */
+		*c = *e;                         /* strings other than object and display are shared */
 		c->object = obj;
-		c->display = NULL;
+		c->display = readable_object(obj);   /* not a raw USR in messages */
 		c->gid = p->next_gid++;
 		c->oid = intern_object(p, obj);
 		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
@@ -1935,6 +1935,7 @@ void analysis_free(struct analysis *a)
 	free(a->relays);
 	for (int i = 0; i < a->nclones; i++) {
 		free(a->clones[i]->object);
+		free(a->clones[i]->display);
 		free(a->clones[i]);
 	}
 	free(a->clones);

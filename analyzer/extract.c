@@ -72,7 +72,7 @@ char *cursor_file_name(CXCursor c)
 /* Splits the text of NAME(args) at top-level commas into S's argument
  * ranges.  POS is the offset just after the name.  Returns -1 if the text
  * is not a call-like form. */
-static int split_args(const char *text, size_t size, unsigned pos, struct site *s)
+int split_args(const char *text, size_t size, unsigned pos, struct site *s)
 {
 	int depth = 0;
 	unsigned i = pos, argstart;
@@ -115,7 +115,7 @@ static int split_args(const char *text, size_t size, unsigned pos, struct site *
 	return -1;
 }
 
-static int is_ident_char(char c)
+int is_ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -375,9 +375,24 @@ static enum CXChildVisitResult visit_functions(CXCursor c, CXCursor parent, CXCl
  * before any function body is walked. */
 static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClientData d)
 {
+	struct ectx *x = d;
+
 	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_MacroExpansion)
-		add_macro_site(d, c);
+	if (clang_getCursorKind(c) == CXCursor_MacroExpansion) {
+		CXSourceRange r = clang_getCursorExtent(c);
+		CXFile f;
+		unsigned l, col, o1, o2;
+
+		add_macro_site(x, c);
+		loc_of(clang_getRangeStart(r), &f, &l, &col, &o1);
+		loc_of(clang_getRangeEnd(r), &f, &l, &col, &o2);
+		if (f && !clang_Location_isInSystemHeader(clang_getRangeStart(r))) {
+			note_expansion_range(x, f, o1, o2);
+			note_macro_host(x, c);
+		}
+	} else if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
+		note_macro_definition(x, c);
+	}
 	return CXChildVisit_Continue;
 }
 
@@ -446,6 +461,8 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 		x.facts = facts;
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macros, &x);
 		qsort(x.sites, x.nsites, sizeof *x.sites, site_cmp);
+		sort_expansions(&x);
+		finish_macro_tables(&x);
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_functions, &x);
 	}
 	for (int i = 0; i < x.nlabels; i++)
@@ -460,6 +477,8 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	forget_aliases(&x);
 	free(x.aliases);
 	free(x.sites);
+	free(x.expansions);
+	free_macro_tables(&x);
 	free(x.texts);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);

@@ -121,7 +121,8 @@ static char *text_of(struct ectx *x, CXCursor c)
 
 	loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
 	loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
-	if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 <= o1 || o2 - o1 > 200)
+	if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 <= o1 || o2 - o1 > 200 ||
+	    !extent_is_text(x, c, f1, o1, o2))
 		return NULL;
 	text = file_text(x, f1, &size);
 	if (!text || o2 > size)
@@ -132,6 +133,13 @@ static char *text_of(struct ectx *x, CXCursor c)
 			out[n++] = text[i];
 	out[n] = '\0';
 	return out;
+}
+
+/* How C is shown to the user: its text, or (written by a macro) its AST
+ * printed as C, never the text of the macro invocation around it. */
+static char *display_text(struct ectx *x, CXCursor c)
+{
+	return text_of(x, c) ?: ast_text(x, c);
 }
 
 static int is_escaping(struct ectx *x, const char *usr)
@@ -265,6 +273,7 @@ static int is_array_type(CXType t)
 }
 
 static char *object_of_pointer(struct ectx *x, CXCursor c);
+static void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen);
 static char *function_named(CXCursor c);
 static void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c);
 
@@ -398,17 +407,15 @@ static char *object_of_pointer(struct ectx *x, CXCursor c)
 	t = clang_getCursorType(c);
 	if (k == CXCursor_UnaryOperator) {
 		/* &lvalue (the only unary operator yielding a pointer here). */
-		CXCursor op = first_child(c);
-		size_t size;
-		CXFile f;
-		unsigned l, col, off;
-		const char *text;
+		CXCursor *kids;
+		int n = children(c, &kids);
+		char op[8], *r = NULL;
 
-		loc_of(clang_getCursorLocation(c), &f, &l, &col, &off);
-		text = f ? file_text(x, f, &size) : NULL;
-		if (text && off < size && text[off] == '&')
-			return object_of_lvalue(x, op);
-		return NULL;
+		operator_of(x, c, kids, n, op, sizeof op);
+		if (n == 1 && strcmp(op, "&") == 0)
+			r = object_of_lvalue(x, kids[0]);
+		free(kids);
+		return r;
 	}
 	if (is_array_type(t))
 		return object_of_lvalue(x, c);     /* an array decaying to a pointer */
@@ -468,28 +475,32 @@ struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at)
 	return e;
 }
 
-/* Reads the operator of a unary or binary operator node from the file: the
- * text between the operands.  Returns "" when it cannot be seen (the node
- * came out of a macro body). */
+/* Reads the operator of a unary or binary operator node from the file:
+ * the text between the operands, when the operands are written there.  A
+ * node out of a macro body (SET(x, v) ((x) = (v))) has no such text: its
+ * operator comes from the AST and the macro's own text (extract_text.c). */
 static void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
 {
 	CXFile f, fo;
 	unsigned l, col, start, ostart, oend;
 	size_t size, k = 0;
-	const char *text;
+	const char *text = NULL;
 
 	op[0] = '\0';
 	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
-	if (!f || n < 1)
-		return;
-	text = file_text(x, f, &size);
+	if (f && n >= 1)
+		text = file_text(x, f, &size);
 	if (!text)
-		return;
+		goto ast;
 	if (n == 2) {
-		/* Binary: scan back from the right operand over spaces. */
-		loc_of(clang_getRangeStart(clang_getCursorExtent(kids[1])), &fo, &l, &col, &ostart);
-		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0)
-			return;
+		/* Binary: scan back from the right operand over spaces.  If
+		 * that operand is a macro argument, what precedes it is the
+		 * "(" or "," of the invocation, and nothing is found. */
+		CXSourceLocation rs = clang_getRangeStart(clang_getCursorExtent(kids[1]));
+
+		loc_of(rs, &fo, &l, &col, &ostart);
+		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 || !written_in_file(x, rs))
+			goto ast;
 		unsigned i = ostart;
 		while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r'))
 			i--;
@@ -498,13 +509,13 @@ static void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char 
 			i--;
 		memcpy(op, text + i, e - i);
 		op[e - i] = '\0';
-		return;
+		goto ast;
 	}
 	/* Unary: prefix if the operator precedes the operand. */
 	loc_of(clang_getRangeStart(clang_getCursorExtent(kids[0])), &fo, &l, &col, &ostart);
 	loc_of(clang_getRangeEnd(clang_getCursorExtent(kids[0])), &fo, &l, &col, &oend);
-	if (!fo || !clang_File_isEqual(f, fo))
-		return;
+	if (!fo || !clang_File_isEqual(f, fo) || !written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
+		goto ast;
 	if (start < ostart) {
 		for (unsigned i = start; i < ostart && k < oplen - 1 && strchr("&*+-!~", text[i]); i++)
 			op[k++] = text[i];
@@ -513,6 +524,9 @@ static void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char 
 			op[k++] = text[i];
 	}
 	op[k] = '\0';
+ast:
+	if (!op[0])
+		ast_operator(x, c, kids, n, op, oplen);
 }
 
 /* A marked read's value may feed an address: record it in the current
@@ -610,9 +624,7 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 		e = emit(x, EV_ACCESS, c);
 		e->access = m == M_WRITE ? ACC_WRITE : m == M_RMW ? ACC_RMW : ACC_READ;
 		e->object = obj;
-		e->display = text_of(x, c);
-		if (!e->display)
-			e->display = spelling_of(c);
+		e->display = display_text(x, c);
 		e->uses = uses.buf;
 		uses.buf = NULL;
 		if (is_marked_type(clang_getCursorType(c), &atomic)) {
@@ -862,9 +874,11 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 	char op[8];
 
 	if (s) {
-		handle_site(x, s, c);
+		handle_site(x, s, c, m);
 		return;
 	}
+	if (handle_nested_site(x, c, m))
+		return;
 	switch (k) {
 	case CXCursor_DeclRefExpr:
 	case CXCursor_MemberRefExpr:
@@ -875,7 +889,7 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 	case CXCursor_UnexposedExpr:
 		if ((k == CXCursor_CallExpr || clang_getCursorType(c).kind != CXType_Invalid) &&
 		    site_from_call(x, c, &call_site)) {
-			handle_site(x, &call_site, c);
+			handle_site(x, &call_site, c, m);
 			return;
 		}
 		if (k == CXCursor_CallExpr) {
@@ -930,7 +944,13 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 			lvalue_access(x, c, m);
 		else
 			walk_expr(x, kids[0], M_READ);
-	} else if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr || k == CXCursor_CStyleCastExpr) {
+	} else if (k == CXCursor_CStyleCastExpr && n >= 1) {
+		/* Transparent: the mode reaches the operand, the last child.
+		 * Expressions before it are in the type ((__typeof__(x) *)&x)
+		 * and are not evaluated. */
+		if (clang_isExpression(clang_getCursorKind(kids[n - 1])))
+			walk_expr(x, kids[n - 1], m);
+	} else if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr) {
 		/* Transparent: the mode reaches the operand. */
 		for (int i = 0; i < n; i++)
 			if (clang_isExpression(clang_getCursorKind(kids[i])))
@@ -1003,19 +1023,8 @@ static char *arg_texts(struct ectx *x, const struct site *s)
 	return out;
 }
 
-/* Where and how a primitive is written, for emit_primitive. */
-struct use_of {
-	const struct vocab_entry *v;
-	CXCursor *roots;        /* argument expressions (null cursors if unseen) */
-	int nargs;
-	char *args;             /* argument texts separated by U+001F, or NULL */
-	const struct site *site;/* the macro site being expanded, or NULL */
-	int discarded;
-	unsigned line, col;
-};
-
 /* Walks the arguments of primitive U (written at C) and emits its event. */
-static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
+void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 {
 	const struct vocab_entry *v = u->v;
 	struct deps uses = { 0 }, *outer = x->collect;
@@ -1023,6 +1032,10 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	struct event *e;
 	enum ord ord = v->ord;
 	char *obj = NULL, *display = NULL;
+	/* An access entry takes its direction from the use (an lvalue
+	 * macro assigned to is a write). */
+	enum op op = v->op != OP_ACCESS ? v->op : u->mode == M_WRITE ? OP_WRITE :
+		     u->mode == M_RMW ? OP_RMW : OP_READ;
 
 	int saved_no_escape = x->no_escape;
 
@@ -1040,7 +1053,7 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			x->collect = outer;
 			deps_merge(outer, &uses);
 			obj = v->lvalue ? object_of_lvalue(x, u->roots[a]) : object_of_pointer(x, u->roots[a]);
-			display = text_of(x, u->roots[a]);
+			display = display_text(x, u->roots[a]);
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));
 		} else {
@@ -1065,12 +1078,18 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			if (end)
 				*end = '\0';
 			ord = ord_from_memory_order(order);
+			/* C11: a seq_cst load is an acquire (earlier plain
+			 * stores may pass it), a seq_cst store a release. */
+			if (is_seq_cst_order(order) && op == OP_READ)
+				ord = ORD_ACQUIRE;
+			else if (is_seq_cst_order(order) && op == OP_WRITE)
+				ord = ORD_RELEASE;
 			free(order);
 		} else {
-			ord = ORD_FULL;      /* an order we cannot see */
+			ord = v->dflt;       /* absent: the profile's default= */
 		}
 	}
-	switch (v->op) {
+	switch (op) {
 	case OP_READ: case OP_WRITE: case OP_RMW: kind = EV_ACCESS; break;
 	case OP_LOCK: kind = EV_LOCK; break;
 	case OP_UNLOCK: kind = EV_UNLOCK; break;
@@ -1082,8 +1101,8 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	e->col = u->col;
 	e->marked = kind == EV_ACCESS && !v->plain;
 	e->discarded = u->discarded;
-	e->access = v->op == OP_READ ? ACC_READ : v->op == OP_WRITE ? ACC_WRITE :
-		    v->op == OP_RMW ? ACC_RMW : ACC_NONE;
+	e->access = op == OP_READ ? ACC_READ : op == OP_WRITE ? ACC_WRITE :
+		    op == OP_RMW ? ACC_RMW : ACC_NONE;
 	e->ord = v->plain ? ORD_NONE : ord;
 	e->name = xstrdup(v->name);
 	if (obj && kind == EV_LOCK && v->shared) {
@@ -1108,10 +1127,10 @@ static void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	}
 }
 
-void handle_site(struct ectx *x, const struct site *s, CXCursor c)
+void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m)
 {
 	CXCursor roots[SITE_MAX_ARGS];
-	struct use_of u = { s->v, roots, s->nargs, NULL, s, 0, s->line, s->col };
+	struct use_of u = { s->v, roots, s->nargs, NULL, s, 0, s->line, s->col, m };
 	size_t size;
 
 	if (s->v->op == OP_IGNORE)
@@ -1132,7 +1151,7 @@ static void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CX
 {
 	CXCursor *kids;
 	int n = children(c, &kids);
-	struct use_of u = { v, kids + 1, n > 0 ? n - 1 : 0, NULL, NULL, 0, 0, 0 };
+	struct use_of u = { v, kids + 1, n > 0 ? n - 1 : 0, NULL, NULL, 0, 0, 0, M_READ };
 	CXFile f;
 	unsigned off;
 	char *args = xstrdup("");
@@ -1143,7 +1162,7 @@ static void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CX
 		return;
 	}
 	for (int i = 1; i < n; i++) {
-		char *t = text_of(x, kids[i]), *joined;
+		char *t = display_text(x, kids[i]), *joined;
 		CXCursor fn = clang_getCursorReferenced(strip(kids[i]));
 
 		if (!t && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
@@ -1247,7 +1266,7 @@ static const struct { const char *insn; enum ord ord; } fences[] = {
  * compiler barrier, which orders nothing at run time. */
 void walk_asm(struct ectx *x, CXCursor c)
 {
-	char *text = text_of(x, c);
+	char *text = display_text(x, c);
 	enum ord ord = ORD_NONE;
 	struct event *e;
 

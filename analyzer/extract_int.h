@@ -34,6 +34,35 @@ struct file_text {
 	size_t size;
 };
 
+/* A top-level macro expansion in the file, [start, end). */
+struct expansion_range {
+	CXFile file;
+	unsigned start, end;
+};
+
+/* A macro definition of the TU (extract_macro.c). */
+struct macro_def {
+	char *name;
+	CXFile file;
+	unsigned start, body, end;        /* NAME(params) body: offsets */
+	char *first;                      /* the body's first identifier */
+	int nparams;
+	char *params[SITE_MAX_ARGS];
+	struct site *inner;               /* vocabulary used in the body */
+	int ninner;
+	int project;                      /* not in a system header */
+};
+
+/* An invocation of a project macro whose body uses vocabulary: CALL has
+ * the invocation's range and arguments in the file (CALL.v is NULL). */
+struct macro_host {
+	struct site call;
+	char *name;
+	CXFile def_file;
+	unsigned def_off;
+	int def;                          /* index in defs, -1 if unknown */
+};
+
 struct switch_ctx {
 	int head;          /* the block that evaluates the controlling expression */
 	int has_default;
@@ -77,12 +106,21 @@ struct ectx {
 
 	struct file_text *texts;
 	int ntexts, textcap;
+
+	struct expansion_range *expansions;   /* every expansion, by start */
+	int nexp, expcap;
+	struct macro_def *defs;               /* by name, once finished */
+	int ndefs, defcap;
+	struct macro_host *hosts;             /* by start, once finished */
+	int nhosts, hostcap;
 };
 
 /* extract.c */
 const char *file_text(struct ectx *x, CXFile f, size_t *size);
 void loc_of(CXSourceLocation l, CXFile *f, unsigned *line, unsigned *col, unsigned *off);
 int children(CXCursor c, CXCursor **out);
+int split_args(const char *text, size_t size, unsigned pos, struct site *s);
+int is_ident_char(char c);
 const struct site *site_containing(struct ectx *x, CXCursor c);
 int site_from_call(struct ectx *x, CXCursor c, struct site *out);
 char *cursor_file_name(CXCursor c);
@@ -93,13 +131,49 @@ char *function_link_key(CXCursor fn);
 /* extract_expr.c */
 enum mode { M_READ, M_WRITE, M_RMW, M_ADDR };
 void walk_expr(struct ectx *x, CXCursor c, enum mode m);
-void handle_site(struct ectx *x, const struct site *s, CXCursor c);
+void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m);
 struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at);
 void note_escaping(struct ectx *x, CXCursor body);
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
 void walk_asm(struct ectx *x, CXCursor c);
 void forget_aliases(struct ectx *x);
 void deps_add(struct deps *d, const char *item);
+
+/* extract_text.c */
+int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off);
+int written_in_file(struct ectx *x, CXSourceLocation l);
+/* C as text rebuilt from its AST (for what a macro body wrote). */
+char *ast_text(struct ectx *x, CXCursor c);
+/* The operator of unary or binary operator C (children KIDS, N of them)
+ * written in a macro body: for a binary one "=" or "" (another operator),
+ * for a unary one "&", "*", "++", "-", ... ("" if unknown). */
+void ast_operator(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen);
+void note_expansion_range(struct ectx *x, CXFile f, unsigned start, unsigned end);
+void sort_expansions(struct ectx *x);
+int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o2);
+
+/* Where and how a primitive is written, for emit_primitive. */
+struct use_of {
+	const struct vocab_entry *v;
+	CXCursor *roots;        /* argument expressions (null cursors if unseen) */
+	int nargs;
+	char *args;             /* argument texts separated by U+001F, or NULL */
+	const struct site *site;/* the macro site being expanded, or NULL */
+	int discarded;
+	unsigned line, col;
+	int mode;               /* enum mode of the use, for OP_ACCESS */
+};
+/* Walks the arguments of primitive U (written at C) and emits its event. */
+void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c);
+
+/* extract_macro.c */
+void note_macro_definition(struct ectx *x, CXCursor def);
+void note_macro_host(struct ectx *x, CXCursor expansion);
+void finish_macro_tables(struct ectx *x);
+void free_macro_tables(struct ectx *x);
+/* If C is the expansion of a vocabulary macro written inside the body of
+ * one of the project's macros, emits the primitive and returns 1. */
+int handle_nested_site(struct ectx *x, CXCursor c, int mode);
 
 /* extract_stmt.c */
 void walk_stmt(struct ectx *x, CXCursor c);

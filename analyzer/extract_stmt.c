@@ -277,9 +277,11 @@ void walk_stmt(struct ectx *x, CXCursor c)
 	if (s) {
 		/* A statement written by a vocabulary macro (smp_mb() as inline
 		 * assembly, do { ... } while (0) bodies): the macro is the event. */
-		handle_site(x, s, c);
+		handle_site(x, s, c, M_READ);
 		return;
 	}
+	if (handle_nested_site(x, c, M_READ))
+		return;
 	n = children(c, &k);
 	switch (kind) {
 	case CXCursor_CompoundStmt:
@@ -346,16 +348,15 @@ void walk_stmt(struct ectx *x, CXCursor c)
 	}
 	case CXCursor_DeclStmt:
 		for (int i = 0; i < n; i++) {
-			CXCursor *vk;
-			int vn;
+			CXCursor init;
 
 			if (clang_getCursorKind(k[i]) != CXCursor_VarDecl)
 				continue;
-			vn = children(k[i], &vk);
-			for (int j = 0; j < vn; j++)
-				if (clang_isExpression(clang_getCursorKind(vk[j])))
-					walk_initializer(x, k[i], vk[j]);
-			free(vk);
+			/* Only the initialiser: an expression in the type
+			 * (__typeof__(x) v;) is not evaluated. */
+			init = clang_Cursor_getVarDeclInitializer(k[i]);
+			if (!clang_Cursor_isNull(init))
+				walk_initializer(x, k[i], init);
 		}
 		break;
 	case CXCursor_GCCAsmStmt:

@@ -144,3 +144,36 @@ void facts_free(struct tu_facts *t)
 	free(t->diagnostics);
 	memset(t, 0, sizeof *t);
 }
+
+/* "c:@S@urcu_workqueue@FI@futex[]" -> "urcu_workqueue.futex[]": the names
+ * in a USR (globals, struct and union tags, fields), for the messages of
+ * an object that has no source text of its own (reached through a
+ * function's parameter).  Other keys are returned as they are. */
+char *readable_object(const char *key)
+{
+	const char *suffix;
+	char *out, *tok, *save = NULL, *copy, *last = NULL;
+	size_t len = 0;
+	int named = 0;
+
+	if (strncmp(key, "c:", 2) != 0)
+		return xstrdup(strncmp(key, "t:", 2) == 0 ? key + 2 : key);
+	suffix = strchr(key, '[') ? strchr(key, '[') : key + strlen(key);
+	copy = xasprintf("%.*s", (int)(suffix - key - 2), key + 2);
+	out = xmalloc(strlen(key) + 2);
+	for (tok = strtok_r(copy, "@", &save); tok; tok = strtok_r(NULL, "@", &save)) {
+		int marker = strcmp(tok, "S") == 0 || strcmp(tok, "U") == 0 || strcmp(tok, "FI") == 0 ||
+			     strcmp(tok, "SA") == 0 || strcmp(tok, "UA") == 0 || strcmp(tok, "F") == 0;
+
+		if (named && !marker)
+			len += (size_t)sprintf(out + len, "%s%s", len ? "." : "", tok);
+		named = marker;
+		last = tok;
+	}
+	/* c:@flag, c:file.c@counter: a global is the last name. */
+	if (!len || (last && strcmp(out + len - strlen(last), last) != 0))
+		len += (size_t)sprintf(out + len, "%s%s", len ? "." : "", last ? last : key);
+	strcpy(out + len, suffix);
+	free(copy);
+	return out;
+}

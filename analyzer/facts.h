@@ -83,4 +83,7 @@ void block_add_edge(struct function *f, int from, int to);
 void facts_free(struct tu_facts *t);
 void function_free(struct function *f);
 
+/* A person's name for object KEY (a USR: "c:@S@wq@FI@futex" -> "wq.futex"). */
+char *readable_object(const char *key);
+
 #endif

@@ -103,9 +103,15 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 			struct event *e = &bl->events[i];
 			long long obj = -1;
 
-			if (e->object)
+			if (e->object) {
+				/* An object without source text (a call through
+				 * a pointer field) is named, not shown as a USR. */
+				char *shown = e->display ? NULL : readable_object(e->object);
+
 				obj = kdb_intern(db, "objects", "key", e->object, "display",
-						 e->display ? e->display : e->object);
+						 e->display ? e->display : shown);
+				free(shown);
+			}
 			sqlite3_bind_int64(ev, 1, f->id);
 			sqlite3_bind_int(ev, 2, b);
 			sqlite3_bind_int(ev, 3, e->index);

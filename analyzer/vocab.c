@@ -48,10 +48,15 @@ enum ord ord_from_memory_order(const char *t)
 	return ORD_FULL;
 }
 
+int is_seq_cst_order(const char *t)
+{
+	return ((strstr(t, "seq_cst") || strstr(t, "SEQ_CST")) && !strstr(t, "FENCE")) || strcmp(t, "5") == 0;
+}
+
 static const struct { const char *name; enum op op; } op_names[] = {
 	{ "read", OP_READ }, { "write", OP_WRITE }, { "rmw", OP_RMW },
 	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },
-	{ "ignore", OP_IGNORE },
+	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS },
 };
 
 static void entry_free(struct vocab_entry *e)
@@ -98,6 +103,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 	memset(e, 0, sizeof *e);
 	e->obj_arg = 0;
 	e->order_arg = -1;
+	e->dflt = ORD_FULL;
 	name = next_field(&p);
 	if (!name)
 		return 1;   /* blank or comment */
@@ -140,7 +146,13 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			e->shared = atoi(eq);
 		else if (strcmp(kv, "order-arg") == 0)
 			e->order_arg = atoi(eq);
-		else if (strcmp(kv, "then") == 0) {
+		else if (strcmp(kv, "default") == 0) {
+			if (ord_parse(eq, &e->dflt) < 0 || e->dflt == ORD_ARG) {
+				snprintf(err, errlen, "%s:%d: unknown order '%s'", origin, lineno, eq);
+				entry_free(e);
+				return -1;
+			}
+		} else if (strcmp(kv, "then") == 0) {
 			if (ord_parse(eq, &e->then) < 0) {
 				snprintf(err, errlen, "%s:%d: unknown order '%s'", origin, lineno, eq);
 				return -1;

@@ -8,7 +8,10 @@
  *
  *     NAME  OP  ORDER  [key=value ...]
  *
- *   OP     read | write | rmw | rmw-read | barrier | lock | unlock | ignore
+ *   OP     read | write | rmw | access | barrier | lock | unlock | ignore
+ *          (access: an lvalue macro such as CMM_ACCESS_ONCE(x), a marked
+ *          read or write as it is used: assigned to, a write; incremented,
+ *          an RMW; otherwise a read)
  *   ORDER  relaxed | acquire | release | acq_rel | full | wmb | rmb | none | arg
  *          | before_rmw | after_rmw  (full barriers that only order together
  *          with the atomic read-modify-write that follows or precedes them)
@@ -20,6 +23,11 @@
  *          shared=1     with lock: a shared (read) lock, which does not
  *                       exclude other holders of the same shared lock
  *          order-arg=N  with ORDER arg: the argument holding the memory order
+ *          default=ORDER  with ORDER arg: the order when that argument is
+ *                       absent (default full).  A seq_cst order read from
+ *                       the argument is an acquire load or a release store
+ *                       (C11: it does not order earlier plain stores before
+ *                       a load), full for an RMW.
  *          then=ORDER   a second ordering applied after the access
  *                       (smp_store_mb: a write, then a full barrier)
  *          header=FILE  only when the macro or function is defined in a
@@ -36,6 +44,7 @@
 
 enum op {
 	OP_READ, OP_WRITE, OP_RMW, OP_BARRIER, OP_LOCK, OP_UNLOCK, OP_IGNORE,
+	OP_ACCESS,        /* read, write or RMW as the lvalue is used */
 };
 
 /* Memory orderings, as the analysis sees them.  The writer-side and
@@ -57,6 +66,7 @@ struct vocab_entry {
 	int plain;            /* the access is plain, not marked */
 	int shared;           /* a read lock */
 	int order_arg;
+	enum ord dflt;        /* ORD_ARG with the argument absent */
 	char *release_fix;
 	char *acquire_fix;
 	char *header;         /* NULL: any definition */
@@ -95,5 +105,8 @@ int ord_parse(const char *s, enum ord *out);
  * numbers 0-5) to an ordering; unknown spellings give ORD_FULL, the
  * conservative choice for an order computed at run time. */
 enum ord ord_from_memory_order(const char *text);
+
+/* Is TEXT a seq_cst memory order (not liburcu's CMM_SEQ_CST_FENCE)? */
+int is_seq_cst_order(const char *text);
 
 #endif

@@ -33,6 +33,13 @@ static int collect_marks(const char *name, const char *text, struct mark *m, int
 	return n;
 }
 
+static char findings_text[8192];
+
+const char *last_findings_text(void)
+{
+	return findings_text;
+}
+
 void expect_findings(const struct src *srcs, int n, const char *extra_profile)
 {
 	char dir[] = "/tmp/kcsan-unit-XXXXXX";
@@ -79,9 +86,15 @@ void expect_findings(const struct src *srcs, int n, const char *extra_profile)
 	cr_assert_eq(scan_run(&o), 0, "scan failed");
 
 	cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
-	sqlite3_prepare_v2(db, "SELECT f.kind, l.file, l.line, f.message FROM findings f"
-			   " JOIN finding_locations l ON l.finding_id = f.id AND l.seq = 0", -1, &st, NULL);
+	sqlite3_prepare_v2(db, "SELECT f.kind, l.file, l.line, f.message, f.variable, f.flag, f.fix_suggestion"
+			   " FROM findings f JOIN finding_locations l ON l.finding_id = f.id AND l.seq = 0", -1, &st, NULL);
+	findings_text[0] = '\0';
 	while (sqlite3_step(st) == SQLITE_ROW) {
+		size_t fl = strlen(findings_text);
+
+		snprintf(findings_text + fl, sizeof findings_text - fl, "%s|%s|%s|%s\n",
+			 sqlite3_column_text(st, 3), sqlite3_column_text(st, 4),
+			 sqlite3_column_text(st, 5), sqlite3_column_text(st, 6));
 		const char *kind = (const char *)sqlite3_column_text(st, 0);
 		const char *file = (const char *)sqlite3_column_text(st, 1);
 		const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;

@@ -20,6 +20,10 @@ struct src {
  * difference.  EXTRA_PROFILE may be NULL or a profile text. */
 void expect_findings(const struct src *srcs, int n, const char *extra_profile);
 
+/* The findings of the last expect_findings/expect_one, one a line:
+ * "message|variable|flag|fix" (for tests of the wording). */
+const char *last_findings_text(void);
+
 /* Convenience for one file. */
 void expect_one(const char *text);
 

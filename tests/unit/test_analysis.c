@@ -3,6 +3,7 @@
  * bug is reported on the marked line; its fixed twin gives nothing).  Every
  * case is a real libclang scan into a real database (scan_helper.c). */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "scan_helper.h"
 
@@ -741,4 +742,207 @@ Test(precision, initialisation_before_a_loop_of_pthread_create)
 		   "		pthread_join(t[i], 0);\n"
 		   "	return 0;\n"
 		   "}\n");
+}
+
+/* Weakness 2 of docs/real-code.md: operators and primitives written in the
+ * body of one of the project's own macros. */
+Test(macros, assignment_in_a_project_macro_is_a_write)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define SET(x, v) ((x) = (v))\n"
+		   "void writer(void) { SET(data, 1); /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
+}
+
+Test(macros, assignment_in_a_project_macro_fixed_silent)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define SET(x, v) ((x) = (v))\n"
+		   "void writer(void) { SET(data, 1); smp_store_release(&flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
+}
+
+Test(macros, increment_and_deref_in_a_project_macro)
+{
+	expect_one(LKMM "int data, flag, *slot = &data;\n"
+		   "#define BUMP(x) ((x)++)\n"
+		   "#define STORE(p, v) (*(p) = (v))\n"
+		   "void writer(void) { BUMP(data); /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "void writer2(void) { STORE(slot, 2); /*W*/ WRITE_ONCE(flag, 2); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data + *slot; }\n");
+}
+
+Test(macros, vocabulary_macro_inside_a_project_macro)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define PUBLISH(f, v) WRITE_ONCE(f, v)\n"
+		   "void w(void) { data = 1; /*W*/ PUBLISH(flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
+}
+
+Test(macros, release_inside_a_project_macro_silent)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define PUBLISH(f, v) smp_store_release(&(f), v)\n"
+		   "#define CONSUME(f) smp_load_acquire(&(f))\n"
+		   "void w(void) { data = 1; PUBLISH(flag, 1); }\n"
+		   "int reader(void) { while (!CONSUME(flag)); return data; }\n");
+}
+
+Test(macros, access_once_idiom_is_one_marked_access)
+{
+	expect_one("#define ACCESS_ONCE(x) (*(volatile __typeof__(x) *)&(x))\n"
+		   "#define smp_mb() __sync_synchronize()\n"
+		   "int data, flag;\n"
+		   "void w2(void) { data = 1; /*W*/ ACCESS_ONCE(flag) = 1; }\n"
+		   "int reader(void) { while (!ACCESS_ONCE(flag)); smp_mb(); return data; }\n");
+}
+
+Test(macros, access_once_idiom_ordered_silent)
+{
+	expect_one("#define ACCESS_ONCE(x) (*(volatile __typeof__(x) *)&(x))\n"
+		   "#define smp_mb() __sync_synchronize()\n"
+		   "int data, flag;\n"
+		   "void w2(void) { data = 1; smp_mb(); ACCESS_ONCE(flag) = 1; }\n"
+		   "int reader(void) { while (!ACCESS_ONCE(flag)); smp_mb(); return data; }\n");
+}
+/* docs/real-code.md weakness 2: p = rcu_dereference(...) inside an
+ * iterator macro keeps its address dependency, as the loop written out does
+ * (the list head is its own type: one object per field would otherwise mix
+ * the head with the nodes' next pointers, weakness 3). */
+#define ITER_PRELUDE \
+	LKMM "struct node { struct node *next; int a; };\n" \
+	"struct head { struct node *first; } list; int count;\n" \
+	"#define rcu_dereference(p) READ_ONCE(p)\n" \
+	"#define for_each_rcu(p, h) for (p = rcu_dereference((h)->first); p; p = rcu_dereference(p->next))\n"
+
+Test(macros, rcu_dereference_in_an_iterator_macro_silent)
+{
+	expect_one(ITER_PRELUDE
+		   "void add(struct node *n) { n->a = 1; n->next = list.first; smp_store_release(&list.first, n); }\n"
+		   "int r(void) { struct node *p; int s = 0; for_each_rcu(p, &list) s += p->a; return s; }\n");
+}
+
+Test(macros, iterator_macro_without_dependency_reported)
+{
+	expect_one(ITER_PRELUDE
+		   "void add(struct node *n) { n->a = 1; count = 1; smp_store_release(&list.first, n); }\n"
+		   "int r(void) { struct node *p; int s = 0; for_each_rcu(p, &list) s += count; /*R*/ return s; }\n");
+}
+
+/* smp_store_release and smp_load_acquire inside project macros are the
+ * primitives (each side's ordering is seen, so only the other side is
+ * reported). */
+Test(macros, release_in_a_project_macro_orders_the_writer)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define PUBLISH(f, v) smp_store_release(&(f), v)\n"
+		   "void w(void) { data = 1; PUBLISH(flag, 1); }\n"
+		   "int reader(void) { while (!READ_ONCE(flag)); return data; /*R*/ }\n");
+}
+
+Test(macros, acquire_in_a_project_macro_orders_the_reader)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define CONSUME(f) smp_load_acquire(&(f))\n"
+		   "void w(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "int reader(void) { while (!CONSUME(flag)); return data; }\n");
+}
+
+/* Weakness 8 of docs/real-code.md: the profile format. */
+#define URCU_LIKE \
+	"void opaque_store(int *p, int v, int mo); int opaque_load(int *p, int mo);\n" \
+	"enum { RELAXED, ACQUIRE, RELEASE, SEQ_CST };\n" \
+	"#define GET_ARG3(a, b, c, ...) c\n" \
+	"#define my_load(p, ...) opaque_load(p, GET_ARG3(0, ##__VA_ARGS__, RELAXED, 0))\n" \
+	"#define my_store(p, v, ...) opaque_store(p, v, GET_ARG3(0, ##__VA_ARGS__, RELAXED, 0))\n" \
+	"#define ACCESS(x) (*(volatile __typeof__(x) *)&(x))\n" \
+	"int x, flag;\n"
+
+static const char urcu_like_prof[] =
+	"my_load  read  arg order-arg=1 default=relaxed\n"
+	"my_store write arg order-arg=2 default=relaxed\n"
+	"ACCESS   access relaxed lvalue=1\n";
+
+Test(profiles, default_order_when_the_order_argument_is_absent)
+{
+	struct src s[] = { { "u.c", URCU_LIKE
+		"void writer(void) { x = 1; /*W*/ my_store(&flag, 1); }\n"
+		"int reader(void) { while (!my_load(&flag)); return x; /*R*/ }\n" } };
+
+	expect_findings(s, 1, urcu_like_prof);
+}
+
+Test(profiles, explicit_order_argument_still_read)
+{
+	struct src s[] = { { "u.c", URCU_LIKE
+		"void writer(void) { x = 1; my_store(&flag, 1, RELEASE); }\n"
+		"int reader(void) { while (!my_load(&flag, ACQUIRE)); return x; }\n" } };
+
+	expect_findings(s, 1, urcu_like_prof);
+}
+
+Test(profiles, access_entry_assigned_to_is_a_marked_write)
+{
+	struct src s[] = { { "u.c", URCU_LIKE
+		"void writer(void) { x = 1; /*W*/ ACCESS(flag) = 1; }\n"
+		"int reader(void) { while (!my_load(&flag, ACQUIRE)); return x; }\n" } };
+
+	expect_findings(s, 1, urcu_like_prof);
+}
+
+Test(profiles, access_entry_read_and_written_ordered_silent)
+{
+	struct src s[] = { { "u.c", URCU_LIKE
+		"void writer(void) { x = 1; my_store(&flag, 1, RELEASE); ACCESS(flag)++; }\n"
+		"int reader(void) { while (!ACCESS(flag)); __atomic_thread_fence(__ATOMIC_ACQUIRE); return x; }\n" } };
+
+	expect_findings(s, 1, urcu_like_prof);
+}
+
+Test(c11, seq_cst_load_does_not_order_earlier_plain_stores)
+{
+	/* A seq_cst load between the data and a relaxed flag store is no
+	 * release: the plain store may pass it (C11); a seq_cst store is. */
+	expect_one("#include <stdatomic.h>\n"
+		   "int x; atomic_int flag, other;\n"
+		   "int t1(void) { int r; x = 1; /*W*/ r = atomic_load_explicit(&other, memory_order_seq_cst);\n"
+		   "	atomic_store_explicit(&flag, 1, memory_order_relaxed); return r; }\n"
+		   "int t3(void) { while (!atomic_load_explicit(&flag, memory_order_acquire)); return x; }\n");
+}
+
+Test(c11, seq_cst_store_is_a_release_silent)
+{
+	expect_one("#include <stdatomic.h>\n"
+		   "int x; atomic_int flag;\n"
+		   "void t1(void) { x = 1; atomic_store_explicit(&flag, 1, memory_order_seq_cst); }\n"
+		   "int t3(void) { while (!atomic_load_explicit(&flag, memory_order_seq_cst)); return x; }\n");
+}
+
+/* Weakness 9 of docs/real-code.md: the report's wording. */
+Test(report_text, object_reached_through_a_parameter_is_named_not_a_usr)
+{
+	expect_one(LKMM "struct wq { int futex; int data; } q;\n"
+		   "static void wake(int *f) { WRITE_ONCE(*f, 1); }\n"
+		   "void producer(void) { q.data = 1; /*W*/ wake(&q.futex); }\n"
+		   "int consumer(void) { while (!smp_load_acquire(&q.futex)); return q.data; }\n");
+	cr_assert_null(strstr(last_findings_text(), "c:@"), "%s", last_findings_text());
+}
+
+Test(report_text, access_in_a_macro_is_not_named_by_the_invocation)
+{
+	expect_one(LKMM "struct t { struct t *next; int v; } *head; int flag;\n"
+		   "#define for_each_t(t) for (t = head; t; t = t->next)\n"
+		   "void w(void) { struct t *t; for_each_t(t) t->v = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "int r(void) { int s = 0; struct t *t; while (!smp_load_acquire(&flag)); for (t = head; t; t = t->next) s += t->v; return s; }\n");
+	cr_assert_null(strstr(last_findings_text(), "for_each_t("), "%s", last_findings_text());
+}
+
+Test(report_text, fix_for_a_primitive_in_a_project_macro_has_real_arguments)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "#define PUBLISH(f, v) WRITE_ONCE(f, v)\n"
+		   "void w(void) { data = 1; /*W*/ PUBLISH(flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
+	cr_assert_not_null(strstr(last_findings_text(), "smp_store_release(&flag, 1)"), "%s", last_findings_text());
 }
