@@ -1229,6 +1229,14 @@ static void find_escaping(struct ectx *x, CXCursor c, int in_call_arg)
 		args_are_call_args = 1;
 	}
 	n = children(c, &kids);
+	/* An atomic builtin (__c11_atomic_store(&x, ...): an AtomicExpr,
+	 * which libclang 14 exposes only as an UnexposedExpr with its
+	 * operands as children) uses the address during the operation, like
+	 * a call.  A vocabulary site in the file says so already, but one
+	 * inside a project macro's body is no site of the file.  (An
+	 * implicit cast, the other UnexposedExpr, has one child.) */
+	if (k == CXCursor_UnexposedExpr && n >= 2)
+		args_are_call_args = 1;
 	for (int i = 0; i < n; i++) {
 		enum CXCursorKind ck = clang_getCursorKind(kids[i]);
 		int transparent = ck == CXCursor_ParenExpr || ck == CXCursor_CStyleCastExpr ||

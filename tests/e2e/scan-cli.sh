@@ -120,6 +120,22 @@ include_in_directory() {
 	[ "$(sqlite3 "$WORK/inc7b.db" "SELECT count(*) FROM translation_units WHERE status = 'ok'")" -eq 1 ]
 }
 
+local_atomic_in_project_macro() {
+	# OVS's test-atomic.c: a block-local atomic declared and used inside a
+	# project macro (the atomics are clang's <stdatomic.h> macros, so no
+	# vocabulary site of the file covers &x).  Its address goes only to
+	# atomic builtins: it is no shared object, let alone a flag.
+	cat >"$WORK/la.c" <<'EOC'
+#include <stdatomic.h>
+int g;
+#define ROUND_TRIP(T) { T x = 1; int v; atomic_store(&x, 2); v = atomic_load(&x); g += v; }
+void f(void) { ROUND_TRIP(atomic_int); }
+EOC
+	"$KS" scan --db "$WORK/la.db" "$WORK/la.c" 2>"$WORK/err" || { cat "$WORK/err"; return 1; }
+	[ "$(sqlite3 "$WORK/la.db" "SELECT count(*) FROM objects WHERE display = 'x'")" -eq 0 ] &&
+	[ "$(sqlite3 "$WORK/la.db" "SELECT count(*) FROM objects WHERE display = 'g'")" -eq 1 ]
+}
+
 bad_profile() {
 	printf 'my_store frobnicate relaxed\n' >"$WORK/bad.prof"
 	"$KS" scan --db "$WORK/bp.db" --profile "$WORK/bad.prof" "$MP" 2>"$WORK/err"; rc=$?
@@ -140,4 +156,5 @@ check "incremental rescans" incremental
 check "-j 1 and -j 2 give the same findings" parallel_same
 check "user profile file" user_profile
 check "bad profile file: exit 2 naming the line" bad_profile
+check "a local atomic inside a project macro is no shared object" local_atomic_in_project_macro
 finish
