@@ -90,6 +90,24 @@ struct summary {
 	struct evset exit_plain, exit_reads, all_plain, all_reads, all_mwrites;
 	struct xset entry_mwrites, entry_plain;
 	int calls_create;
+	unsigned version;         /* counts the replacements (see call_view) */
+};
+
+/* A callee's summary sets as one call sees them (see through_call), kept
+ * from one transfer of the call to the next: a function's CFG is walked
+ * until its states settle, and the fixpoint walks it again whenever a
+ * callee changes, but the view changes only with the callee's summary.
+ * set[k] points at the summary's own set when no event in it changes. */
+enum { VIEW_EXIT_PLAIN, VIEW_EXIT_READS, VIEW_ALL_READS, VIEW_ALL_MWRITES, VIEW_ALL_PLAIN, NVIEWS };
+
+struct call_view {
+	const struct summary *of;
+	unsigned version;
+	const struct evset *set[NVIEWS];
+	struct evset copy[NVIEWS];
+	/* the exposed sets, mapped (events the call passes nothing for left
+	 * out); always copies, in the summary's order */
+	struct xset entry_mwrites, entry_plain;
 };
 
 /* Object keys to numbers (open addressing, grown at half load). */
@@ -116,6 +134,8 @@ struct program {
 	int emit;                 /* the final pass: record facts */
 	struct intern objects;
 	struct clone_map clones;
+	struct call_view **views;     /* by call event gid, made on first use */
+	int nviews;
 	int next_gid;
 	struct { int oid; const char *function; } *fnptrs;   /* stores of &function */
 	int nfnptrs, fnptrcap;
@@ -370,7 +390,7 @@ static int state_merge(struct state *to, const struct state *from)
  * racing access and no lockset member. */
 static int is_new(const struct event *e)
 {
-	return e->uses && strstr(e->uses, ",!new,") != NULL;
+	return e->fresh_init;
 }
 
 static int same_object(const struct event *a, const struct event *b)
@@ -808,6 +828,8 @@ static void number_events(struct program *p)
 
 				e->gid = p->next_gid++;
 				e->oid = e->object ? intern_object(p, e->object) : -1;
+				e->param_use = e->uses && strstr(e->uses, ",$") != NULL;
+				e->fresh_init = e->uses && strstr(e->uses, ",!new,") != NULL;
 				if (e->kind == EV_ACCESS && e->target && e->oid >= 0) {
 					grow(&p->fnptrs, &p->fnptrcap, p->nfnptrs + 1, sizeof *p->fnptrs);
 					p->fnptrs[p->nfnptrs].oid = e->oid;
@@ -868,25 +890,17 @@ static struct event *through_call(struct program *p, const struct event *call, c
 	unsigned h;
 	struct event *c;
 	char *obj;
+	int is_param;
 
 	if (!e->object)
 		return e;
 	kl = strlen(callee);
-	if (e->object[0] != 'p' || e->object[1] != ':' || strncmp(e->object + 2, callee, kl) != 0 ||
-	    e->object[2 + kl] != ':') {
-		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
-		 * every instance, unless the caller passes a private local. */
-		int n = param_use(e, callee, kl);
-
-		if (n >= 0 && (obj = call_argument(call, n)) != NULL) {
-			int private = strncmp(obj, "l:", 2) == 0;
-
-			free(obj);
-			if (private)
-				return NULL;
-		}
+	is_param = e->object[0] == 'p' && e->object[1] == ':' && strncmp(e->object + 2, callee, kl) == 0 &&
+		   e->object[2 + kl] == ':';
+	if (!is_param && !e->param_use)
 		return e;
-	}
+	/* Either way the answer depends only on (CALL, E): it is cached,
+	 * since the fixpoint asks the same question at every run. */
 	key = (unsigned long long)call->gid << 32 | (unsigned)e->gid;
 	if (2 * (m->used + 1) > m->cap) {
 		struct clone_map old = *m;
@@ -909,6 +923,19 @@ static struct event *through_call(struct program *p, const struct event *call, c
 	     h = (h + 1) & (m->cap - 1))
 		if (m->slots[h].key == key)
 			return m->slots[h].clone;
+	m->slots[h].key = key;
+	m->used++;
+	if (!is_param) {
+		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
+		 * every instance, unless the caller passes a private local. */
+		int n = param_use(e, callee, kl), private = 0;
+
+		if (n >= 0 && (obj = call_argument(call, n)) != NULL) {
+			private = strncmp(obj, "l:", 2) == 0;
+			free(obj);
+		}
+		return m->slots[h].clone = private ? NULL : e;
+	}
 	obj = call_argument(call, atoi(e->object + 3 + kl));
 	if (obj && (strncmp(obj, "l:", 2) == 0 || strncmp(obj, "f:", 2) == 0)) {
 		free(obj);
@@ -925,22 +952,19 @@ static struct event *through_call(struct program *p, const struct event *call, c
 		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
 		p->out->clones[p->out->nclones++] = c;
 	}
-	m->slots[h].key = key;
-	m->slots[h].clone = c;
-	m->used++;
-	return c;
+	return m->slots[h].clone = c;
 }
 
 /* SET as seen through CALL (see through_call): SET itself when no event
  * in it changes (most sets: no parameter in them), else a copy in
- * SCRATCH.  Summaries' sets are large, and calls are many: copying every
- * one at every call was a large part of the analysis. */
+ * SCRATCH. */
 static const struct evset *set_through_call(struct program *p, const struct event *call,
 					    const char *callee, const struct evset *set,
 					    struct evset *scratch)
 {
 	int i = 0;
 
+	scratch->n = 0;
 	while (i < set->n && through_call(p, call, callee, set->v[i]) == set->v[i])
 		i++;
 	if (i == set->n)
@@ -955,6 +979,53 @@ static const struct evset *set_through_call(struct program *p, const struct even
 			es_add(scratch, e);
 	}
 	return scratch;
+}
+
+/* The exposed set SET as seen through CALL, into OUT (see through_call). */
+static void xset_through_call(struct program *p, const struct event *call, const char *callee,
+			      const struct xset *set, struct xset *out)
+{
+	out->n = 0;
+	grow(&out->v, &out->cap, set->n, sizeof *out->v);
+	for (int i = 0; i < set->n; i++) {
+		struct event *e = through_call(p, call, callee, set->v[i].e);
+
+		if (e) {
+			out->v[out->n].e = e;
+			out->v[out->n++].killed_before = set->v[i].killed_before;
+		}
+	}
+}
+
+/* The view CALL has of CS, the summary of CALLEE (struct call_view). */
+static const struct call_view *call_view_of(struct program *p, const struct event *call,
+					    const struct summary *cs, const char *callee)
+{
+	struct call_view *v;
+	const struct evset *sets[NVIEWS] = { &cs->exit_plain, &cs->exit_reads, &cs->all_reads,
+					     &cs->all_mwrites, &cs->all_plain };
+
+	if (call->gid >= p->nviews) {
+		int n = call->gid + 1024;
+
+		p->views = realloc(p->views, (size_t)n * sizeof *p->views);
+		if (!p->views)
+			abort();
+		memset(p->views + p->nviews, 0, (size_t)(n - p->nviews) * sizeof *p->views);
+		p->nviews = n;
+	}
+	v = p->views[call->gid];
+	if (!v)
+		v = p->views[call->gid] = xcalloc(1, sizeof *v);
+	else if (v->of == cs && v->version == cs->version)
+		return v;
+	v->of = cs;
+	v->version = cs->version;
+	for (int k = 0; k < NVIEWS; k++)
+		v->set[k] = set_through_call(p, call, callee, sets[k], &v->copy[k]);
+	xset_through_call(p, call, callee, &cs->entry_mwrites, &v->entry_mwrites);
+	xset_through_call(p, call, callee, &cs->entry_plain, &v->entry_plain);
+	return v;
 }
 
 /* ---- the transfer function ---- */
@@ -1112,28 +1183,25 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	struct summary *cs = callee_of(c->p, call, c->fn->file);
 	struct summary *me = c->sum;
 	const char *callee;
-	struct evset scratch = { 0 };
+	const struct call_view *view;
 	const struct evset *seen;
 
 	if (!cs)
 		return;              /* unknown callee: no effect assumed */
 	callee = c->p->fns[cs - c->p->sums].link_key;
-	for (int i = 0; i < cs->entry_mwrites.n; i++) {
-		struct exposed *x = &cs->entry_mwrites.v[i];
-		struct event *e = through_call(c->p, call, callee, x->e);
+	view = call_view_of(c->p, call, cs, callee);
+	for (int i = 0; i < view->entry_mwrites.n; i++) {
+		const struct exposed *x = &view->entry_mwrites.v[i];
+		struct event *e = x->e;
 
-		if (!e)
-			continue;
 		writer_check(c, s, e, x->killed_before, pre_spawn_at(c, call));
 		if (me)
 			xs_add(&me->entry_mwrites, e, s->killed | x->killed_before);
 	}
-	for (int i = 0; i < cs->entry_plain.n; i++) {
-		struct exposed *x = &cs->entry_plain.v[i];
-		struct event *e = through_call(c->p, call, callee, x->e);
+	for (int i = 0; i < view->entry_plain.n; i++) {
+		const struct exposed *x = &view->entry_plain.v[i];
+		struct event *e = x->e;
 
-		if (!e)
-			continue;
 		reader_check(c, s, e, (x->killed_before & K_READER) != 0, 0);
 		if (me)
 			xs_add(&me->entry_plain, e, s->killed | x->killed_before);
@@ -1146,17 +1214,15 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	 * function that may start a helper thread deep inside). */
 	if (cs->calls_create)
 		spawn(s);
-	seen = set_through_call(c->p, call, callee, &cs->exit_plain, &scratch);
 	if (!s->calm)                 /* initialisation in a helper (see transfer) */
-		es_union(&s->pend_plain, seen);
-	es_union(&s->pend_reads, set_through_call(c->p, call, callee, &cs->exit_reads, &scratch));
-	seen = set_through_call(c->p, call, callee, &cs->all_reads, &scratch);
-	es_union(&s->seen_reads, seen);
+		es_union(&s->pend_plain, view->set[VIEW_EXIT_PLAIN]);
+	es_union(&s->pend_reads, view->set[VIEW_EXIT_READS]);
+	es_union(&s->seen_reads, view->set[VIEW_ALL_READS]);
 	if (me) {
-		es_union(&me->all_reads, seen);
-		es_union(&me->all_mwrites, set_through_call(c->p, call, callee, &cs->all_mwrites, &scratch));
+		es_union(&me->all_reads, view->set[VIEW_ALL_READS]);
+		es_union(&me->all_mwrites, view->set[VIEW_ALL_MWRITES]);
 	}
-	seen = set_through_call(c->p, call, callee, &cs->all_plain, &scratch);
+	seen = view->set[VIEW_ALL_PLAIN];
 	if (!s->calm)
 		es_union(&s->seen_plain, seen);
 	if (me)
@@ -1166,7 +1232,6 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 			if (seen->v[i]->object)
 				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
 					     !c->p->called[c->fn - c->p->fns]);
-	free(scratch.v);
 }
 
 static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
@@ -1415,6 +1480,7 @@ static void run_function(struct program *p, int fi)
 		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
 		free(old->all_reads.v); free(old->all_mwrites.v);
 		free(old->entry_mwrites.v); free(old->entry_plain.v);
+		fresh.version = old->version + 1;
 		*old = fresh;
 	}
 	for (int b = 0; b < f->nblocks; b++)
@@ -1775,6 +1841,15 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	free(p.objects.slots);
 	free(p.fnptrs);
 	free(p.clones.slots);
+	for (int i = 0; i < p.nviews; i++)
+		if (p.views[i]) {
+			for (int k = 0; k < NVIEWS; k++)
+				free(p.views[i]->copy[k].v);
+			free(p.views[i]->entry_mwrites.v);
+			free(p.views[i]->entry_plain.v);
+			free(p.views[i]);
+		}
+	free(p.views);
 	free(p.sums);
 	free(p.keys);
 	free(p.key_fn);

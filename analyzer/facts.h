@@ -34,6 +34,9 @@ struct event {
 	const char *func;  /* name of its function (set when loaded) */
 	int gid;           /* number in the whole tree (set by the analysis) */
 	int oid;           /* number of its object, -1 if none (likewise) */
+	int param_use;     /* USES names a callee parameter ("$KEY:N"; likewise):
+			      asked at every call, so computed once */
+	int fresh_init;    /* USES holds ",!new," (see is_new in dataflow.c) */
 };
 
 struct block {
