@@ -86,6 +86,8 @@ struct kcsan_options {
 	int report_unknown_origin;	/* value changed, no other access seen */
 	int dedup;			/* report each pair of PCs once */
 	int verbose;			/* print the options and a summary at exit */
+	int focus;			/* watch the static candidates first (set by
+					 * `kcsan-scan run`; not used yet) */
 	int log_fd;			/* where reports go (stderr or log_path) */
 };
 extern struct kcsan_options kcsan_opts;
