@@ -105,6 +105,8 @@ struct race_site {
 	long long id;
 	char *file[2];          /* normalised absolute path, or as recorded */
 	int line[2];
+	char *access[2];        /* read | write | rmw */
+	int linked;             /* has race_evidence rows: those decide alone */
 	int joined;             /* explains some static finding */
 };
 
@@ -179,7 +181,9 @@ static int same_file(const char *a, const char *b)
 /* Reads where every race happened, for join_races(). */
 static int load_race_sites(struct loader *ld)
 {
-	sqlite3_stmt *st = kdb_prepare(ld->db, "SELECT id, a_file, a_line, b_file, b_line FROM races ORDER BY id");
+	sqlite3_stmt *st = kdb_prepare(ld->db, "SELECT id, a_file, a_line, b_file, b_line, a_access, b_access,"
+		" EXISTS (SELECT 1 FROM race_evidence e WHERE e.race_id = races.id)"
+		" FROM races ORDER BY id");
 	size_t cap = 0;
 	int rc;
 
@@ -196,7 +200,9 @@ static int load_race_sites(struct loader *ld)
 		for (int i = 0; i < 2; i++) {
 			r->file[i] = canonical((const char *)sqlite3_column_text(st, 1 + 2 * i), NULL);
 			r->line[i] = sqlite3_column_int(st, 2 + 2 * i);
+			r->access[i] = col_text(st, 5 + i);
 		}
+		r->linked = sqlite3_column_int(st, 7);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : step_error(ld, "races");
@@ -205,8 +211,10 @@ static int load_race_sites(struct loader *ld)
 static void free_race_sites(struct loader *ld)
 {
 	for (size_t i = 0; i < ld->nraces; i++) {
-		free(ld->races[i].file[0]);
-		free(ld->races[i].file[1]);
+		for (int j = 0; j < 2; j++) {
+			free(ld->races[i].file[j]);
+			free(ld->races[i].access[j]);
+		}
 	}
 	free(ld->races);
 }
@@ -223,6 +231,14 @@ static void see_race(struct loader *ld, long long id)
 {
 	ld->seen = xrealloc(ld->seen, (ld->nseen + 1) * sizeof *ld->seen);
 	ld->seen[ld->nseen++] = id;
+}
+
+/* A static access kind and a recorded one agree (rmw: either). */
+static int same_access(const char *stat, const char *dyn)
+{
+	if (!stat || !dyn || !strcmp(stat, "rmw") || !strcmp(dyn, "rmw"))
+		return 1;
+	return strcmp(stat, dyn) == 0;
 }
 
 static int race_joined(const struct loader *ld, long long id)
@@ -311,9 +327,9 @@ static void add_race(struct report_dynamic *d, int first, sqlite3_stmt *st, int 
 
 /*
  * The join by location: a race one of whose sides is at the plain access of
- * static finding F (same file, same line) confirms F.  Races already joined
- * through race_evidence rows are not added twice.  ONE selects a race's
- * RACE_COLUMNS by id.
+ * static finding F (same file, same line, same kind of access) confirms F.
+ * A race with race_evidence rows is joined by those only.  ONE selects a
+ * race's RACE_COLUMNS by id.
  */
 static int join_races(struct loader *ld, struct report_finding *f, sqlite3_stmt *one)
 {
@@ -328,8 +344,11 @@ static int join_races(struct loader *ld, struct report_finding *f, sqlite3_stmt 
 			struct race_site *r = &ld->races[i];
 			int rc, hit = 0;
 
+			if (r->linked)
+				continue;
 			for (int side = 0; side < 2; side++)
-				hit |= r->line[side] == l->line && same_file(file, r->file[side]);
+				hit |= r->line[side] == l->line && same_access(l->access, r->access[side]) &&
+				       same_file(file, r->file[side]);
 			if (!hit || seen_race(ld, r->id))
 				continue;
 			sqlite3_bind_int64(one, 1, r->id);
