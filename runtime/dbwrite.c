@@ -344,6 +344,9 @@ static const char *record(sqlite3 *db, const struct kcsan_access_info *a,
 	return rc == SQLITE_DONE ? NULL : sq.errmsg(db);
 }
 
+static const char *record_once(const char *path, const struct kcsan_access_info *a,
+			       const struct kcsan_access_info *b);
+
 static int schema_ok(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
@@ -364,7 +367,6 @@ void kcsan_db_record(const struct kcsan_access_info *watcher,
 	 * "plain-access"), else the watcher, which is always plain. */
 	const struct kcsan_access_info *a = watcher, *b = other;
 	const char *why = NULL;
-	sqlite3 *db = NULL;
 
 	if (!path || !*path || kcsan_get_ctx()->nested)
 		return;
@@ -375,6 +377,34 @@ void kcsan_db_record(const struct kcsan_access_info *watcher,
 	pthread_mutex_lock(&db_lock);
 	if (!load_sqlite())
 		goto out;
+	for (int attempt = 0; attempt < 3; attempt++) {
+		if (attempt) {
+			/* A busy database past the timeout, again from the
+			 * start: bounded, so the program is never held up long. */
+			struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+		why = record_once(path, a, b);
+		if (!why)
+			break;
+	}
+	if (why && !warned_write) {
+		warned_write = 1;
+		say("kcsan: cannot record a race into '%s': %s\n", path, why);
+	}
+out:
+	pthread_mutex_unlock(&db_lock);
+}
+
+/* Opens the database, writes one record, closes it; NULL or the reason. */
+static const char *record_once(const char *path, const struct kcsan_access_info *a,
+			       const struct kcsan_access_info *b)
+{
+	static char msg[256];
+	const char *why = NULL;
+	sqlite3 *db = NULL;
+
 	/* No CREATE: `kcsan-scan run` (or scan) made the database; a wrong
 	 * path must not leave a stray empty file behind. */
 	if (sq.open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
@@ -392,12 +422,11 @@ void kcsan_db_record(const struct kcsan_access_info *watcher,
 	}
 	why = record(db, a, b);
 fail:
-	if (why && !warned_write) {
-		warned_write = 1;
-		say("kcsan: cannot record a race into '%s': %s\n", path, why);
+	if (why) {
+		snprintf(msg, sizeof(msg), "%s", why);
+		why = msg;
 	}
 	if (db)
 		sq.close(db);
-out:
-	pthread_mutex_unlock(&db_lock);
+	return why;
 }

@@ -101,6 +101,8 @@ two_writers() {
 		[ "$n" -ge 2 ] && break
 	done
 	echo "observations after $try round(s): $n"
+	sqlite3 $db 'SELECT id, exit_status FROM runs'
+	cat a.err b.err | grep -v '^ \|^$\|^=\|^BUG\|^read\|^write\|^value' | head -5
 	[ "$n" -ge 2 ] && [ "$(sqlite3 $db 'PRAGMA integrity_check')" = ok ] &&
 	[ "$(sqlite3 $db 'SELECT count(*) FROM runs WHERE exit_status = 0')" -eq $((2 * try)) ] &&
 	! grep -q 'cannot record' a.err b.err
