@@ -25,7 +25,8 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -pthread -MMD -MP
 CPPFLAGS += -I. -Idb -I$(LLVM_DIR)/include \
             -DKCSAN_INCLUDE_DIR='"$(abspath include)"' \
-            -DKCSAN_INSTALLED_INCLUDE_DIR='"$(PREFIX)/share/kcsan-scan/include"'
+            -DKCSAN_INSTALLED_INCLUDE_DIR='"$(PREFIX)/share/kcsan-scan/include"' \
+            -DKCSAN_INSTALLED_LIB_DIR='"$(PREFIX)/lib/kcsan-scan"'
 LDLIBS   += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang \
             -lsqlite3 -ljansson -pthread
 

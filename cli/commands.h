@@ -8,5 +8,7 @@
  * and returns the process exit status. */
 int cmd_scan(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_cc(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

@@ -1,6 +1,9 @@
 /* cli/report_load.c — fills the report model (report.h) from a database:
- * static findings with their locations, the races that confirm them, the
- * races that no static finding explains, and the deterministic order of
+ * static findings with their locations, the races that confirm them (rows
+ * of race_evidence, and races with a side at a finding's plain access:
+ * same file, same line, joined here so that a read-only database and a
+ * scan made after the run both work), the races that no static finding
+ * explains, and the deterministic order of
  * SPEC §7.  Reads everything inside one read transaction so that a runtime
  * writing at the same time cannot give a half-joined report. */
 #include "report.h"
@@ -94,13 +97,157 @@ static enum report_severity severity_of(const char *name)
 	return s;
 }
 
+struct loader;
+static int step_error(struct loader *ld, const char *what);
+
+/* Where the two sides of one race are (for the join by location). */
+struct race_site {
+	long long id;
+	char *file[2];          /* normalised absolute path, or as recorded */
+	int line[2];
+	char *access[2];        /* read | write | rmw */
+	int linked;             /* has race_evidence rows: those decide alone */
+	int joined;             /* explains some static finding */
+};
+
 struct loader {
 	sqlite3 *db;
 	struct report *r;
 	size_t cap;
 	char *err;
 	size_t errlen;
+	struct race_site *races;
+	size_t nraces;
+	long long *seen;        /* races already joined to the current finding */
+	size_t nseen;
 };
+
+/* PATH with "//", "/./" and "dir/../" removed, in place. */
+static void normalise(char *path)
+{
+	char *out = path, *p = path;
+
+	while (*p) {
+		if (p[0] == '/' && p[1] == '/') {
+			p++;
+		} else if (p[0] == '/' && p[1] == '.' && (p[2] == '/' || !p[2])) {
+			p += 2;
+		} else if (p[0] == '/' && p[1] == '.' && p[2] == '.' && (p[3] == '/' || !p[3]) &&
+			   out > path) {
+			while (out > path && *--out != '/')
+				;
+			p += 3;
+		} else {
+			*out++ = *p++;
+		}
+	}
+	*out = '\0';
+	if (!*path)
+		strcpy(path, "/");
+}
+
+/* FILE (as the scan or the runtime wrote it) made absolute against ROOT
+ * and normalised; a new string. */
+static char *canonical(const char *file, const char *root)
+{
+	char *s;
+
+	if (!file)
+		return NULL;
+	s = file[0] == '/' || !root ? xstrdup(file) : xasprintf("%s/%s", root, file);
+	normalise(s);
+	return s;
+}
+
+/* Same source file?  Equal canonical paths; a relative path that the
+ * runtime could not anchor matches the end of the other on a '/'. */
+static int same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	if (!a || !b)
+		return 0;
+	if (strcmp(a, b) == 0)
+		return 1;
+	la = strlen(a);
+	lb = strlen(b);
+	if (b[0] != '/' && la > lb && a[la - lb - 1] == '/' && strcmp(a + la - lb, b) == 0)
+		return 1;
+	if (a[0] != '/' && lb > la && b[lb - la - 1] == '/' && strcmp(b + lb - la, a) == 0)
+		return 1;
+	return 0;
+}
+
+/* Reads where every race happened, for join_races(). */
+static int load_race_sites(struct loader *ld)
+{
+	sqlite3_stmt *st = kdb_prepare(ld->db, "SELECT id, a_file, a_line, b_file, b_line, a_access, b_access,"
+		" EXISTS (SELECT 1 FROM race_evidence e WHERE e.race_id = races.id)"
+		" FROM races ORDER BY id");
+	size_t cap = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct race_site *r;
+
+		if (ld->nraces == cap) {
+			cap = cap ? 2 * cap : 16;
+			ld->races = xrealloc(ld->races, cap * sizeof *ld->races);
+		}
+		r = &ld->races[ld->nraces++];
+		memset(r, 0, sizeof *r);
+		r->id = sqlite3_column_int64(st, 0);
+		for (int i = 0; i < 2; i++) {
+			r->file[i] = canonical((const char *)sqlite3_column_text(st, 1 + 2 * i), NULL);
+			r->line[i] = sqlite3_column_int(st, 2 + 2 * i);
+			r->access[i] = col_text(st, 5 + i);
+		}
+		r->linked = sqlite3_column_int(st, 7);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : step_error(ld, "races");
+}
+
+static void free_race_sites(struct loader *ld)
+{
+	for (size_t i = 0; i < ld->nraces; i++) {
+		for (int j = 0; j < 2; j++) {
+			free(ld->races[i].file[j]);
+			free(ld->races[i].access[j]);
+		}
+	}
+	free(ld->races);
+}
+
+static int seen_race(const struct loader *ld, long long id)
+{
+	for (size_t i = 0; i < ld->nseen; i++)
+		if (ld->seen[i] == id)
+			return 1;
+	return 0;
+}
+
+static void see_race(struct loader *ld, long long id)
+{
+	ld->seen = xrealloc(ld->seen, (ld->nseen + 1) * sizeof *ld->seen);
+	ld->seen[ld->nseen++] = id;
+}
+
+/* A static access kind and a recorded one agree (rmw: either). */
+static int same_access(const char *stat, const char *dyn)
+{
+	if (!stat || !dyn || !strcmp(stat, "rmw") || !strcmp(dyn, "rmw"))
+		return 1;
+	return strcmp(stat, dyn) == 0;
+}
+
+static int race_joined(const struct loader *ld, long long id)
+{
+	for (size_t i = 0; i < ld->nraces; i++)
+		if (ld->races[i].id == id)
+			return ld->races[i].joined;
+	return 0;
+}
 
 static struct report_finding *new_finding(struct loader *ld)
 {
@@ -178,6 +325,51 @@ static void add_race(struct report_dynamic *d, int first, sqlite3_stmt *st, int 
 	}
 }
 
+/*
+ * The join by location: a race one of whose sides is at the plain access of
+ * static finding F (same file, same line, same kind of access) confirms F.
+ * A race with race_evidence rows is joined by those only.  ONE selects a
+ * race's RACE_COLUMNS by id.
+ */
+static int join_races(struct loader *ld, struct report_finding *f, sqlite3_stmt *one)
+{
+	for (int j = 0; j < f->nlocs; j++) {
+		const struct report_location *l = &f->locs[j];
+		char *file;
+
+		if (!l->role || strcmp(l->role, "plain-access") != 0 || !l->file)
+			continue;
+		file = canonical(l->file, ld->r->root);
+		for (size_t i = 0; i < ld->nraces; i++) {
+			struct race_site *r = &ld->races[i];
+			int rc, hit = 0;
+
+			if (r->linked)
+				continue;
+			for (int side = 0; side < 2; side++)
+				hit |= r->line[side] == l->line && same_access(l->access, r->access[side]) &&
+				       same_file(file, r->file[side]);
+			if (!hit || seen_race(ld, r->id))
+				continue;
+			sqlite3_bind_int64(one, 1, r->id);
+			if ((rc = sqlite3_step(one)) == SQLITE_ROW) {
+				add_race(&f->dyn, !f->has_dynamic, one, 0, ld->r->root);
+				f->has_dynamic = 1;
+				f->evidence |= REPORT_EV_DYNAMIC;
+			}
+			sqlite3_reset(one);
+			if (rc != SQLITE_ROW) {
+				free(file);
+				return step_error(ld, "races");
+			}
+			r->joined = 1;
+			see_race(ld, r->id);
+		}
+		free(file);
+	}
+	return 0;
+}
+
 static int load_static(struct loader *ld)
 {
 	sqlite3_stmt *fs = kdb_prepare(ld->db,
@@ -187,8 +379,9 @@ static int load_static(struct loader *ld)
 		"SELECT role, file, line, col, function, access, marked"
 		" FROM finding_locations WHERE finding_id = ?1 ORDER BY seq");
 	sqlite3_stmt *rs = kdb_prepare(ld->db,
-		"SELECT " RACE_COLUMNS " FROM race_evidence e JOIN races r ON r.id = e.race_id"
+		"SELECT " RACE_COLUMNS ", r.id FROM race_evidence e JOIN races r ON r.id = e.race_id"
 		" WHERE e.finding_id = ?1 ORDER BY r.first_seen, r.id");
+	sqlite3_stmt *one = kdb_prepare(ld->db, "SELECT " RACE_COLUMNS " FROM races r WHERE r.id = ?1");
 	int rc, status = 0;
 
 	while ((rc = sqlite3_step(fs)) == SQLITE_ROW) {
@@ -226,8 +419,10 @@ static int load_static(struct loader *ld)
 			break;
 		}
 
+		ld->nseen = 0;
 		sqlite3_bind_int64(rs, 1, fid);
 		while ((rc = sqlite3_step(rs)) == SQLITE_ROW) {
+			see_race(ld, sqlite3_column_int64(rs, 5));
 			add_race(&f->dyn, !f->has_dynamic, rs, 0, ld->r->root);
 			f->has_dynamic = 1;
 			f->evidence |= REPORT_EV_DYNAMIC;
@@ -237,12 +432,17 @@ static int load_static(struct loader *ld)
 			status = step_error(ld, "races");
 			break;
 		}
+		if (join_races(ld, f, one) < 0) {
+			status = -1;
+			break;
+		}
 	}
 	if (status == 0 && rc != SQLITE_DONE)
 		status = step_error(ld, "findings");
 	sqlite3_finalize(fs);
 	sqlite3_finalize(ls);
 	sqlite3_finalize(rs);
+	sqlite3_finalize(one);
 	return status;
 }
 
@@ -298,14 +498,17 @@ static int load_dynamic_only(struct loader *ld)
 	sqlite3_stmt *st = kdb_prepare(ld->db,
 		"SELECT r.fingerprint, r.kind, r.object,"
 		" r.a_function, r.a_file, r.a_line, r.a_access, r.a_marked,"
-		" r.b_function, r.b_file, r.b_line, r.b_access, r.b_marked, " RACE_COLUMNS
+		" r.b_function, r.b_file, r.b_line, r.b_access, r.b_marked, " RACE_COLUMNS ", r.id"
 		" FROM races r WHERE NOT EXISTS (SELECT 1 FROM race_evidence e WHERE e.race_id = r.id)"
 		" ORDER BY r.id");
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct report_finding *f = new_finding(ld);
+		struct report_finding *f;
 
+		if (race_joined(ld, sqlite3_column_int64(st, 18)))
+			continue;       /* confirms a static finding */
+		f = new_finding(ld);
 		f->id = col_text(st, 0);
 		f->kind = col_text(st, 1);
 		f->severity = REPORT_ERROR;
@@ -344,7 +547,7 @@ static int compare_findings(const void *pa, const void *pb)
 
 int report_load(sqlite3 *db, struct report *r, char *err, size_t errlen)
 {
-	struct loader ld = { db, r, 0, err, errlen };
+	struct loader ld = { .db = db, .r = r, .err = err, .errlen = errlen };
 	sqlite3_stmt *st;
 	int status;
 
@@ -356,9 +559,13 @@ int report_load(sqlite3 *db, struct report *r, char *err, size_t errlen)
 		r->root = col_text(st, 0);
 	sqlite3_finalize(st);
 
-	status = load_static(&ld);
+	status = load_race_sites(&ld);
+	if (status == 0)
+		status = load_static(&ld);
 	if (status == 0)
 		status = load_dynamic_only(&ld);
+	free_race_sites(&ld);
+	free(ld.seen);
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (status < 0) {
 		report_free(r);

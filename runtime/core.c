@@ -183,6 +183,9 @@ static void found_watchpoint(struct kcsan_ctx *ctx, int slot, uint64_t enc,
 		.ptr = ptr, .size = size, .type = type & ~KCSAN_ACCESS_SCOPED,
 		.tid = ctx->tid, .ip = ip, .reordered = is_reorder, .to_ip = to_ip,
 	};
+	/* The delayed access was made at the depth of its own function. */
+	kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth,
+			    &other_info[slot].info);
 	__atomic_store_n(&other_info[slot].ready, 1, __ATOMIC_RELEASE);
 }
 
@@ -246,6 +249,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 				.ip = ip, .reordered = is_reorder, .to_ip = to_ip,
 			};
 
+			kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth, &me);
 			kcsan_report_race(&me, NULL, 1, old, new_);
 		}
 	} else {
@@ -257,6 +261,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 		struct kcsan_access_info other;
 		int have_other = wait_other_info(slot);
 
+		kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth, &me);
 		if (have_other) {
 			other = other_info[slot].info;
 			__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);

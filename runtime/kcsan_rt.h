@@ -15,6 +15,8 @@
  *   core.c           watchpoint table, check_access, watch / consume
  *   weakmem.c        the reordered access, barriers, function scope
  *   report.c         report formatting, de-duplication
+ *   dbwrite.c        recording a report into the database of $KCSAN_DB
+ *   srcline.c        code address -> file:line (libdw, loaded on demand)
  *   symbolize.c      code address -> function+offset (dladdr, ELF .symtab)
  *   tsan_access.c    __tsan_{read,write,unaligned,volatile}*, ranges, mem*
  *   tsan_atomic.c    __tsan_atomic{8,16,32,64}_*, fences
@@ -64,6 +66,11 @@ struct kcsan_reorder {
 	uintptr_t ip;		/* where the access was made */
 };
 
+/* Call sites kept per thread (the shadow call stack filled by
+ * __tsan_func_entry) and frames kept per reported access. */
+#define KCSAN_STACK_MAX		64
+#define KCSAN_REPORT_FRAMES	8
+
 struct kcsan_ctx {
 	int in_rt;		/* inside the runtime: ignore everything */
 	int disable;		/* data_race() / __kcsan_disable_current nesting */
@@ -73,6 +80,9 @@ struct kcsan_ctx {
 	long skip;		/* accesses left before the next watchpoint */
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
+	/* stack[d] is the call site (return address) of the function entered
+	 * at depth d+1; only depths < KCSAN_STACK_MAX are kept. */
+	uintptr_t stack[KCSAN_STACK_MAX];
 };
 
 /* Options (options.c); read-only after init. */
@@ -86,6 +96,8 @@ struct kcsan_options {
 	int report_unknown_origin;	/* value changed, no other access seen */
 	int dedup;			/* report each pair of PCs once */
 	int verbose;			/* print the options and a summary at exit */
+	int focus;			/* watch the static candidates first (set by
+					 * `kcsan-scan run`; not used yet) */
 	int log_fd;			/* where reports go (stderr or log_path) */
 };
 extern struct kcsan_options kcsan_opts;
@@ -111,7 +123,7 @@ void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
 void kcsan_barrier(struct kcsan_ctx *ctx, enum kcsan_barrier kind);
 void kcsan_barrier_memorder(struct kcsan_ctx *ctx, int memorder);
 void kcsan_signal_fence(struct kcsan_ctx *ctx, int encoded);
-void kcsan_func_entry(struct kcsan_ctx *ctx);
+void kcsan_func_entry(struct kcsan_ctx *ctx, uintptr_t call_pc);
 void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip);
 /* Release semantics of an uninstrumented synchronisation call (unlock...). */
 void kcsan_sync_release(void);
@@ -125,11 +137,28 @@ struct kcsan_access_info {
 	uintptr_t ip;
 	int reordered;		/* the access was the delayed one */
 	uintptr_t to_ip;	/* ... and was checked again here */
+	/* Callers, innermost first (frame 0, the access itself, is ip). */
+	uintptr_t frames[KCSAN_REPORT_FRAMES - 1];
+	int nframes;
 };
+/* Fills a->frames from the shadow stack as it was at function depth DEPTH
+ * (the depth of the function that made the access). */
+void kcsan_capture_stack(const struct kcsan_ctx *ctx, int depth,
+			 struct kcsan_access_info *a);
 void kcsan_report_race(const struct kcsan_access_info *watcher,
 		       const struct kcsan_access_info *other,
 		       int value_changed, uint64_t old, uint64_t new_);
 unsigned long kcsan_rt_reports(void);	/* public: number of reports printed */
+
+/* dbwrite.c: records one report into $KCSAN_DB (when set); never from a
+ * nested context, never fails the program. */
+void kcsan_db_record(const struct kcsan_access_info *watcher,
+		     const struct kcsan_access_info *other);
+
+/* srcline.c: source file and line of code address pc (an instruction
+ * address, not a return address); 1 if found.  Not thread-safe: callers
+ * serialise (dbwrite.c's lock). */
+int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line);
 
 /* symbolize.c: 1 if a function name was found for pc; *module (or NULL)
  * and *mod_off are filled whenever the module is known. */

@@ -23,6 +23,10 @@
  *   dedup=1                 report each pair of code locations only once
  *   verbose=0               1: print the options at start and a count at exit
  *   log_path=               append reports to this file instead of stderr
+ *   focus=1                 accepted and recorded (`kcsan-scan run
+ *                           --no-focus` sets 0); focusing the watchpoints on
+ *                           the static candidates is not implemented yet, so
+ *                           every plain access is sampled either way
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,6 +50,7 @@ struct kcsan_options kcsan_opts = {
 	.report_unknown_origin = 1,
 	.dedup = 1,
 	.verbose = 0,
+	.focus = 1,
 	.log_fd = 2,
 };
 
@@ -79,6 +84,7 @@ static void set_option(const char *name, const char *val)
 		{ "report_unknown_origin", &kcsan_opts.report_unknown_origin, 0 },
 		{ "dedup", &kcsan_opts.dedup, 0 },
 		{ "verbose", &kcsan_opts.verbose, 0 },
+		{ "focus", &kcsan_opts.focus, 0 },
 	};
 	long v;
 	size_t i;

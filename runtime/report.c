@@ -23,7 +23,9 @@
  *
  * Each report is formatted into one buffer and written with one write(2), so
  * concurrent reports do not interleave.  With dedup=1 a pair of code
- * locations (in either order, reordered or not) is reported once.
+ * locations (in either order, reordered or not) is reported once.  Under
+ * `kcsan-scan run` (KCSAN_DB set) each report is also recorded into the
+ * database (dbwrite.c).
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -195,8 +197,13 @@ void kcsan_report_race(const struct kcsan_access_info *watcher,
 		bprintf(&b, "value changed: 0x%llx -> 0x%llx\n",
 			(unsigned long long)old, (unsigned long long)new_);
 	bprintf(&b, "==================================================================\n");
-	__atomic_add_fetch(&kcsan_nreports, 1, __ATOMIC_RELAXED);
 	if (write(kcsan_opts.log_fd, b.s, b.n) < 0) {
 		/* nowhere else to say it */
 	}
+	/* After the text: a database that hangs or fails must not cost the
+	 * report its one sure output. */
+	kcsan_db_record(watcher, other);
+	/* Counted once complete: a program that stops when it sees a report
+	 * (the tests do) then finds it printed and recorded. */
+	__atomic_add_fetch(&kcsan_nreports, 1, __ATOMIC_RELEASE);
 }

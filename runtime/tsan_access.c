@@ -45,8 +45,7 @@ ABI void __tsan_init(void)
 ABI void __tsan_func_entry(void *call_pc);
 ABI void __tsan_func_entry(void *call_pc)
 {
-	(void)call_pc;
-	kcsan_func_entry(kcsan_get_ctx());
+	kcsan_func_entry(kcsan_get_ctx(), (uintptr_t)call_pc);
 }
 
 ABI void __tsan_func_exit(void);

@@ -115,9 +115,22 @@ void kcsan_signal_fence(struct kcsan_ctx *ctx, int encoded)
 	}
 }
 
-void kcsan_func_entry(struct kcsan_ctx *ctx)
+void kcsan_func_entry(struct kcsan_ctx *ctx, uintptr_t call_pc)
 {
+	/* The shadow call stack for reports: one store per call. */
+	if (ctx->depth >= 0 && ctx->depth < KCSAN_STACK_MAX)
+		ctx->stack[ctx->depth] = call_pc;
 	ctx->depth++;
+}
+
+void kcsan_capture_stack(const struct kcsan_ctx *ctx, int depth,
+			 struct kcsan_access_info *a)
+{
+	int d = depth < KCSAN_STACK_MAX ? depth : KCSAN_STACK_MAX;
+
+	a->nframes = 0;
+	while (--d >= 0 && a->nframes < KCSAN_REPORT_FRAMES - 1)
+		a->frames[a->nframes++] = ctx->stack[d];
 }
 
 /*

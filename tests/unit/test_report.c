@@ -621,3 +621,27 @@ Test(report, sarif_content)
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(results, 8), "level")), "note");
 	json_decref(doc);
 }
+
+/* A race without race_evidence rows confirms the static finding whose
+ * plain access it hit: same file (absolute with "./" against the scan's
+ * relative path), same line, same kind of access.  A race at that line but
+ * with the other kind of access does not. */
+Test(report, race_joined_by_location)
+{
+	json_t *doc, *f;
+
+	add_finding("g1", "missing-release", "error", "src/mp.c", 12, NULL);
+	add_race("q1", "missing-release", "x", 1, ROOT "/src/./mp.c", 12, ROOT "/src/mp.c", 22, 4,
+		 "2026-12-03T10:00:00Z", "[]");
+	add_race("q2", "data-race", "x", 0, ROOT "/src/mp.c", 40, ROOT "/src/mp.c", 12, 1,
+		 "2026-12-03T10:00:00Z", "[]");   /* side b at line 12 is a read */
+	doc = render_json(REPORT_JSON);
+	cr_assert_eq(json_array_size(json_object_get(doc, "findings")), 2);
+	f = json_array_get(json_object_get(doc, "findings"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(f, "id")), "g1");
+	cr_assert_eq(json_array_size(json_object_get(f, "evidence")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(f, "dynamic"), "observations")), 4);
+	f = json_array_get(json_object_get(doc, "findings"), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(f, "id")), "q2");
+	json_decref(doc);
+}

@@ -1,0 +1,472 @@
+/*
+ * cli/cc.c — `kcsan-scan cc [COMPILER ARGS...]`: a drop-in C compiler
+ * (CC="kcsan-scan cc" make) that builds programs for the kcsan-scan runtime.
+ *
+ * The real compiler is $KCSAN_CC (may carry words: "ccache gcc"), else
+ * clang, else clang-14.  What is added depends on what the invocation does:
+ *
+ *   preprocess (-E, -M, -MM), compile (-c, -S, -fsyntax-only):
+ *       the instrumentation flags, -g (line numbers for reports),
+ *       -fno-omit-frame-pointer, and -I for <kcsan/lkmm.h> (last, so that
+ *       the project's own -I directories win).  -E gets them too: lkmm.h
+ *       expands differently under -fsanitize=thread.
+ *   link (inputs given, none of the above):
+ *       the runtime (--whole-archive, -rdynamic, -lpthread -ldl -latomic),
+ *       but never libtsan.  -shared links no runtime: a shared library's
+ *       __tsan_* references bind to the executable's runtime.
+ *   no inputs (--version, -print-*): passed through untouched.
+ *
+ * clang compiles and links in one invocation with -fno-sanitize-link-runtime.
+ * gcc has no such switch (-fsanitize=thread at link time adds libtsan), so a
+ * gcc invocation that both compiles and links is split: each source is
+ * compiled with -c into a temporary directory, then the objects are linked
+ * (and the temporary directory removed, so this one waits for the compiler).
+ * Otherwise the compiler is exec()ed, so its exit status is ours.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyzer/scan.h"
+#include "commands.h"
+#include "options.h"
+
+#ifndef KCSAN_INSTALLED_LIB_DIR
+#define KCSAN_INSTALLED_LIB_DIR "/usr/local/lib/kcsan-scan"
+#endif
+
+enum family { FAM_CLANG, FAM_GCC };
+
+/* A growable argv. */
+struct argv {
+	char **v;
+	int n, cap;
+};
+
+static void push(struct argv *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 64;
+		a->v = realloc(a->v, (size_t)a->cap * sizeof *a->v);
+		if (!a->v)
+			kdie(2, "cc", "out of memory");
+	}
+	a->v[a->n++] = (char *)s;
+	a->v[a->n] = NULL;
+}
+
+static void push_all(struct argv *a, const struct argv *b)
+{
+	for (int i = 0; i < b->n; i++)
+		push(a, b->v[i]);
+}
+
+/* Options whose value is the next argument (so that it is not taken for an
+ * input file). */
+static int takes_value(const char *a)
+{
+	static const char *const names[] = {
+		"-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
+		"-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+		"-isysroot", "-imultilib", "-x", "-MF", "-MT", "-MQ", "-L", "-l",
+		"-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm",
+		"-arch", "-target", "--param", "-T", "-u", "-z", "-e", "-aux-info",
+		"-dumpbase", "-dumpdir", "--sysroot", "-G", "-A", "-wrapper",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(a, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is input PATH (compiled as language LANG, NULL: by suffix) something the
+ * compiler compiles, rather than hands to the linker? */
+static int is_source(const char *path, const char *lang)
+{
+	static const char *const sfx[] = {
+		".c", ".i", ".h", ".s", ".S", ".sx", ".cc", ".cp", ".cpp", ".cxx",
+		".c++", ".C", ".ii", ".m",
+	};
+	const char *dot;
+
+	if (lang && strcmp(lang, "none") != 0)
+		return 1;
+	if (strcmp(path, "-") == 0)
+		return 1;
+	dot = strrchr(path, '.');
+	if (!dot || strchr(dot, '/'))
+		return 0;
+	for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+		if (strcmp(dot, sfx[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* PROG found in $PATH (or PROG itself when it holds a slash)? */
+static int in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+
+		snprintf(buf, sizeof buf, "%.*s/%s", (int)len, len ? path : ".", prog);
+		if (access(buf, X_OK) == 0)
+			return 1;
+		path += len;
+		if (*path == ':')
+			path++;
+	}
+	return 0;
+}
+
+/* The compiler command, split into words, into CMD. */
+static void compiler_command(struct argv *cmd)
+{
+	const char *env = getenv("KCSAN_CC");
+	char *copy, *tok, *save = NULL;
+
+	if (!env || !*env) {
+		push(cmd, in_path("clang") || !in_path("clang-14") ? "clang" : "clang-14");
+	} else {
+		copy = strdup(env);
+		if (!copy)
+			kdie(2, "cc", "out of memory");
+		for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+			push(cmd, tok);
+		if (cmd->n == 0)
+			kdie(2, "cc", "KCSAN_CC holds no compiler name");
+	}
+	if (!in_path(cmd->v[0]))
+		kdie(2, "cc", "compiler '%s' not found (install it or set KCSAN_CC to the C compiler to use)",
+		     cmd->v[0]);
+}
+
+/* clang or gcc?  By name when it says so, else by asking the compiler. */
+static enum family compiler_family(const struct argv *cmd)
+{
+	const char *name = cmd->v[cmd->n - 1], *slash = strrchr(name, '/');
+	char out[4096];
+	int fds[2], status;
+	ssize_t got = 0, r;
+	pid_t pid;
+
+	if (slash)
+		name = slash + 1;
+	if (strstr(name, "clang"))
+		return FAM_CLANG;
+	if (strstr(name, "gcc") || strstr(name, "g++"))
+		return FAM_GCC;
+	if (pipe(fds) < 0)
+		kdie(2, "cc", "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		kdie(2, "cc", "fork: %s", strerror(errno));
+	if (pid == 0) {
+		struct argv v = { 0 };
+
+		push_all(&v, cmd);
+		push(&v, "--version");
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(v.v[0], v.v);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (got < (ssize_t)sizeof out - 1 &&
+	       ((r = read(fds[0], out + got, sizeof out - 1 - (size_t)got)) > 0 || (r < 0 && errno == EINTR)))
+		if (r > 0)
+			got += r;
+	out[got] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return strstr(out, "clang") ? FAM_CLANG : FAM_GCC;
+}
+
+/* Directory of this executable, or "" when unknown. */
+static const char *exe_dir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	if (n <= 0)
+		return dir[0] = '\0', dir;
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	return dir;
+}
+
+/* The runtime archive: build tree (build/runtime/ beside build/kcsan-scan),
+ * installed tree (BIN/../lib/kcsan-scan/), then the configured PREFIX. */
+static const char *runtime_lib(void)
+{
+	static char path[PATH_MAX];
+	const char *env = getenv("KCSAN_RUNTIME");
+	static const char *const where[] = {
+		"%s/runtime/libkcsan_rt.a", "%s/../lib/kcsan-scan/libkcsan_rt.a",
+	};
+
+	if (env && *env)
+		return env;
+	for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
+		if (snprintf(path, sizeof path, where[i], exe_dir()) < (int)sizeof path &&
+		    access(path, R_OK) == 0)
+			return path;
+	if (snprintf(path, sizeof path, "%s/libkcsan_rt.a", KCSAN_INSTALLED_LIB_DIR) < (int)sizeof path &&
+	    access(path, R_OK) == 0)
+		return path;
+	kdie(2, "cc", "cannot find the runtime libkcsan_rt.a (looked beside %s and in %s; set KCSAN_RUNTIME)",
+	     exe_dir(), KCSAN_INSTALLED_LIB_DIR);
+}
+
+static void compile_flags(struct argv *a, enum family fam)
+{
+	push(a, "-fsanitize=thread");
+	if (fam == FAM_CLANG) {
+		push(a, "-mllvm");
+		push(a, "-tsan-distinguish-volatile=1");
+	} else {
+		push(a, "--param=tsan-distinguish-volatile=1");
+		/* gcc warns that it cannot instrument atomic_thread_fence; the
+		 * runtime sees lkmm.h's fences through its own markers. */
+		push(a, "-Wno-tsan");
+	}
+	push(a, "-g");
+	push(a, "-fno-omit-frame-pointer");
+}
+
+static void include_flags(struct argv *a)
+{
+	push(a, "-I");
+	push(a, kcsan_include_dir());
+}
+
+static void link_flags(struct argv *a)
+{
+	static char whole[PATH_MAX + 32];
+
+	if (snprintf(whole, sizeof whole, "-Wl,--whole-archive,%s,--no-whole-archive",
+		     runtime_lib()) >= (int)sizeof whole)
+		kdie(2, "cc", "the runtime's path is too long");
+	push(a, whole);
+	push(a, "-rdynamic");
+	push(a, "-lpthread");
+	push(a, "-ldl");
+	push(a, "-latomic");
+}
+
+static int run_wait(const struct argv *a)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		kdie(2, "cc", "fork: %s", strerror(errno));
+	if (pid == 0) {
+		execvp(a->v[0], a->v);
+		fprintf(stderr, "kcsan-scan cc: cannot run '%s': %s\n", a->v[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			kdie(2, "cc", "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+static void remove_dir(const char *dir, const struct argv *files)
+{
+	for (int i = 0; i < files->n; i++)
+		unlink(files->v[i]);
+	rmdir(dir);
+}
+
+/*
+ * gcc, compile and link: compile each source of USER (argv without the
+ * compiler) to an object in a temporary directory, then link those objects
+ * in place of the sources.  Returns the exit status.
+ */
+static int gcc_split(const struct argv *cmd, char **user, int nuser, int shared)
+{
+	char tmpl[PATH_MAX];
+	const char *tmp = getenv("TMPDIR"), *lang = NULL;
+	struct argv common = { 0 }, objs = { 0 }, link = { 0 };
+	int status = 0, nobj = 0;
+
+	snprintf(tmpl, sizeof tmpl, "%s/kcsan-cc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(tmpl))
+		kdie(2, "cc", "cannot create a temporary directory: %s", strerror(errno));
+
+	/* The options every per-source compile shares: all but -o, -x and
+	 * the inputs (the language of each source is given with it). */
+	for (int i = 0; i < nuser; i++) {
+		const char *a = user[i];
+
+		if (strcmp(a, "-o") == 0 || strcmp(a, "-x") == 0) {
+			i++;
+			continue;
+		}
+		if (strncmp(a, "-x", 2) == 0)
+			continue;
+		if (a[0] == '-' && a[1]) {
+			push(&common, a);
+			if (takes_value(a) && i + 1 < nuser)
+				push(&common, user[++i]);
+		}
+	}
+
+	push_all(&link, cmd);
+	for (int i = 0; i < nuser && status == 0; i++) {
+		const char *a = user[i];
+
+		if (strcmp(a, "-x") == 0 && i + 1 < nuser) {
+			lang = user[i + 1];
+		} else if (strncmp(a, "-x", 2) == 0 && a[2]) {
+			lang = a + 2;
+		}
+		if (a[0] == '-' && a[1]) {
+			push(&link, a);
+			if (takes_value(a) && i + 1 < nuser)
+				push(&link, user[++i]);
+			continue;
+		}
+		if (!is_source(a, lang)) {
+			push(&link, a);
+			continue;
+		}
+		{
+			struct argv c = { 0 };
+			const char *base = strrchr(a, '/');
+			char *obj;
+
+			base = base ? base + 1 : a;
+			if (asprintf(&obj, "%s/%d-%s.o", tmpl, nobj++, base) < 0)
+				kdie(2, "cc", "out of memory");
+			push(&objs, obj);
+			push_all(&c, cmd);
+			compile_flags(&c, FAM_GCC);
+			push_all(&c, &common);
+			include_flags(&c);
+			push(&c, "-c");
+			push(&c, "-o");
+			push(&c, obj);
+			if (lang) {
+				push(&c, "-x");
+				push(&c, lang);
+			}
+			push(&c, a);
+			status = run_wait(&c);
+			free(c.v);
+			/* The object is linked as an object, whatever -x says. */
+			if (lang) {
+				push(&link, "-x");
+				push(&link, "none");
+			}
+			push(&link, obj);
+			if (lang && strcmp(lang, "none") != 0) {
+				push(&link, "-x");
+				push(&link, lang);
+			}
+		}
+	}
+	if (status == 0) {
+		if (!shared)
+			link_flags(&link);
+		status = run_wait(&link);
+	}
+	remove_dir(tmpl, &objs);
+	for (int i = 0; i < objs.n; i++)
+		free(objs.v[i]);
+	free(objs.v);
+	free(common.v);
+	free(link.v);
+	return status;
+}
+
+int cmd_cc(int argc, char **argv)
+{
+	struct argv cmd = { 0 }, out = { 0 };
+	char **user = argv + 1;
+	int nuser = argc - 1;
+	int preprocess = 0, compile = 0, shared = 0, inputs = 0, sources = 0;
+	const char *lang = NULL;
+	enum family fam;
+
+	/* What does this invocation do? */
+	for (int i = 0; i < nuser; i++) {
+		const char *a = user[i];
+
+		if (strcmp(a, "-E") == 0 || strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0)
+			preprocess = 1;
+		else if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-fsyntax-only") == 0)
+			compile = 1;
+		else if (strcmp(a, "-shared") == 0)
+			shared = 1;
+		else if (strcmp(a, "-x") == 0 && i + 1 < nuser)
+			lang = user[i + 1];
+		else if (strncmp(a, "-x", 2) == 0 && a[2])
+			lang = a + 2;
+		if (a[0] == '-' && a[1]) {
+			if (takes_value(a))
+				i++;
+			continue;
+		}
+		inputs++;
+		sources += is_source(a, lang);
+	}
+
+	compiler_command(&cmd);
+	if (inputs == 0) {
+		/* --version, -print-file-name=..., -dumpmachine: untouched. */
+		push_all(&out, &cmd);
+		for (int i = 0; i < nuser; i++)
+			push(&out, user[i]);
+		goto exec;
+	}
+	fam = compiler_family(&cmd);
+	if (!preprocess && !compile && sources > 0 && fam == FAM_GCC)
+		return gcc_split(&cmd, user, nuser, shared);
+
+	push_all(&out, &cmd);
+	if (preprocess || compile || sources > 0)
+		compile_flags(&out, fam);
+	for (int i = 0; i < nuser; i++)
+		push(&out, user[i]);
+	if (preprocess || compile || sources > 0)
+		include_flags(&out);
+	if (!preprocess && !compile) {
+		if (fam == FAM_CLANG && sources > 0)
+			push(&out, "-fno-sanitize-link-runtime");
+		if (!shared)
+			link_flags(&out);
+	}
+exec:
+	if (getenv("KCSAN_CC_VERBOSE")) {
+		for (int i = 0; i < out.n; i++)
+			fprintf(stderr, "%s%s", i ? " " : "", out.v[i]);
+		fputc('\n', stderr);
+	}
+	execvp(out.v[0], out.v);
+	kdie(2, "cc", "cannot run '%s': %s", out.v[0], strerror(errno));
+}

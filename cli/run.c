@@ -1,0 +1,243 @@
+/*
+ * cli/run.c — `kcsan-scan run [--db FILE] [--timeout SECS] [--no-focus] --
+ * COMMAND [ARGS...]`: runs a program built with `kcsan-scan cc` so that the
+ * runtime records its races into the database.
+ *
+ * The database is created if needed (kdb_open) and a `runs` row is written
+ * before COMMAND starts.  The runtime of COMMAND, and of every instrumented
+ * process it starts (they inherit the environment), finds its way through:
+ *   KCSAN_DB       absolute path of the database (the command may chdir)
+ *   KCSAN_RUN_ID   the runs row the races belong to
+ *   KCSAN_OPTIONS  the user's options, plus focus=0 for --no-focus
+ * Each instrumented process writes its races itself (runtime/dbwrite.c), so
+ * nothing is lost if COMMAND or this process dies.
+ *
+ * Exit status: COMMAND's; 128+N when it was killed by signal N; 124 when
+ * --timeout expired (the whole process group is killed: TERM, then KILL
+ * after a grace period); 127/126 when it cannot be started; 2 on a usage
+ * error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "db.h"
+#include "options.h"
+
+static const char usage[] = "[--db FILE] [--timeout SECS] [--no-focus] -- COMMAND [ARGS...]";
+
+/* Grace period between SIGTERM and SIGKILL on timeout, seconds. */
+#define KILL_GRACE 2
+
+static volatile sig_atomic_t alarm_fired;
+static volatile sig_atomic_t forward_sig;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarm_fired = 1;
+}
+
+static void on_forward(int sig)
+{
+	forward_sig = sig;
+}
+
+static void install(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: waitpid must return so that the loop can act. */
+	sigaction(sig, &sa, NULL);
+}
+
+/* Records the end of the run; failures only warn (the command has run). */
+static void finish_run(const char *db_path, long long run_id, pid_t pid, int status)
+{
+	char err[512], now[32];
+	sqlite3 *db = kdb_open(db_path, KDB_CREATE, err, sizeof err);
+	sqlite3_stmt *st;
+	long long found = 0;
+
+	if (!db) {
+		fprintf(stderr, "kcsan-scan run: cannot record the end of the run: %s\n", err);
+		return;
+	}
+	kdb_now(now, sizeof now);
+	st = kdb_prepare(db, "UPDATE runs SET finished_at = ?1, exit_status = ?2, pid = ?4 WHERE id = ?3");
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 2, status);
+	sqlite3_bind_int64(st, 3, run_id);
+	sqlite3_bind_int64(st, 4, (long long)pid);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		fprintf(stderr, "kcsan-scan run: cannot record the end of the run: %s\n", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	st = kdb_prepare(db, "SELECT count(*) FROM races WHERE run_id = ?1");
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		found = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (found)
+		fprintf(stderr, "kcsan-scan run: %lld new race(s) recorded in %s (see 'kcsan-scan report')\n",
+			found, db_path);
+}
+
+/* Inserts the runs row; returns its id.  Dies (status 2) on failure. */
+static long long start_run(const char *db_path, char **cmd, int ncmd, const char *options, int focus)
+{
+	char err[512], now[32], cwd[PATH_MAX];
+	sqlite3 *db = kdb_open(db_path, KDB_CREATE, err, sizeof err);
+	json_t *arr = json_array();
+	sqlite3_stmt *st;
+	char *cmd_json;
+	long long id = -1;
+
+	if (!db)
+		kdie(2, "run", "%s", err);
+	for (int i = 0; i < ncmd; i++)
+	{
+		json_t *s = json_string(cmd[i]);
+
+		/* Not UTF-8: keep the argument's place rather than drop it. */
+		json_array_append_new(arr, s ? s : json_string("?"));
+	}
+	cmd_json = json_dumps(arr, JSON_COMPACT);
+	json_decref(arr);
+	if (!getcwd(cwd, sizeof cwd))
+		snprintf(cwd, sizeof cwd, "?");
+	kdb_now(now, sizeof now);
+	st = kdb_prepare(db, "INSERT INTO runs(command, cwd, pid, started_at, options, focus)"
+			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+	sqlite3_bind_text(st, 1, cmd_json ? cmd_json : "[]", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, cwd, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, (long long)getpid());
+	sqlite3_bind_text(st, 4, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, options, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 6, focus);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(db);
+	else
+		snprintf(err, sizeof err, "cannot record the run in '%s': %s", db_path, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(cmd_json);
+	if (id < 0)
+		kdie(2, "run", "%s", err);
+	return id;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *db_arg = "kcsan.db";
+	int timeout = 0, no_focus = 0;
+	const struct kopt opts[] = {
+		{ "db", 0, KOPT_STRING, &db_arg, "FILE", "database to record into (default ./kcsan.db)" },
+		{ "timeout", 0, KOPT_INT, &timeout, "SECS", "kill COMMAND after SECS seconds and exit 124" },
+		{ "no-focus", 0, KOPT_FLAG, &no_focus, NULL, "watch every access, not only the static candidates" },
+		{ 0 },
+	};
+	char **operands, **cmd, db_path[PATH_MAX], idbuf[32];
+	const char *user_opts = getenv("KCSAN_OPTIONS");
+	char *options;
+	int noperands, ncmd, status, result, killed = 0;
+	long long run_id;
+	pid_t pid;
+
+	kopt_parse("run", usage, opts, argc, argv, &operands, &noperands, &cmd, &ncmd);
+	if (noperands > 0)
+		kdie(2, "run", "unexpected argument '%s': the command goes after '--' (see 'kcsan-scan run --help')",
+		     operands[0]);
+	free(operands);
+	if (!cmd || ncmd == 0)
+		kdie(2, "run", "no command given (usage: kcsan-scan run %s)", usage);
+	if (!*db_arg)
+		kdie(2, "run", "option '--db' needs a file name");
+
+	/* The user's options first, ours last: a later entry wins. */
+	if (asprintf(&options, "%s%s%s", user_opts ? user_opts : "",
+		     user_opts && *user_opts && no_focus ? ":" : "", no_focus ? "focus=0" : "") < 0)
+		kdie(2, "run", "out of memory");
+
+	run_id = start_run(db_arg, cmd, ncmd, options, !no_focus);
+	/* Absolute: COMMAND may change directory before its first report. */
+	if (!realpath(db_arg, db_path))
+		kdie(2, "run", "cannot resolve '%s': %s", db_arg, strerror(errno));
+	snprintf(idbuf, sizeof idbuf, "%lld", run_id);
+	if (setenv("KCSAN_DB", db_path, 1) || setenv("KCSAN_RUN_ID", idbuf, 1) ||
+	    (*options && setenv("KCSAN_OPTIONS", options, 1)))
+		kdie(2, "run", "cannot set the environment: %s", strerror(errno));
+
+	install(SIGALRM, on_alarm);
+	install(SIGINT, on_forward);
+	install(SIGTERM, on_forward);
+	install(SIGHUP, on_forward);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		kdie(2, "run", "fork: %s", strerror(errno));
+	if (pid == 0) {
+		signal(SIGALRM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		/* Its own process group, so that a timeout kills everything it
+		 * started (as timeout(1) does). */
+		if (timeout > 0)
+			setpgid(0, 0);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "kcsan-scan run: cannot run '%s': %s\n", cmd[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	if (timeout > 0) {
+		setpgid(pid, pid);	/* also here: no race with the child's own call */
+		alarm((unsigned)timeout);
+	}
+	for (;;) {
+		pid_t r = waitpid(pid, &status, 0);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			kdie(2, "run", "waitpid: %s", strerror(errno));
+		if (forward_sig) {
+			kill(timeout > 0 ? -pid : pid, forward_sig);
+			forward_sig = 0;
+		}
+		if (alarm_fired) {
+			alarm_fired = 0;
+			if (!killed) {
+				fprintf(stderr, "kcsan-scan run: timeout after %d s, killing '%s'\n", timeout, cmd[0]);
+				kill(-pid, SIGTERM);
+				killed = 1;
+				alarm(KILL_GRACE);
+			} else {
+				kill(-pid, SIGKILL);
+			}
+		}
+	}
+	alarm(0);
+	if (timeout > 0)
+		kill(-pid, SIGKILL);	/* whatever it left behind */
+	if (killed)
+		result = 124;
+	else if (WIFEXITED(status))
+		result = WEXITSTATUS(status);
+	else
+		result = 128 + WTERMSIG(status);
+	finish_run(db_path, run_id, pid, result);
+	free(options);
+	return result;
+}

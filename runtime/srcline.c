@@ -1,0 +1,133 @@
+/*
+ * srcline.c — code address to source file and line, for the database.
+ *
+ * The DWARF line table is read with elfutils' libdw, loaded with dlopen on
+ * the first use: programs that never record a race into a database (no
+ * KCSAN_DB) neither link nor load it, and a machine without libdw still
+ * gets reports, only without file:line (module+offset stays in the text
+ * report).  Reports are rare; each module's Dwarf handle is opened once and
+ * kept.  The CU containing the address is found by walking the CUs and
+ * asking each whether it covers the address (dwarf_haspc), which works with
+ * or without .debug_aranges (clang emits none).
+ *
+ * Not thread-safe on its own: dbwrite.c calls it under its lock.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kcsan_rt.h"
+
+static struct {
+	__typeof__(&dwarf_begin) begin;
+	__typeof__(&dwarf_nextcu) nextcu;
+	__typeof__(&dwarf_offdie) offdie;
+	__typeof__(&dwarf_haspc) haspc;
+	__typeof__(&dwarf_getsrc_die) getsrc_die;
+	__typeof__(&dwarf_lineno) lineno;
+	__typeof__(&dwarf_linesrc) linesrc;
+} dw;
+static int dw_state;	/* 0 not tried, 1 loaded, -1 unavailable */
+
+static int load_libdw(void)
+{
+	void *h;
+
+	if (dw_state)
+		return dw_state > 0;
+	dw_state = -1;
+	h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return 0;
+#define SYM(f) if (!(*(void **)&dw.f = dlsym(h, "dwarf_" #f))) return 0
+	SYM(begin);
+	SYM(nextcu);
+	SYM(offdie);
+	SYM(haspc);
+	SYM(getsrc_die);
+	SYM(lineno);
+	SYM(linesrc);
+#undef SYM
+	dw_state = 1;
+	return 1;
+}
+
+#define MAX_MODULES 32
+static struct {
+	char path[256];
+	Dwarf *dbg;	/* NULL: no debug information */
+} modules[MAX_MODULES];
+static int nmodules;
+
+static Dwarf *module_dwarf(const char *path)
+{
+	int i, fd;
+
+	for (i = 0; i < nmodules; i++)
+		if (!strcmp(modules[i].path, path))
+			return modules[i].dbg;
+	if (nmodules == MAX_MODULES)
+		return NULL;
+	snprintf(modules[nmodules].path, sizeof(modules[0].path), "%s", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The fd stays open as long as the handle (libdw reads lazily). */
+	modules[nmodules].dbg = fd >= 0 ? dw.begin(fd, DWARF_C_READ) : NULL;
+	if (fd >= 0 && !modules[nmodules].dbg)
+		close(fd);
+	return modules[nmodules++].dbg;
+}
+
+int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
+{
+	Dl_info di;
+	const ElfW(Ehdr) *eh;
+	const char *path, *src;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf_Addr addr;
+	Dwarf *dbg;
+
+	file[0] = '\0';
+	*line = 0;
+	if (!pc || !load_libdw() || !dladdr((void *)pc, &di) || !di.dli_fbase)
+		return 0;
+	eh = di.dli_fbase;
+	/* Link-time address: base-relative for PIE and shared objects. */
+	addr = eh->e_type == ET_DYN ? pc - (uintptr_t)di.dli_fbase : pc;
+	/* The main program's dli_fname may be relative or empty. */
+	path = di.dli_fname && di.dli_fname[0] == '/' ? di.dli_fname : NULL;
+	if (!path) {
+		static char exe[256];
+		ssize_t n;
+
+		/* Only the main program has a non-absolute name. */
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			return 0;
+		exe[n] = '\0';
+		path = exe;
+	}
+	dbg = module_dwarf(path);
+	if (!dbg)
+		return 0;
+	while (dw.nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Line *l;
+
+		if (dw.offdie(dbg, off + hsize, &cu) && dw.haspc(&cu, addr) > 0 &&
+		    (l = dw.getsrc_die(&cu, addr)) && dw.lineno(l, line) == 0 &&
+		    (src = dw.linesrc(l, NULL, NULL))) {
+			snprintf(file, fn, "%s", src);
+			return 1;
+		}
+		off = next;
+	}
+	*line = 0;
+	return 0;
+}

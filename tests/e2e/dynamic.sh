@@ -1,0 +1,144 @@
+#!/bin/sh
+# tests/e2e/dynamic.sh — the dynamic half end to end: programs built with
+# `kcsan-scan cc` (clang and gcc), run under `kcsan-scan run` with real
+# threads, races recorded into the database by the runtime, and joined to
+# the static findings by `kcsan-scan report`.  Detection is statistical:
+# the buggy programs are re-run until a race is seen, within a generous
+# bound; the fixed twins must never report.
+. "$(dirname "$0")/lib.sh"
+MP="$TOP/examples/message-passing"
+PP="$TOP/tests/e2e/data/dynamic/mp.c"
+FAST="skip_watch=0:udelay=50"
+cd "$WORK" || exit 1
+
+races() { sqlite3 "$1" 'SELECT count(*) FROM races'; }
+
+cc_modes() {
+	c=$1
+	KCSAN_CC=$c "$KS" cc -O2 -c "$MP/buggy.c" -o b-$c.o || return 1
+	KCSAN_CC=$c "$KS" cc -o b2-$c b-$c.o || return 1            # link only
+	KCSAN_CC=$c "$KS" cc -O2 -o b-$c "$MP/buggy.c" || return 1   # both at once
+	KCSAN_CC=$c "$KS" cc -O2 -o f-$c "$MP/fixed.c" || return 1
+	KCSAN_CC=$c "$KS" cc -O2 -o pp-$c "$PP" || return 1
+	KCSAN_CC=$c "$KS" cc -E "$MP/buggy.c" >pre.i || return 1
+	KCSAN_CC=$c "$KS" cc -S -o b.s "$MP/buggy.c" && grep -q __tsan_write b.s || return 1
+	KCSAN_CC=$c "$KS" cc -fPIC -shared -o lib-$c.so "$MP/fixed.c" || return 1
+	for b in b2-$c b-$c; do
+		nm "$b" | grep -q ' T __tsan_read4' || { echo "$b has no runtime"; return 1; }
+		! ldd "$b" | grep -q libtsan || { echo "$b links libtsan"; return 1; }
+	done
+	# A shared library leaves the runtime to the executable.
+	nm -D lib-$c.so | grep -q ' U __tsan_' && ! nm -D lib-$c.so | grep -q ' T __tsan_'
+}
+
+cc_missing() {
+	KCSAN_CC=no-such-cc "$KS" cc -c "$MP/buggy.c" 2>err
+	[ $? -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && expect_in err "no-such-cc"
+}
+
+# Buggy twin: scanned, run until a race is recorded; the report joins it.
+buggy_joined() {
+	c=$1 db=mp-$c.db
+	"$KS" scan -q --db $db "$MP/buggy.c" || return 1
+	i=0
+	while [ $i -lt 10 ] && [ "$(races $db)" -eq 0 ]; do
+		KCSAN_OPTIONS=$FAST "$KS" run --db $db --timeout 120 -- ./b-$c 500 >/dev/null 2>run.err || {
+			cat run.err; return 1; }
+		i=$((i + 1))
+	done
+	echo "runs until a race: $i"
+	[ "$(races $db)" -gt 0 ] || return 1
+	"$KS" report --db $db --format json >r.json || return 1
+	python3 - r.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+both = [f for f in d["findings"] if f["evidence"] == ["static", "dynamic"]]
+assert both, d
+f = both[0]
+dyn = f["dynamic"]
+assert dyn["observations"] >= 1 and dyn["first_seen"].endswith("Z"), dyn
+assert dyn["stacks"] and dyn["stacks"][0][0]["file"].endswith("buggy.c"), dyn
+assert f["kind"] in ("missing-release", "missing-acquire"), f
+print(f["kind"], f["evidence"], "observations", dyn["observations"], "reordered", dyn["reordered"])
+PY
+	"$KS" report --db $db --format sarif | grep -q '"dynamic"' || "$KS" report --db $db --format sarif | grep -qi 'observ' || return 1
+	"$KS" report --db $db | grep -q 'observed' || return 1
+}
+
+fixed_silent() {
+	c=$1 db=mpf-$c.db
+	"$KS" scan -q --db $db "$MP/fixed.c" || return 1
+	for i in 1 2 3; do
+		KCSAN_OPTIONS=$FAST "$KS" run --db $db --timeout 120 -- ./f-$c 500 >/dev/null 2>run.err || return 1
+		if grep -q 'BUG: KCSAN' run.err; then cat run.err; return 1; fi
+	done
+	[ "$(races $db)" -eq 0 ] && [ "$(sqlite3 $db 'SELECT count(*) FROM runs WHERE exit_status = 0')" -eq 3 ]
+}
+
+timeout_124() {
+	"$KS" run --db t.db --timeout 1 -- sh -c 'sleep 60 & sleep 60' 2>/dev/null
+	rc=$?
+	[ $rc -eq 124 ] || { echo "status $rc"; return 1; }
+	[ "$(sqlite3 t.db 'SELECT exit_status FROM runs')" = 124 ]
+}
+
+status_passthrough() {
+	"$KS" run --db t2.db -- sh -c 'exit 7'; [ $? -eq 7 ] || return 1
+	"$KS" run --db t2.db -- sh -c 'kill -SEGV $$'; [ $? -eq 139 ] || return 1
+	"$KS" run --db t2.db -- ./no-such-program 2>/dev/null; [ $? -eq 127 ] || return 1
+	"$KS" run --db t2.db ./x 2>/dev/null; [ $? -eq 2 ] || return 1
+	"$KS" run --db t2.db 2>/dev/null; [ $? -eq 2 ]
+}
+
+# Two instrumented processes record into one database at the same time.
+two_writers() {
+	db=two.db
+	for try in 1 2 3 4 5; do
+		KCSAN_OPTIONS=skip_watch=20:udelay=50 "$KS" run --db $db --timeout 120 -- ./pp-clang 20 >/dev/null 2>a.err &
+		KCSAN_OPTIONS=skip_watch=20:udelay=50 "$KS" run --db $db --timeout 120 -- ./pp-gcc 20 >/dev/null 2>b.err &
+		wait
+		n=$(sqlite3 $db 'SELECT coalesce(sum(observations), 0) FROM races')
+		[ "$n" -ge 2 ] && break
+	done
+	echo "observations after $try round(s): $n"
+	sqlite3 $db 'SELECT id, exit_status FROM runs'
+	cat a.err b.err | grep -v '^ \|^$\|^=\|^BUG\|^read\|^write\|^value' | head -5
+	[ "$n" -ge 2 ] && [ "$(sqlite3 $db 'PRAGMA integrity_check')" = ok ] &&
+	[ "$(sqlite3 $db 'SELECT count(*) FROM runs WHERE exit_status = 0')" -eq $((2 * try)) ] &&
+	! grep -q 'cannot record' a.err b.err
+}
+
+# A race with no static candidate is a finding of its own.
+dynamic_only() {
+	"$KS" scan -q --db two.db "$PP" || return 1
+	"$KS" report --db two.db --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert any(f["evidence"] == ["dynamic"] for f in d["findings"]), d'
+}
+
+# A process that aborts right after its report keeps the report.
+abort_keeps() {
+	db=ab.db
+	for try in 1 2 3; do
+		KCSAN_OPTIONS=skip_watch=20:udelay=50 "$KS" run --db $db --timeout 120 -- ./pp-gcc 30 abort >/dev/null 2>ab.err
+		rc=$?
+		[ $rc -eq 134 ] && break
+	done
+	[ $rc -eq 134 ] || { echo "status $rc"; cat ab.err; return 1; }
+	[ "$(races $db)" -ge 1 ]
+}
+
+check "cc: clang compile, link, both, -E, -S, -shared" cc_modes clang
+check "cc: gcc compile, link, both, -E, -S, -shared" cc_modes gcc
+check "cc: missing compiler is one line, status 2" cc_missing
+check "run: --timeout kills the process group, status 124" timeout_124
+check "run: exit status passes through (7, 128+SIGSEGV, 127, usage 2)" status_passthrough
+for c in clang gcc; do
+	check "buggy twin ($c): race recorded, report joins static+dynamic" buggy_joined $c
+	check "fixed twin ($c): three runs, no race" fixed_silent $c
+done
+check "two processes write one database at once" two_writers
+check "a race without a static candidate: evidence dynamic" dynamic_only
+check "abort right after a report keeps the report" abort_keeps
+finish
