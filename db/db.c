@@ -36,6 +36,38 @@ static int table_count(sqlite3 *db)
 	return n;
 }
 
+/* Reads user_version and the table count from one snapshot: read apart,
+ * a schema another process commits in between looks like a foreign
+ * database (version 0, yet tables). */
+static void read_header(sqlite3 *db, int *version, int *tables)
+{
+	int in_txn = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+
+	*version = user_version(db);
+	*tables = table_count(db);
+	if (in_txn)
+		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+}
+
+/* Switches to WAL.  Changing the journal mode needs the database to
+ * itself and SQLite does not call the busy handler for it, so when other
+ * processes are creating or using the same file at this moment it is
+ * retried for up to the busy timeout. */
+static int set_wal(sqlite3 *db, char *err, size_t errlen)
+{
+	for (int waited_ms = 0;; waited_ms += 10) {
+		int rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+
+		if (rc == SQLITE_OK)
+			return 0;
+		if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) || waited_ms >= 30000) {
+			snprintf(err, errlen, "database error: %s", sqlite3_errmsg(db));
+			return -1;
+		}
+		sqlite3_sleep(10);
+	}
+}
+
 sqlite3 *kdb_open(const char *path, enum kdb_mode mode, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
@@ -57,8 +89,7 @@ sqlite3 *kdb_open(const char *path, enum kdb_mode mode, char *err, size_t errlen
 	sqlite3_extended_result_codes(db, 1);
 
 	/* Reading the header tells a non-database file apart before we write. */
-	version = user_version(db);
-	tables = table_count(db);
+	read_header(db, &version, &tables);
 	if (version < 0 || tables < 0) {
 		snprintf(err, errlen, "'%s' is not a kcsan-scan database: %s", path, sqlite3_errmsg(db));
 		goto fail;
@@ -68,7 +99,7 @@ sqlite3 *kdb_open(const char *path, enum kdb_mode mode, char *err, size_t errlen
 			snprintf(err, errlen, "database '%s' is empty (run 'kcsan-scan scan' first)", path);
 			goto fail;
 		}
-		if (kdb_exec(db, "PRAGMA journal_mode=WAL", err, errlen) < 0)
+		if (set_wal(db, err, errlen) < 0)
 			goto fail;
 		if (kdb_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
 			goto fail;
@@ -91,8 +122,10 @@ sqlite3 *kdb_open(const char *path, enum kdb_mode mode, char *err, size_t errlen
 	}
 	/* A reader must work on a database it may not write (a CI artifact):
 	 * only writers set the journal mode. */
+	if (mode == KDB_CREATE && set_wal(db, err, errlen) < 0)
+		goto fail;
 	if (kdb_exec(db, mode == KDB_CREATE
-		     ? "PRAGMA foreign_keys=ON; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"
+		     ? "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL"
 		     : "PRAGMA foreign_keys=ON", err, errlen) < 0)
 		goto fail;
 	return db;

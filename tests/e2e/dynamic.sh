@@ -110,11 +110,31 @@ two_writers() {
 
 # A race with no static candidate is a finding of its own.
 dynamic_only() {
-	"$KS" scan -q --db two.db "$PP" || return 1
-	"$KS" report --db two.db --format json | python3 -c '
+	db=cnt.db
+	KCSAN_CC=gcc "$KS" cc -O2 -o counter "$TOP/tests/e2e/data/dynamic/counter.c" || return 1
+	"$KS" scan -q --db $db "$TOP/tests/e2e/data/dynamic/counter.c" || return 1
+	[ "$(sqlite3 $db 'SELECT count(*) FROM findings')" -eq 0 ] || { echo "the static pass found something"; return 1; }
+	for try in 1 2 3 4 5; do
+		KCSAN_OPTIONS=skip_watch=20:udelay=50 "$KS" run --db $db --timeout 120 -- ./counter 20 >/dev/null 2>cnt.err
+		[ "$(races $db)" -ge 1 ] && break
+	done
+	"$KS" report --db $db --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert any(f["evidence"] == ["dynamic"] for f in d["findings"]), d'
+f = [f for f in d["findings"] if f["evidence"] == ["dynamic"]]
+assert f and f[0]["variable"] == "hits" and f[0]["kind"] == "data-race", d'
+}
+
+# Processes that create one database at the same time all record their run.
+concurrent_create() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f cc.db cc.db-wal cc.db-shm
+		"$KS" run --db cc.db -- true 2>cc1.err & "$KS" run --db cc.db -- true 2>cc2.err &
+		"$KS" run --db cc.db -- true 2>cc3.err &
+		wait
+		n=$(sqlite3 cc.db 'SELECT count(*) FROM runs')
+		[ "$n" -eq 3 ] || { echo "round $i: $n runs recorded"; cat cc1.err cc2.err cc3.err; return 1; }
+	done
 }
 
 # A process that aborts right after its report keeps the report.
@@ -140,5 +160,6 @@ for c in clang gcc; do
 done
 check "two processes write one database at once" two_writers
 check "a race without a static candidate: evidence dynamic" dynamic_only
+check "three runs creating one database at once all record" concurrent_create
 check "abort right after a report keeps the report" abort_keeps
 finish

@@ -2,8 +2,8 @@
  * mp.c — message passing as a ping-pong, for tests/e2e/dynamic.sh: the
  * writer publishes x through flag (the round number), the reader consumes x
  * and acknowledges through ack, over and over, so that the statistical
- * detector gets many chances.  (A separate ack flag, not flag handed back:
- * the static pass does not pair a flag that both sides write.)
+ * detector gets many chances.  (A separate ack flag, not flag handed back,
+ * so that each flag has one writer and one reader.)
  *
  *   buggy (default):  x = v; WRITE_ONCE(flag, v)        | wait READ_ONCE(flag); r = x;
  *   fixed (-DFIXED):  x = v; smp_store_release(&flag..) | wait smp_load_acquire(&flag); r = x;
