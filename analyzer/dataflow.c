@@ -196,8 +196,21 @@ static int es_union(struct evset *into, const struct evset *from)
 	struct event **merged;
 	int i = 0, j = 0, n = 0, size = into->n + from->n;
 
-	if (from->n == 0)
+	if (from->n == 0 || into == from)
 		return 0;
+	/* Most unions at a fixpoint add nothing: find that out without
+	 * allocating (a walk of both sorted arrays), and only then merge. */
+	while (i < into->n && j < from->n) {
+		if (into->v[i]->gid < from->v[j]->gid)
+			i++;
+		else if (into->v[i]->gid == from->v[j]->gid)
+			i++, j++;
+		else
+			break;
+	}
+	if (j == from->n)
+		return 0;
+	i = j = 0;
 	merged = xmalloc((size_t)size * sizeof *merged);
 	while (i < into->n || j < from->n) {
 		if (j >= from->n || (i < into->n && into->v[i]->gid < from->v[j]->gid))
@@ -591,6 +604,10 @@ static void add_relay(struct analysis *a, const struct event *from, const struct
 	a->relays[a->nrelays++].to_oid = to->oid;
 }
 
+/* In recseen: the function reached the access only holding no lock, at a
+ * call site; no record was stored (see record_locks). */
+#define NO_LOCKS_HELD (-2)
+
 /* Records plain access E made with HELD locks by function FN. */
 static void record_locks(struct analysis *a, struct event *e, struct function *fn,
 			 const struct strset *held, int complete)
@@ -604,11 +621,22 @@ static void record_locks(struct analysis *a, struct event *e, struct function *f
 
 	/* One record per function and access: an access reached from many
 	 * places of one function keeps the locks held at all of them. */
+	if (seen == NO_LOCKS_HELD)
+		return;
 	if (seen >= 0) {
 		r = &a->records[seen];
 		for (int i = 0; i < r->nlocks; i++)
 			if (!ss_has(held, r->locks[i]))
 				r->locks[i--] = r->locks[--r->nlocks];
+		return;
+	}
+	/* A record made at a call site (not complete) only lends its locks
+	 * to the access (caller_locks); with none held it lends nothing, and
+	 * the locks common to all its call sites stay none: remember that
+	 * instead of storing it.  (Most records are of this kind, one per
+	 * access per caller up the call graph.) */
+	if (!complete && held->n == 0) {
+		pairset_put(&a->recseen, (int)(fn - a->fns), e->gid, NO_LOCKS_HELD);
 		return;
 	}
 	pairset_put(&a->recseen, (int)(fn - a->fns), e->gid, a->nrecords);
@@ -1432,10 +1460,20 @@ static int starts_single_threaded(struct program *p, int fi)
 
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
  * over every block that records the summary and (if emitting) the facts. */
+static int same_shape(const struct summary *a, const struct summary *b)
+{
+	return a->must_kill == b->must_kill && a->calls_create == b->calls_create &&
+	       a->exit_plain.n == b->exit_plain.n && a->exit_reads.n == b->exit_reads.n &&
+	       a->all_plain.n == b->all_plain.n && a->all_reads.n == b->all_reads.n &&
+	       a->all_mwrites.n == b->all_mwrites.n && a->entry_mwrites.n == b->entry_mwrites.n &&
+	       a->entry_plain.n == b->entry_plain.n;
+}
+
 static void run_function(struct program *p, int fi)
 {
 	struct function *f = &p->fns[fi];
 	struct state *in = xcalloc(f->nblocks, sizeof *in);
+	unsigned char *pending = xcalloc(f->nblocks + 1, 1);
 	struct state cur = { 0 };
 	struct fn_ctx c = { p, f, NULL, { 0 }, NULL };
 	struct summary fresh = { 0 };
@@ -1447,18 +1485,27 @@ static void run_function(struct program *p, int fi)
 	in[f->entry].reached = 1;
 	in[f->entry].quiet = starts_single_threaded(p, fi);
 	in[f->entry].calm = in[f->entry].quiet;
+	/* Sweeps in block order over the blocks whose entry state changed
+	 * since they were last walked (at first only the entry): a block
+	 * after a loop is not walked again for every turn of the loop. */
+	pending[f->entry] = 1;
 	while (changed && rounds++ < 200) {
 		changed = 0;
 		for (int b = 0; b < f->nblocks; b++) {
-			if (!in[b].reached)
+			if (!pending[b] || !in[b].reached)
 				continue;
+			pending[b] = 0;
 			state_copy(&cur, &in[b]);
 			for (int i = 0; i < f->blocks[b].nevents; i++)
 				transfer(&c, &cur, &f->blocks[b].events[i]);
 			for (int s = 0; s < f->blocks[b].nsucc; s++)
-				changed |= state_merge(&in[f->blocks[b].succ[s]], &cur);
+				if (state_merge(&in[f->blocks[b].succ[s]], &cur)) {
+					pending[f->blocks[b].succ[s]] = 1;
+					changed = 1;
+				}
 		}
 	}
+	free(pending);
 	/* Final pass: summary and facts. */
 	c.sum = &fresh;
 	for (int b = 0; b < f->nblocks; b++) {
@@ -1480,7 +1527,9 @@ static void run_function(struct program *p, int fi)
 		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
 		free(old->all_reads.v); free(old->all_mwrites.v);
 		free(old->entry_mwrites.v); free(old->entry_plain.v);
-		fresh.version = old->version + 1;
+		/* Summary sets only grow, so sets of the same sizes are the
+		 * same sets: then the views of it that calls keep stay valid. */
+		fresh.version = old->version + !same_shape(&fresh, old);
 		*old = fresh;
 	}
 	for (int b = 0; b < f->nblocks; b++)
@@ -1593,12 +1642,19 @@ static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, 
  * its own function-pointer parameter: it is a thread-creating wrapper
  * (create_thread(fn, arg) in perfbook's and liburcu's test harnesses), and
  * each call of it creates the functions passed to it ("f:KEY" arguments). */
+static int by_target(const void *a, const void *b)
+{
+	const struct start_edge *x = a, *y = b;
+
+	return (x->to > y->to) - (x->to < y->to);   /* (order within: a sum) */
+}
+
 static void count_instances(struct program *p)
 {
 	unsigned char *n = p->out->instances, *base = xcalloc(p->nfns + 1, 1);
 	char *started = xcalloc(p->nfns + 1, 1), *wrapper = xcalloc(p->nfns + 1, 1);
 	struct start_edge *edges = NULL;
-	int nedges = 0, edgecap = 0, changed = 1, rounds = 0;
+	int nedges = 0, edgecap = 0, changed = 1, rounds = 0, *first;
 
 	for (int fi = 0; fi < p->nfns; fi++)
 		for (int b = 0; b < p->fns[fi].nblocks; b++)
@@ -1646,6 +1702,13 @@ static void count_instances(struct program *p)
 		base[fi] = p->called[fi] || started[fi] ? 0 :
 			   strcmp(p->fns[fi].name, "main") == 0 || is_constructor(&p->fns[fi]) ? 1 : 2;
 	memcpy(n, base, (size_t)p->nfns);
+	/* The edges into each function: edges[first[t] .. first[t + 1]). */
+	qsort(edges, nedges, sizeof *edges, by_target);
+	first = xcalloc(p->nfns + 2, sizeof *first);
+	for (int k = 0; k < nedges; k++)
+		first[edges[k].to + 1]++;
+	for (int t = 0; t < p->nfns; t++)
+		first[t + 1] += first[t];
 	/* Recomputed from the bases every round (monotone: counts only grow),
 	 * so that an edge is counted once, not once per round. */
 	while (changed && rounds++ < 50) {
@@ -1653,12 +1716,10 @@ static void count_instances(struct program *p)
 		for (int t = 0; t < p->nfns; t++) {
 			unsigned v = base[t];
 
-			for (int k = 0; k < nedges; k++) {
+			for (int k = first[t]; k < first[t + 1]; k++) {
 				const struct start_edge *ed = &edges[k];
 				unsigned add = n[ed->from];
 
-				if (ed->to != t)
-					continue;
 				/* a thread created by a function started only as
 				 * a thread itself (count not known yet) */
 				if (ed->create && !add && !p->called[ed->from])
@@ -1676,6 +1737,7 @@ static void count_instances(struct program *p)
 		}
 	}
 	free(edges);
+	free(first);
 	free(base);
 	free(started);
 	free(wrapper);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -229,6 +230,15 @@ static int previous_scan_done(sqlite3 *db, long long scan_id)
 	return done;
 }
 
+/* Wall-clock seconds from a fixed point, for --times. */
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 int scan_run(const struct scan_options *o)
 {
 	struct vocab vocab = { 0 };
@@ -243,6 +253,7 @@ int scan_run(const struct scan_options *o)
 	int nfns = 0, reused = 0, status = 0, nthreads, vanished;
 	struct analysis an;
 	struct finding_counts counts;
+	double t_parse, t_load, t_analyse = 0, t_pair = 0, t_end;
 
 	/* 1. Everything that can be wrong with the input, before the database. */
 	for (size_t i = 0; i < sizeof default_profiles / sizeof *default_profiles; i++)
@@ -336,6 +347,7 @@ int scan_run(const struct scan_options *o)
 	vanished = drop_vanished(db);
 
 	/* 4. Parse in parallel. */
+	t_parse = seconds_now();
 	pool.db = db;
 	pool.vocab = &vocab;
 	pool.quiet = o->quiet;
@@ -351,6 +363,8 @@ int scan_run(const struct scan_options *o)
 	pthread_mutex_destroy(&pool.lock);
 	free(threads);
 
+	t_load = seconds_now();
+
 	/* 5. The whole tree, unless nothing changed since the last scan: then
 	 * its findings stand (the analysis depends only on the stored facts,
 	 * the profiles being part of every TU's flags hash). */
@@ -358,7 +372,9 @@ int scan_run(const struct scan_options *o)
 		count_findings(db, &counts);
 	} else {
 		store_load_functions(db, &fns, &nfns);
+		t_analyse = seconds_now();
 		analyse(fns, nfns, &an);
+		t_pair = seconds_now();
 		if (pairing_store(db, &an, &vocab, cwd, pool.scan_id, &counts, err, sizeof err) < 0) {
 			fprintf(stderr, "kcsan-scan scan: %s\n", err);
 			status = 2;
@@ -382,6 +398,11 @@ int scan_run(const struct scan_options *o)
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 
+	t_end = seconds_now();
+	if (o->times)
+		fprintf(stderr, "kcsan-scan: times (s): parse and store %.2f, load %.2f, analysis %.2f,"
+			" findings %.2f\n", t_load - t_parse,
+			(t_analyse ? t_analyse : t_end) - t_load, t_pair - t_analyse, t_end - t_pair);
 	if (!o->quiet)
 		fprintf(stderr, "kcsan-scan: %d files: %d parsed, %d unchanged, %d failed; "
 			"%d findings (%d errors, %d warnings, %d notes) in %s\n",

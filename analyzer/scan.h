@@ -16,6 +16,7 @@ struct scan_options {
 	int ncflags;
 	const char *command_json;    /* the command line, for the scans table */
 	int quiet;
+	int times;                  /* print the time each phase took */
 };
 
 /* Runs the scan.  Returns the exit status: 0 done, 1 done but some files

@@ -9,12 +9,12 @@
 #include "options.h"
 
 static const char usage[] =
-	"[--db FILE] [-p BUILD_DIR] [-j N] [--profile NAME|FILE]... [PATH...] [-- CFLAGS...]";
+	"[--db FILE] [-p BUILD_DIR] [-j N] [--profile NAME|FILE]... [-q] [--times] [PATH...] [-- CFLAGS...]";
 
 int cmd_scan(int argc, char **argv)
 {
 	const char *db = "kcsan.db", *build_dir = NULL;
-	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), quiet = 0;
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), quiet = 0, times = 0;
 	struct kopt_list profiles = { 0 };
 	const struct kopt opts[] = {
 		{ "db", 0, KOPT_STRING, &db, "FILE", "database to write (default ./kcsan.db)" },
@@ -22,6 +22,7 @@ int cmd_scan(int argc, char **argv)
 		{ "jobs", 'j', KOPT_INT, &jobs, "N", "parse N translation units at once (default: cores)" },
 		{ "profile", 0, KOPT_LIST, &profiles, "NAME|FILE", "add a vocabulary profile (repeatable)" },
 		{ "quiet", 'q', KOPT_FLAG, &quiet, NULL, "do not print the summary line" },
+		{ "times", 0, KOPT_FLAG, &times, NULL, "print the time each phase took" },
 		{ 0 },
 	};
 	char **paths, **rest;
@@ -46,6 +47,7 @@ int cmd_scan(int argc, char **argv)
 	o.ncflags = nrest;
 	o.command_json = json_dumps(cmd, JSON_COMPACT);
 	o.quiet = quiet;
+	o.times = times;
 	status = scan_run(&o);
 	free((char *)o.command_json);
 	json_decref(cmd);
