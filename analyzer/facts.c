@@ -140,6 +140,7 @@ void facts_free(struct tu_facts *t)
 	for (int i = 0; i < t->ndeps; i++)
 		free(t->deps[i]);
 	free(t->deps);
+	free(t->hashes);
 	free(t->path);
 	free(t->diagnostics);
 	memset(t, 0, sizeof *t);

@@ -63,6 +63,10 @@ struct tu_facts {
 	int nfunctions, cap;
 	char **deps;                /* every file read, absolute */
 	int ndeps, depcap;
+	/* Content hashes, filled before storing when a scan has them cached
+	 * (hashcache.h): [0] the main file, [i + 1] deps[i]; "" unreadable.
+	 * NULL: store_tu hashes the files itself. */
+	char (*hashes)[17];
 	char *diagnostics;          /* errors, NULL if it parsed */
 };
 

@@ -11,6 +11,7 @@
 #include "dataflow.h"
 #include "db.h"
 #include "extract.h"
+#include "hashcache.h"
 #include "pairing.h"
 #include "store.h"
 #include "vocab.h"
@@ -79,6 +80,7 @@ struct pool {
 	int njobs;
 	int next;
 	pthread_mutex_t lock;
+	struct hash_cache *hashes;   /* content hashes, one per file */
 	sqlite3 *db;
 	const struct vocab *vocab;
 	long long scan_id;
@@ -105,6 +107,10 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 
 		extract_tu(j->spec->path, j->spec->directory, j->args, j->nargs, p->vocab, &facts);
+		/* Hashed here, in parallel, not while holding the lock. */
+		facts.hashes = xcalloc((size_t)facts.ndeps + 1, sizeof *facts.hashes);
+		for (int i = -1; i < facts.ndeps; i++)
+			hash_cache_file(p->hashes, i < 0 ? j->spec->path : facts.deps[i], facts.hashes[i + 1]);
 
 		pthread_mutex_lock(&p->lock);
 		if (facts.diagnostics) {
@@ -352,6 +358,7 @@ int scan_run(const struct scan_options *o)
 	pool.vocab = &vocab;
 	pool.quiet = o->quiet;
 	pthread_mutex_init(&pool.lock, NULL);
+	pool.hashes = hash_cache_new();
 	nthreads = o->jobs < 1 ? 1 : o->jobs;
 	if (nthreads > pool.njobs)
 		nthreads = pool.njobs ? pool.njobs : 1;
@@ -361,6 +368,7 @@ int scan_run(const struct scan_options *o)
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(threads[i], NULL);
 	pthread_mutex_destroy(&pool.lock);
+	hash_cache_free(pool.hashes);
 	free(threads);
 
 	t_load = seconds_now();
@@ -399,10 +407,13 @@ int scan_run(const struct scan_options *o)
 	sqlite3_close(db);
 
 	t_end = seconds_now();
-	if (o->times)
+	if (o->times && t_analyse == 0)
+		fprintf(stderr, "kcsan-scan: times (s): parse and store %.2f; nothing changed, no analysis\n",
+			t_load - t_parse);
+	else if (o->times)
 		fprintf(stderr, "kcsan-scan: times (s): parse and store %.2f, load %.2f, analysis %.2f,"
-			" findings %.2f\n", t_load - t_parse,
-			(t_analyse ? t_analyse : t_end) - t_load, t_pair - t_analyse, t_end - t_pair);
+			" findings %.2f\n", t_load - t_parse, t_analyse - t_load, t_pair - t_analyse,
+			t_end - t_pair);
 	if (!o->quiet)
 		fprintf(stderr, "kcsan-scan: %d files: %d parsed, %d unchanged, %d failed; "
 			"%d findings (%d errors, %d warnings, %d notes) in %s\n",

@@ -185,7 +185,11 @@ int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *fa
 	for (int i = -1; i < facts->ndeps; i++) {
 		const char *dep = i < 0 ? rec->path : facts->deps[i];
 
-		if (hash_file(dep, hex) < 0)
+		if (facts->hashes)
+			memcpy(hex, facts->hashes[i + 1], sizeof facts->hashes[i + 1]);
+		else if (hash_file(dep, hex) < 0)
+			hex[0] = '\0';
+		if (!hex[0])
 			continue;
 		sqlite3_bind_int64(st, 1, tu_id);
 		sqlite3_bind_int64(st, 2, file_id(db, dep));
