@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "kcsan_rt.h"
+#include "strbuf.h"
 
 static struct {
 	__typeof__(&sqlite3_open_v2) open_v2;
@@ -117,42 +118,21 @@ static int load_sqlite(void)
 	return 1;
 }
 
-/* A growable-free string builder over a fixed buffer (truncates). */
-struct sbuf {
-	char s[2048];
-	size_t n;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	if (b->n >= sizeof(b->s) - 1)
-		return;
-	va_start(ap, fmt);
-	r = vsnprintf(b->s + b->n, sizeof(b->s) - b->n, fmt, ap);
-	va_end(ap);
-	if (r > 0)
-		b->n += (size_t)r < sizeof(b->s) - b->n ? (size_t)r : sizeof(b->s) - b->n - 1;
-}
-
 /* s as a JSON string literal (control characters and quotes escaped). */
-static void sb_json_str(struct sbuf *b, const char *s)
+static void sb_json_str(struct rt_buf *b, const char *s)
 {
-	sb_printf(b, "\"");
+	rt_bprintf(b, "\"");
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
-			sb_printf(b, "\\%c", c);
+			rt_bprintf(b, "\\%c", c);
 		else if (c < 0x20)
-			sb_printf(b, "\\u%04x", c);
+			rt_bprintf(b, "\\u%04x", c);
 		else
-			sb_printf(b, "%c", c);
+			rt_bprintf(b, "%c", c);
 	}
-	sb_printf(b, "\"");
+	rt_bprintf(b, "\"");
 }
 
 /* Where one code address is: function, file, line, and module+offset. */
@@ -176,12 +156,12 @@ static void locate(uintptr_t pc, struct site *st)
 }
 
 /* The access's frames as a JSON array: the access, then its callers. */
-static void stack_json(struct sbuf *b, const struct kcsan_access_info *a, const struct site *top)
+static void stack_json(struct rt_buf *b, const struct kcsan_access_info *a, const struct site *top)
 {
 	struct site s;
 	int i;
 
-	sb_printf(b, "[");
+	rt_bprintf(b, "[");
 	for (i = -1; i < a->nframes; i++) {
 		const struct site *f = top;
 
@@ -195,18 +175,18 @@ static void stack_json(struct sbuf *b, const struct kcsan_access_info *a, const 
 				break;
 			f = &s;
 		}
-		sb_printf(b, "%s{\"function\":", i >= 0 ? "," : "");
+		rt_bprintf(b, "%s{\"function\":", i >= 0 ? "," : "");
 		sb_json_str(b, f->func[0] ? f->func : "?");
 		if (f->file[0]) {
-			sb_printf(b, ",\"file\":");
+			rt_bprintf(b, ",\"file\":");
 			sb_json_str(b, f->file);
-			sb_printf(b, ",\"line\":%d", f->line);
+			rt_bprintf(b, ",\"line\":%d", f->line);
 		}
-		sb_printf(b, ",\"address\":");
+		rt_bprintf(b, ",\"address\":");
 		sb_json_str(b, f->module_off);
-		sb_printf(b, "}");
+		rt_bprintf(b, "}");
 	}
-	sb_printf(b, "]");
+	rt_bprintf(b, "]");
 }
 
 static const char *access_name(int type)
@@ -281,7 +261,7 @@ static const char *record(sqlite3 *db, const struct kcsan_access_info *a,
 			  const struct kcsan_access_info *b)
 {
 	static struct site sa, sb, sto;	/* under db_lock: off the stack */
-	static struct sbuf stack_a, stack_b;
+	static struct rt_buf stack_a, stack_b;
 	char ka[1024], kb[1024], fp[20], obj[256], now[32];
 	const struct kcsan_access_info *reord = a->reordered ? a : (b && b->reordered ? b : NULL);
 	const char *run = getenv("KCSAN_RUN_ID"), *kind = "data-race";

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "kcsan_rt.h"
+#include "strbuf.h"
 
 static unsigned long kcsan_nreports;
 
@@ -82,40 +83,20 @@ static int seen_before(uintptr_t a, uintptr_t b, int reordered)
 	return 0;
 }
 
-struct buf {
-	char s[4096];
-	size_t n;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void bprintf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	if (b->n >= sizeof(b->s))
-		return;
-	va_start(ap, fmt);
-	r = vsnprintf(b->s + b->n, sizeof(b->s) - b->n, fmt, ap);
-	va_end(ap);
-	if (r > 0)
-		b->n += (size_t)r < sizeof(b->s) - b->n ? (size_t)r : sizeof(b->s) - b->n - 1;
-}
-
 /* "func+0xoff (module+0xoff)" for the instruction before return address ip
  * (the call into the runtime). */
-static void symbolize(struct buf *b, uintptr_t ip)
+static void symbolize(struct rt_buf *b, uintptr_t ip)
 {
 	uintptr_t pc = ip ? ip - 1 : 0, foff = 0, moff = 0;
 	const char *mod;
 	char fn[256];
 
 	if (kcsan_symbolize(pc, fn, sizeof(fn), &foff, &mod, &moff))
-		bprintf(b, "%s+0x%lx ", fn, (unsigned long)foff);
+		rt_bprintf(b, "%s+0x%lx ", fn, (unsigned long)foff);
 	if (mod)
-		bprintf(b, "(%s+0x%lx)", mod, (unsigned long)moff);
+		rt_bprintf(b, "(%s+0x%lx)", mod, (unsigned long)moff);
 	else
-		bprintf(b, "0x%lx", (unsigned long)pc);
+		rt_bprintf(b, "0x%lx", (unsigned long)pc);
 }
 
 /* The function name alone, for the title line. */
@@ -139,18 +120,18 @@ static const char *kind_str(int type)
 	return (type & KCSAN_ACCESS_ATOMIC) ? "read (marked)" : "read";
 }
 
-static void print_access(struct buf *b, const struct kcsan_access_info *a)
+static void print_access(struct rt_buf *b, const struct kcsan_access_info *a)
 {
-	bprintf(b, "%s%s to %p of %zu bytes by thread %u:\n #0 ", kind_str(a->type),
+	rt_bprintf(b, "%s%s to %p of %zu bytes by thread %u:\n #0 ", kind_str(a->type),
 		a->reordered ? " (reordered)" : "", (const void *)a->ptr, a->size, a->tid);
 	symbolize(b, a->ip);
-	bprintf(b, "\n");
+	rt_bprintf(b, "\n");
 	if (a->reordered) {
-		bprintf(b, "  |\n  +-> reordered to: ");
+		rt_bprintf(b, "  |\n  +-> reordered to: ");
 		symbolize(b, a->to_ip);
-		bprintf(b, "\n");
+		rt_bprintf(b, "\n");
 	}
-	bprintf(b, "\n");
+	rt_bprintf(b, "\n");
 }
 
 void kcsan_report_race(const struct kcsan_access_info *watcher,
@@ -160,7 +141,7 @@ void kcsan_report_race(const struct kcsan_access_info *watcher,
 	char n1[256], n2[256];
 	const char *f1 = n1, *f2 = n2;
 	int is_assert = (watcher->type | (other ? other->type : 0)) & KCSAN_ACCESS_ASSERT;
-	struct buf b;
+	struct rt_buf b;
 
 	/* A race of a thread with itself is impossible (a nested context of
 	 * the same thread cannot consume: in_rt); be safe anyway. */
@@ -173,7 +154,7 @@ void kcsan_report_race(const struct kcsan_access_info *watcher,
 
 	func_name(watcher->ip, n1, sizeof(n1));
 	b.n = 0;
-	bprintf(&b, "==================================================================\n");
+	rt_bprintf(&b, "==================================================================\n");
 	if (other) {
 		func_name(other->ip, n2, sizeof(n2));
 		/* Sorted names: the same pair gives the same title. */
@@ -183,20 +164,20 @@ void kcsan_report_race(const struct kcsan_access_info *watcher,
 			f1 = f2;
 			f2 = t;
 		}
-		bprintf(&b, "BUG: KCSAN: %s in %s / %s\n\n",
+		rt_bprintf(&b, "BUG: KCSAN: %s in %s / %s\n\n",
 			is_assert ? "assert: race" : "data-race", f1, f2);
 		print_access(&b, watcher);
 		print_access(&b, other);
 	} else {
-		bprintf(&b, "BUG: KCSAN: %s in %s\n\n",
+		rt_bprintf(&b, "BUG: KCSAN: %s in %s\n\n",
 			is_assert ? "assert: race" : "data-race", f1);
-		bprintf(&b, "race at unknown origin, with ");
+		rt_bprintf(&b, "race at unknown origin, with ");
 		print_access(&b, watcher);
 	}
 	if (value_changed)
-		bprintf(&b, "value changed: 0x%llx -> 0x%llx\n",
+		rt_bprintf(&b, "value changed: 0x%llx -> 0x%llx\n",
 			(unsigned long long)old, (unsigned long long)new_);
-	bprintf(&b, "==================================================================\n");
+	rt_bprintf(&b, "==================================================================\n");
 	if (write(kcsan_opts.log_fd, b.s, b.n) < 0) {
 		/* nowhere else to say it */
 	}
