@@ -29,6 +29,7 @@
 #define _GNU_SOURCE   /* qsort_r */
 #include "dataflow.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -552,14 +553,57 @@ static void check_use(const char *item, void *arg)
 	}
 }
 
-/* Does the address of plain access P depend on the value of marked read R
- * (both in the function whose map is M)? */
+/* A store's value dependencies ("~ITEM", extract_expr.c) order it after
+ * the read as an address dependency would. */
+static void check_value_use(const char *item, void *arg)
+{
+	if (item[0] == '~')
+		check_use(item + 1, arg);
+	else
+		check_use(item, arg);
+}
+
+/* Is plain access P ordered after marked read R (both in the function
+ * whose map is M) by a dependency: its address depends on R's value, or,
+ * for a store, the value it stores does? */
 static int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
 {
 	struct dep_ctx c = { m, r->index, 0 };
 
-	for_each_use(p->uses, check_use, &c);
+	for_each_use(p->uses, p->access == ACC_WRITE ? check_value_use : check_use, &c);
 	return c.found;
+}
+
+struct arg_dep_ctx { struct dep_ctx dep; const char *prefix; size_t plen; };
+
+static void check_arg_use(const char *item, void *arg)
+{
+	struct arg_dep_ctx *c = arg;
+
+	if (strncmp(item, c->prefix, c->plen) == 0)
+		check_use(item + c->plen, &c->dep);
+}
+
+static int param_use(const struct event *e, const char *callee, size_t kl);
+
+/* Does the address of P, an access of CALLEE seen through CALL, depend on
+ * marked read R of the caller (map M) through the argument CALL passes
+ * for the parameter P's address comes from?  (One call deep: "$CALLEE:N"
+ * in P's uses, "#N=..." in the call's.) */
+static int depends_through_call(struct deriv_map *m, const struct event *call, const char *callee,
+				const struct event *p, const struct event *r)
+{
+	struct arg_dep_ctx c = { { m, r->index, 0 }, NULL, 0 };
+	char prefix[24];
+	int n;
+
+	if (!call->uses || !p->param_use || (n = param_use(p, callee, strlen(callee))) < 0)
+		return 0;
+	snprintf(prefix, sizeof prefix, "#%d=", n);
+	c.prefix = prefix;
+	c.plen = strlen(prefix);
+	for_each_use(call->uses, check_arg_use, &c);
+	return c.dep.found;
 }
 
 /* ---- facts ---- */
@@ -1138,7 +1182,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
  * ordered earlier reads before P.  OWN: P is an event of this function
  * (dependencies through locals are only known then). */
 static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int reader_ordered,
-			 int own)
+			 int own, const struct event *call, const char *callee)
 {
 	struct analysis *a = c->p->out;
 
@@ -1162,6 +1206,8 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			continue;
 		if (own && depends_on(&c->derived, p, r))
 			continue;   /* address dependency: ordered */
+		if (call && depends_through_call(&c->derived, call, callee, p, r))
+			continue;   /* the same, through the callee's parameter */
 		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
 	}
 }
@@ -1230,7 +1276,7 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 		const struct exposed *x = &view->entry_plain.v[i];
 		struct event *e = x->e;
 
-		reader_check(c, s, e, (x->killed_before & K_READER) != 0, 0);
+		reader_check(c, s, e, (x->killed_before & K_READER) != 0, 0, call, callee);
 		if (me)
 			xs_add(&me->entry_plain, e, s->killed | x->killed_before);
 	}
@@ -1271,7 +1317,7 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if (!e->object)
 			break;
 		if (!e->marked) {
-			reader_check(c, s, e, 0, 1);
+			reader_check(c, s, e, 0, 1, NULL, NULL);
 			if (c->p->emit && !s->quiet && !pre_spawn_at(c, e))
 				note_late(c, s, e);
 			if (c->p->emit) {

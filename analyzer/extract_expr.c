@@ -43,16 +43,22 @@ void deps_add(struct deps *d, const char *item)
 	d->buf[d->len] = '\0';
 }
 
-static void deps_merge(struct deps *into, const struct deps *from)
+/* Adds every item of the ",a,@3," list TEXT to INTO. */
+static void deps_merge_text(struct deps *into, const char *text)
 {
 	char *copy, *tok, *save = NULL;
 
-	if (!into || !from->buf)
+	if (!into || !text)
 		return;
-	copy = xstrdup(from->buf);
+	copy = xstrdup(text);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		deps_add(into, tok);
 	free(copy);
+}
+
+static void deps_merge(struct deps *into, const struct deps *from)
+{
+	deps_merge_text(into, from->buf);
 }
 
 static CXCursor first_child(CXCursor c)
@@ -695,6 +701,11 @@ static void walk_call(struct ectx *x, CXCursor c)
 	 * each pointer argument points to is kept (in args, separated by
 	 * U+001F) for the parameters of the callee. */
 	int saved = x->no_escape;
+	/* What each argument's value depends on, as "#N=ITEM" (N from 0),
+	 * so that an access in the callee through parameter N keeps an
+	 * address dependency on a marked read made by the caller
+	 * (p = READ_ONCE(gp); get_a(p)). */
+	struct deps argdeps = { 0 }, calldeps = { 0 }, *outer = x->collect;
 
 	x->no_escape = 0;            /* a pointer passed is handed on */
 	for (int i = 1; i < n; i++) {
@@ -717,10 +728,28 @@ static void walk_call(struct ectx *x, CXCursor c)
 		free(obj);
 		targets = t;
 		len++;
+		x->collect = &argdeps;
 		walk_expr(x, kids[i], M_READ);
+		x->collect = outer;
+		if (argdeps.buf) {
+			char *copy = xstrdup(argdeps.buf), *tok, *save = NULL;
+
+			deps_merge(outer, &argdeps);
+			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+				if (tok[0] != '$' && tok[0] != '!') {   /* locals and reads only */
+					char *item = xasprintf("#%d=%s", i - 1, tok);
+
+					deps_add(&calldeps, item);
+					free(item);
+				}
+			free(copy);
+			free(argdeps.buf);
+			memset(&argdeps, 0, sizeof argdeps);
+		}
 	}
 	x->no_escape = saved;
 	e = emit(x, EV_CALL, c);
+	e->uses = calldeps.buf;
 	e->target = link_key_of_callee(c);
 	e->name = spelling_of(c);
 	e->args = len ? targets : NULL;
@@ -774,6 +803,7 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 
 	struct block *b;
 	char *fn;
+	struct deps value = { 0 }, *outer = x->collect;
 
 	if (clang_getCursorKind(target) == CXCursor_DeclRefExpr && is_local(ref)) {
 		if (assign_local(x, ref, rhs, target))
@@ -782,13 +812,39 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		int saved = x->no_escape;
 
 		x->no_escape = 0;    /* a pointer stored is handed on */
+		x->collect = &value;
 		walk_expr(x, rhs, M_READ);
+		x->collect = outer;
+		deps_merge(outer, &value);
 		x->no_escape = saved;
 	}
 	walk_expr(x, lhs, M_WRITE);
+	b = &x->fn->blocks[x->cur];
+	/* What the stored value depends on, as "~ITEM" in the store's uses:
+	 * the LKMM orders a store after a load its value depends on (a data
+	 * dependency: n->next = READ_ONCE(head)). */
+	if (value.buf && b->nevents && b->events[b->nevents - 1].kind == EV_ACCESS &&
+	    b->events[b->nevents - 1].access == ACC_WRITE) {
+		struct event *w = &b->events[b->nevents - 1];
+		struct deps all = { 0 };
+		char *copy = xstrdup(value.buf), *tok, *save = NULL;
+
+		if (w->uses)
+			deps_merge_text(&all, w->uses);
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (tok[0] != '$' && tok[0] != '!' && tok[0] != '#' && tok[0] != '~') {
+				char *item = xasprintf("~%s", tok);
+
+				deps_add(&all, item);
+				free(item);
+			}
+		free(copy);
+		free(w->uses);
+		w->uses = all.buf;
+	}
+	free(value.buf);
 	/* Storing a function's address (j->complete = mark_done): the store
 	 * names the function, for calls through that pointer. */
-	b = &x->fn->blocks[x->cur];
 	if (b->nevents && b->events[b->nevents - 1].kind == EV_ACCESS &&
 	    b->events[b->nevents - 1].access == ACC_WRITE && (fn = function_named(rhs)))
 		b->events[b->nevents - 1].target = fn;

@@ -1,0 +1,54 @@
+/* tests/unit/test_deps.c — orderings the LKMM gives through dependencies
+ * (docs/real-code.md, weakness 4): an address dependency that passes into a
+ * callee through a parameter, and a data dependency from a load to a store.
+ * Each ordered shape must give nothing; its twin without the dependency
+ * must still be reported.  Real scans, through scan_helper.c. */
+#include <criterion/criterion.h>
+
+#include "scan_helper.h"
+
+#define LKMM "#include <kcsan/lkmm.h>\n#include <stdlib.h>\n"
+#define NODE "struct node { int a; struct node *next; };\n"
+#define PUBLISHER \
+	"void writer(void) { struct node *n = malloc(sizeof *n); n->a = 1; smp_store_release(&gp, n); }\n"
+
+Test(deps, address_dependency_through_a_parameter)
+{
+	expect_one(LKMM NODE "struct node *gp;\n"
+		   "static int get_a(struct node *n) { return n->a; }\n"
+		   "int reader(void) { struct node *p = READ_ONCE(gp); return p ? get_a(p) : 0; }\n"
+		   PUBLISHER);
+}
+
+Test(deps, parameter_not_derived_from_the_read_is_reported)
+{
+	/* The callee reads through a pointer the caller did not get from gp:
+	 * nothing orders it after the read of gp that guards it. */
+	expect_one(LKMM NODE "struct node *gp, *other;\n"
+		   "static int get_a(struct node *n) { return n->a; } /*R*/\n"
+		   "int reader(void) { struct node *p = READ_ONCE(gp); return p ? get_a(other) : 0; }\n"
+		   "void writer(void) { other->a = 1; smp_store_release(&gp, other); }\n");
+}
+
+#define PUSHERS \
+	"struct node *head;\nstruct node nodes[2];\n" \
+	"void *t1(void *x) { push(&nodes[0]); return x; }\n" \
+	"void *t2(void *x) { push(&nodes[1]); return x; }\n" \
+	"void *t3(void *x) { struct node *p = smp_load_acquire(&head); return p ? p->next : 0; }\n"
+
+Test(deps, data_dependency_orders_a_store_after_the_load)
+{
+	expect_one(LKMM NODE
+		   "void push(struct node *n);\n" PUSHERS
+		   "void push(struct node *n) { struct node *h = READ_ONCE(head); n->next = h;"
+		   " smp_store_release(&head, n); }\n");
+}
+
+Test(deps, store_not_depending_on_the_load_is_reported)
+{
+	expect_one(LKMM NODE
+		   "void push(struct node *n);\n" PUSHERS
+		   "void push(struct node *n) { struct node *h = READ_ONCE(head);\n"
+		   " n->next = NULL; /*R*/\n"
+		   " if (h) smp_store_release(&head, n); }\n");
+}
