@@ -23,10 +23,11 @@
  *   dedup=1                 report each pair of code locations only once
  *   verbose=0               1: print the options at start and a count at exit
  *   log_path=               append reports to this file instead of stderr
- *   focus=1                 accepted and recorded (`kcsan-scan run
- *                           --no-focus` sets 0); focusing the watchpoints on
- *                           the static candidates is not implemented yet, so
- *                           every plain access is sampled either way
+ *   focus=1                 watch the static candidates of $KCSAN_DB far
+ *                           more often and apply the static pass's barriers
+ *                           (focus.c); `kcsan-scan run --no-focus` sets 0
+ *   focus_skip=0            focused accesses skipped between two of their
+ *                           watchpoints (0: watch every one)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,6 +52,7 @@ struct kcsan_options kcsan_opts = {
 	.dedup = 1,
 	.verbose = 0,
 	.focus = 1,
+	.focus_skip = 0,
 	.log_fd = 2,
 };
 
@@ -99,6 +101,9 @@ static void set_option(const char *name, const char *val)
 	if (!strcmp(name, "skip_watch")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.skip_watch = v;
+	} else if (!strcmp(name, "focus_skip")) {
+		if (!parse_long(name, val, 0, &v))
+			kcsan_opts.focus_skip = v;
 	} else if (!strcmp(name, "udelay")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.udelay = (unsigned long)v;
