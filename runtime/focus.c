@@ -15,10 +15,11 @@
  *                     and this one end it (kcsan_focus_barriers); the
  *                     access's own return address is looked up;
  *   the check         a focused plain access (a candidate's code, of the
- *                     candidate's kind) takes a watchpoint every
- *                     focus_skip+1-th time, from a per-thread counter: the
- *                     ordinary skip counter of the rest is left alone
- *                     (kcsan_focus_take, from core.c's should_watch);
+ *                     candidate's kind) takes a watchpoint at each of the
+ *                     site's first focus_burst executions, then at every
+ *                     focus_skip+1-th (focus_due); the ordinary skip counter
+ *                     of the rest is left alone (kcsan_focus_take, from
+ *                     core.c's should_watch);
  *   after the check   at the marked access a writer-side candidate pairs
  *                     with, with a focused delayed access in flight, the
  *                     next check of that delayed access (at the next
@@ -52,12 +53,12 @@ int kcsan_focus_active;
 static struct kcsan_focus_table table;
 static uintptr_t range_min, range_max;
 
-static unsigned int lookup(uintptr_t pc)
+static struct kcsan_focus_range *lookup_range(uintptr_t pc)
 {
 	size_t lo = 0, hi = table.nranges;
 
 	if (pc < range_min || pc >= range_max)
-		return 0;
+		return NULL;
 	/* The last range starting at or below pc. */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -68,8 +69,15 @@ static unsigned int lookup(uintptr_t pc)
 			hi = mid;
 	}
 	if (lo && pc < table.ranges[lo - 1].hi)
-		return table.ranges[lo - 1].flags;
-	return 0;
+		return &table.ranges[lo - 1];
+	return NULL;
+}
+
+static unsigned int lookup(uintptr_t pc)
+{
+	const struct kcsan_focus_range *r = lookup_range(pc);
+
+	return r ? r->flags : 0;
 }
 
 static void say_off(const char *why)
@@ -180,15 +188,39 @@ void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip)
 	}
 }
 
+/*
+ * Whether this execution of a focused site takes a watchpoint: each of the
+ * first focus_burst ones, then every (focus_skip+1)-th.  Watching a hot
+ * site every time would not find more: each watch sleeps in its delay, and
+ * a few threads watching the same page fill its three watchpoint slots
+ * (core.c), so that the accesses that matter find no free slot.  The count
+ * is per site, not per thread: a rare site is watched at its first
+ * executions whichever thread makes them.
+ */
+static int focus_due(struct kcsan_focus_range *r)
+{
+	unsigned long n = __atomic_fetch_add(&r->hits, 1, __ATOMIC_RELAXED);
+
+	if (n < (unsigned long)kcsan_opts.focus_burst)
+		return 1;
+	return (n - (unsigned long)kcsan_opts.focus_burst) %
+	       ((unsigned long)kcsan_opts.focus_skip + 1) == 0;
+}
+
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)
 {
+	struct kcsan_focus_range *r;
 	unsigned int f;
 
 	kcsan_focus_barriers(ctx, ip);
-	f = lookup(ip - 1);
+	r = lookup_range(ip - 1);
+	if (!r)
+		return 0;
+	f = r->flags;
 	if ((f & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)) &&
 	    !(type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) &&
-	    (f & ((type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_WRITE : KCSAN_FOCUS_READ)))
+	    (f & ((type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_WRITE : KCSAN_FOCUS_READ)) &&
+	    focus_due(r))
 		ctx->focus_state |= FOCUS_NOW;
 	return f;
 }
@@ -197,6 +229,9 @@ void kcsan_focus_after(struct kcsan_ctx *ctx, unsigned int flags, int type)
 {
 	/* A re-check armed earlier had its chance with this access. */
 	ctx->focus_state = 0;
+	/* Whatever watch made it the delayed access (focused or sampled):
+	 * re-checking it after every paired marked access is what finds the
+	 * writer-side race, and costs one delay per publication. */
 	if ((flags & KCSAN_FOCUS_MARKED) && (type & KCSAN_ACCESS_ATOMIC) &&
 	    ctx->reorder.size && !ctx->nested &&
 	    (lookup(ctx->reorder.ip - 1) & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)))
@@ -214,8 +249,5 @@ int kcsan_focus_take(struct kcsan_ctx *ctx, int is_reorder)
 	if (!(ctx->focus_state & FOCUS_NOW))
 		return 0;
 	ctx->focus_state &= ~FOCUS_NOW;
-	if (--ctx->focus_skip >= 0)
-		return 0;
-	ctx->focus_skip = kcsan_opts.focus_skip;
 	return 1;
 }

@@ -6,7 +6,7 @@
  * read as source sites (file, line, what kind of access), then mapped to the
  * executable's code addresses through its DWARF line table.  The result is
  * an immutable table consulted by the __tsan_* hooks: a focused plain access
- * is watched every time (or every focus_skip+1-th time) instead of every
+ * is watched at its first executions (then every focus_skip+1-th) instead of every
  * ~skip_watch-th, and barriers that only the static pass sees (inline
  * assembly behind a macro) end the thread's delayed access.
  */
@@ -39,10 +39,12 @@ struct kcsan_focus_sites {
 	char *strings;			/* the file names, one block */
 };
 
-/* A run of code addresses [lo, hi) generated for focused sites. */
+/* A run of code addresses [lo, hi) generated for focused sites.  Only
+ * hits changes after start-up. */
 struct kcsan_focus_range {
 	uintptr_t lo, hi;
 	unsigned int flags;
+	unsigned long hits;	/* executions so far (relaxed atomic) */
 };
 
 /* A static barrier at code address at, inside the function [func_lo,

@@ -264,7 +264,7 @@ static int map_cu(struct mapper *m, Dwarf_Die *cu)
 			}
 		}
 		if (flags) {
-			struct kcsan_focus_range r = { a + m->bias, b + m->bias, flags };
+			struct kcsan_focus_range r = { a + m->bias, b + m->bias, flags, 0 };
 
 			PUSH(t->ranges, t->nranges, m->rcap, r);
 		}

@@ -84,7 +84,6 @@ struct kcsan_ctx {
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
 	unsigned int focus_state;	/* focus.c: this access / re-check is focused */
-	long focus_skip;	/* focused accesses left before the next watchpoint */
 	/* stack[d] is the call site (return address) of the function entered
 	 * at depth d+1; only depths < KCSAN_STACK_MAX are kept. */
 	uintptr_t stack[KCSAN_STACK_MAX];
@@ -103,7 +102,8 @@ struct kcsan_options {
 	int verbose;			/* print the options and a summary at exit */
 	int focus;			/* watch the static candidates of $KCSAN_DB
 					 * far more often (focus.c); --no-focus: 0 */
-	long focus_skip;		/* focused accesses skipped between watchpoints */
+	long focus_burst;		/* a focused site's first executions all watched */
+	long focus_skip;		/* then executions skipped between watchpoints */
 	int log_fd;			/* where reports go (stderr or log_path) */
 };
 extern struct kcsan_options kcsan_opts;

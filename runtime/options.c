@@ -26,8 +26,9 @@
  *   focus=1                 watch the static candidates of $KCSAN_DB far
  *                           more often and apply the static pass's barriers
  *                           (focus.c); `kcsan-scan run --no-focus` sets 0
- *   focus_skip=0            focused accesses skipped between two of their
- *                           watchpoints (0: watch every one)
+ *   focus_burst=64          a focused site (a candidate's code) is watched at
+ *                           each of its first focus_burst executions ...
+ *   focus_skip=63           ... then at every (focus_skip+1)-th
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,7 +53,8 @@ struct kcsan_options kcsan_opts = {
 	.dedup = 1,
 	.verbose = 0,
 	.focus = 1,
-	.focus_skip = 0,
+	.focus_burst = 64,
+	.focus_skip = 63,
 	.log_fd = 2,
 };
 
@@ -101,6 +103,9 @@ static void set_option(const char *name, const char *val)
 	if (!strcmp(name, "skip_watch")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.skip_watch = v;
+	} else if (!strcmp(name, "focus_burst")) {
+		if (!parse_long(name, val, 0, &v))
+			kcsan_opts.focus_burst = v;
 	} else if (!strcmp(name, "focus_skip")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.focus_skip = v;
