@@ -5,6 +5,7 @@
 #   make check      run every test (unit, header, corpus, end-to-end)
 #   make install    install under $(DESTDIR)$(PREFIX)
 #   make bench-scan static-analysis speed ratios (see bench/)
+#   make bench-focus runtime focus vs --no-focus on the buggy examples
 #
 # The runtime (runtime/, build/runtime/libkcsan_rt.a) is built by 'all';
 # its rules are in runtime/Makefile.inc.
@@ -47,7 +48,7 @@ BIN      := $(B)/kcsan-scan
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
 
-.PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan
+.PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan bench-focus
 
 all: $(BIN) $(KCSAN_RT_LIB)
 
@@ -94,6 +95,10 @@ check: deps
 bench-scan: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/scan-bench.sh
+
+bench-focus:
+	@$(MAKE) --no-print-directory all
+	@sh bench/focus-bench.sh
 
 install: $(BIN) $(KCSAN_RT_LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

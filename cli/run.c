@@ -146,7 +146,7 @@ int cmd_run(int argc, char **argv)
 	const struct kopt opts[] = {
 		{ "db", 0, KOPT_STRING, &db_arg, "FILE", "database to record into (default ./kcsan.db)" },
 		{ "timeout", 0, KOPT_INT, &timeout, "SECS", "kill COMMAND after SECS seconds and exit 124" },
-		{ "no-focus", 0, KOPT_FLAG, &no_focus, NULL, "watch every access, not only the static candidates" },
+		{ "no-focus", 0, KOPT_FLAG, &no_focus, NULL, "sample every access alike: no focus on the static candidates (focus=0)" },
 		{ 0 },
 	};
 	char **operands, **cmd, db_path[PATH_MAX], idbuf[32];

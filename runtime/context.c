@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "focus.h"
 #include "kcsan_rt.h"
 
 static __thread struct kcsan_ctx kcsan_tls
@@ -51,6 +52,17 @@ void kcsan_init(void)
 			"kcsan: enabled=%d skip_watch=%ld udelay=%lu weak_memory=%d\n",
 			kcsan_opts.enabled, kcsan_opts.skip_watch, kcsan_opts.udelay,
 			kcsan_opts.weak_memory);
+	/* Focus reads the database and the line table: SQLite and libdw
+	 * take locks through the pthread wrappers, which only forward
+	 * while in_rt is set.  The runtime is still off (state 1). */
+	{
+		struct kcsan_ctx *ctx = kcsan_get_ctx();
+		int saved = ctx->in_rt;
+
+		ctx->in_rt = 1;
+		kcsan_focus_init();
+		ctx->in_rt = saved;
+	}
 	atexit(kcsan_atexit);
 	__atomic_store_n(&kcsan_initialized, 2, __ATOMIC_RELEASE);
 }

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "encoding.h"
+#include "focus.h"
 #include "kcsan_rt.h"
 
 /* Number of watchpoint slots: few are in use at any time (one per thread in
@@ -159,11 +160,14 @@ static void delay_window(struct kcsan_ctx *ctx)
 	nanosleep(&ts, NULL);
 }
 
-/* Plain accesses (and assertions) are sampled; marked ones never watched. */
-static inline int should_watch(struct kcsan_ctx *ctx, int type)
+/* Plain accesses (and assertions) are sampled; marked ones never watched.
+ * 2: a focused access (focus.c), watched outside the ordinary sampling. */
+static inline int should_watch(struct kcsan_ctx *ctx, int type, int is_reorder)
 {
 	if ((type & KCSAN_ACCESS_ATOMIC) && !(type & KCSAN_ACCESS_ASSERT))
 		return 0;
+	if (__builtin_expect(ctx->focus_state != 0, 0) && kcsan_focus_take(ctx, is_reorder))
+		return 2;
 	return --ctx->skip < 0;
 }
 
@@ -213,14 +217,16 @@ static int wait_other_info(int slot)
 
 static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			     size_t size, int type, uintptr_t ip, int is_reorder,
-			     uintptr_t to_ip)
+			     uintptr_t to_ip, int focused)
 {
 	const int is_write = (type & KCSAN_ACCESS_WRITE) != 0;
 	const int is_assert = (type & KCSAN_ACCESS_ASSERT) != 0;
 	uint64_t enc, expected, old, new_;
 	int slot;
 
-	kcsan_reset_skip(ctx);
+	/* A focused watchpoint leaves the sampling of the rest alone. */
+	if (!focused)
+		kcsan_reset_skip(ctx);
 
 	slot = insert_watchpoint((uintptr_t)ptr, size, is_write, &enc);
 	if (slot < 0)
@@ -294,7 +300,7 @@ void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
 {
 	const uintptr_t cur_ip = ip;
 	uint64_t enc;
-	int slot;
+	int slot, watch;
 
 again:
 	slot = find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc);
@@ -302,8 +308,8 @@ again:
 		found_watchpoint(ctx, slot, enc, ptr, size, type, ip, is_reorder, to_ip);
 		return;
 	}
-	if (should_watch(ctx, type)) {
-		setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip);
+	if ((watch = should_watch(ctx, type, is_reorder))) {
+		setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip, watch == 2);
 		return;
 	}
 	/*
@@ -342,7 +348,14 @@ void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr
 		return;
 	ctx->in_rt = 1;
 	compiler_barrier();	/* a signal handler must see in_rt set first */
-	__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);
+	if (kcsan_focus_active) {
+		unsigned int f = kcsan_focus_before(ctx, type, ip);
+
+		__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);
+		kcsan_focus_after(ctx, f, type);
+	} else {
+		__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);
+	}
 	compiler_barrier();
 	ctx->in_rt = 0;
 }

@@ -25,6 +25,9 @@
  *   hooks.c          the weak hooks of <kcsan/lkmm.h> (data_race, asserts)
  *   interpose.c      pthread / semaphore wrappers with their real ordering
  *   signals.c        sigaction/signal wrappers: handlers are nested contexts
+ *   focus.c          watching the static candidates more often, static
+ *                    barriers (focus.h; focus_db.c reads the database,
+ *                    focus_map.c maps sites to code with the line table)
  *
  * Nothing in the runtime is built with -fsanitize=thread: its own accesses
  * are never instrumented.  Re-entry (a wrapper called from inside the
@@ -80,6 +83,7 @@ struct kcsan_ctx {
 	long skip;		/* accesses left before the next watchpoint */
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
+	unsigned int focus_state;	/* focus.c: this access / re-check is focused */
 	/* stack[d] is the call site (return address) of the function entered
 	 * at depth d+1; only depths < KCSAN_STACK_MAX are kept. */
 	uintptr_t stack[KCSAN_STACK_MAX];
@@ -96,8 +100,10 @@ struct kcsan_options {
 	int report_unknown_origin;	/* value changed, no other access seen */
 	int dedup;			/* report each pair of PCs once */
 	int verbose;			/* print the options and a summary at exit */
-	int focus;			/* watch the static candidates first (set by
-					 * `kcsan-scan run`; not used yet) */
+	int focus;			/* watch the static candidates of $KCSAN_DB
+					 * far more often (focus.c); --no-focus: 0 */
+	long focus_burst;		/* a focused site's first executions all watched */
+	long focus_skip;		/* then executions skipped between watchpoints */
 	int log_fd;			/* where reports go (stderr or log_path) */
 };
 extern struct kcsan_options kcsan_opts;

@@ -23,10 +23,12 @@
  *   dedup=1                 report each pair of code locations only once
  *   verbose=0               1: print the options at start and a count at exit
  *   log_path=               append reports to this file instead of stderr
- *   focus=1                 accepted and recorded (`kcsan-scan run
- *                           --no-focus` sets 0); focusing the watchpoints on
- *                           the static candidates is not implemented yet, so
- *                           every plain access is sampled either way
+ *   focus=1                 watch the static candidates of $KCSAN_DB far
+ *                           more often and apply the static pass's barriers
+ *                           (focus.c); `kcsan-scan run --no-focus` sets 0
+ *   focus_burst=64          a focused site (a candidate's code) is watched at
+ *                           each of its first focus_burst executions ...
+ *   focus_skip=63           ... then at every (focus_skip+1)-th
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,6 +53,8 @@ struct kcsan_options kcsan_opts = {
 	.dedup = 1,
 	.verbose = 0,
 	.focus = 1,
+	.focus_burst = 64,
+	.focus_skip = 63,
 	.log_fd = 2,
 };
 
@@ -99,6 +103,12 @@ static void set_option(const char *name, const char *val)
 	if (!strcmp(name, "skip_watch")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.skip_watch = v;
+	} else if (!strcmp(name, "focus_burst")) {
+		if (!parse_long(name, val, 0, &v))
+			kcsan_opts.focus_burst = v;
+	} else if (!strcmp(name, "focus_skip")) {
+		if (!parse_long(name, val, 0, &v))
+			kcsan_opts.focus_skip = v;
 	} else if (!strcmp(name, "udelay")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.udelay = (unsigned long)v;

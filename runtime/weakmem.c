@@ -17,6 +17,7 @@
 
 #define KCSAN_LKMM_ABI_ONLY
 #include "../include/kcsan/lkmm.h"
+#include "focus.h"
 #include "kcsan_rt.h"
 
 void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
@@ -145,6 +146,9 @@ void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip)
 {
 	struct kcsan_reorder *ra = &ctx->reorder;
 
+	/* Static barriers (focus.c) before the exit end the delay first. */
+	if (kcsan_focus_active && ra->size && !ctx->in_rt)
+		kcsan_focus_barriers(ctx, ip);
 	/* A signal handler's function exits run deeper than the interrupted
 	 * code's scope, so they never end it; they do no check either. */
 	if (ra->size && ctx->depth <= ra->depth && !ctx->nested) {

@@ -1,0 +1,87 @@
+/*
+ * focus.h — internal interface of the runtime's "focus" on the static
+ * candidates (focus.c, focus_db.c, focus_map.c).
+ *
+ * At start-up the candidates that `kcsan-scan scan` stored in $KCSAN_DB are
+ * read as source sites (file, line, what kind of access), then mapped to the
+ * executable's code addresses through its DWARF line table.  The result is
+ * an immutable table consulted by the __tsan_* hooks: a focused plain access
+ * is watched at its first executions (then every focus_skip+1-th) instead of every
+ * ~skip_watch-th, and barriers that only the static pass sees (inline
+ * assembly behind a macro) end the thread's delayed access.
+ */
+#ifndef KCSAN_FOCUS_H
+#define KCSAN_FOCUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kcsan_rt.h"
+
+/* What a source site (and the code generated for it) is. */
+#define KCSAN_FOCUS_READ	0x1	/* plain read of a candidate */
+#define KCSAN_FOCUS_WRITE	0x2	/* plain write of a candidate */
+#define KCSAN_FOCUS_MARKED	0x4	/* the marked access a candidate pairs with */
+#define KCSAN_FOCUS_BARRIER	0x8	/* a barrier site (kind in .barrier) */
+
+/* One source site from the database.  file is owned by the site list. */
+struct kcsan_focus_site {
+	const char *file;
+	int line;
+	unsigned int flags;
+	enum kcsan_barrier barrier;	/* when flags has KCSAN_FOCUS_BARRIER */
+	int matched;			/* set by the mapping: code was found */
+};
+
+struct kcsan_focus_sites {
+	struct kcsan_focus_site *v;
+	size_t n;
+	char *strings;			/* the file names, one block */
+};
+
+/* A run of code addresses [lo, hi) generated for focused sites.  Only
+ * hits changes after start-up. */
+struct kcsan_focus_range {
+	uintptr_t lo, hi;
+	unsigned int flags;
+	unsigned long hits;	/* executions so far (relaxed atomic) */
+};
+
+/* A static barrier at code address at, inside the function [func_lo,
+ * func_hi) (0, 0 when the function's extent is unknown). */
+struct kcsan_focus_barrier {
+	uintptr_t at, func_lo, func_hi;
+	enum kcsan_barrier kind;
+};
+
+struct kcsan_focus_table {
+	struct kcsan_focus_range *ranges;
+	size_t nranges;
+	struct kcsan_focus_barrier *barriers;
+	size_t nbarriers;
+};
+
+/* focus_db.c: reads the candidate and barrier sites of the database at
+ * path.  0 on success (possibly with no site); -1 with *why filled. */
+int kcsan_focus_read_db(const char *path, struct kcsan_focus_sites *out,
+			char *why, size_t whylen);
+void kcsan_focus_free_sites(struct kcsan_focus_sites *s);
+
+/* focus_map.c: maps the sites to the running executable's code through its
+ * DWARF line table; 0 on success, -1 with *why filled. */
+int kcsan_focus_map(struct kcsan_focus_sites *sites, struct kcsan_focus_table *t,
+		    char *why, size_t whylen);
+/* 1 if source paths a and b name the same file (absolute paths must be
+ * equal; a relative path matches an absolute one ending with it). */
+int kcsan_focus_path_match(const char *a, const char *b);
+
+/* focus.c: hooks called by core.c / weakmem.c (only when
+ * kcsan_focus_active). */
+extern int kcsan_focus_active;
+void kcsan_focus_init(void);
+unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip);
+void kcsan_focus_after(struct kcsan_ctx *ctx, unsigned int flags, int type);
+int kcsan_focus_take(struct kcsan_ctx *ctx, int is_reorder);
+void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip);
+
+#endif /* KCSAN_FOCUS_H */

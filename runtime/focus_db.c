@@ -1,0 +1,188 @@
+/*
+ * focus_db.c — reading the static pass's sites from $KCSAN_DB for focus.
+ *
+ * Three kinds of rows (db/schema.sql):
+ *   - the plain access of every candidate (file, line, read/write/rmw);
+ *   - the marked access that a writer-side candidate publishes with: right
+ *     after it, the delayed plain access is checked again with a watchpoint;
+ *   - barrier sites (events of kind 'barrier' with an ordering): the runtime
+ *     applies them by code address, because a barrier written as inline
+ *     assembly behind a macro is invisible to the instrumentation.
+ *     pthread_* and sem_* "barriers" are left out: interpose.c already
+ *     applies them where they really run.
+ *
+ * The database is opened read-only, with libsqlite3 loaded by dlopen (as
+ * dbwrite.c does: programs run without a database never load it), and
+ * closed before returning: no connection survives into a fork()ed child.
+ * Runs once, from kcsan_init(), with the runtime still disabled.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "focus.h"
+
+static struct {
+	__typeof__(&sqlite3_open_v2) open_v2;
+	__typeof__(&sqlite3_busy_timeout) busy_timeout;
+	__typeof__(&sqlite3_prepare_v2) prepare_v2;
+	__typeof__(&sqlite3_step) step;
+	__typeof__(&sqlite3_column_text) column_text;
+	__typeof__(&sqlite3_column_int) column_int;
+	__typeof__(&sqlite3_finalize) finalize;
+	__typeof__(&sqlite3_errmsg) errmsg;
+	__typeof__(&sqlite3_close) close;
+} sq;
+
+static int load_sqlite(char *why, size_t whylen)
+{
+	void *h = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(why, whylen, "cannot load libsqlite3: %s", dlerror());
+		return -1;
+	}
+#define SYM(f) if (!(*(void **)&sq.f = dlsym(h, "sqlite3_" #f))) { \
+		snprintf(why, whylen, "libsqlite3 has no sqlite3_%s", #f); return -1; }
+	SYM(open_v2);
+	SYM(busy_timeout);
+	SYM(prepare_v2);
+	SYM(step);
+	SYM(column_text);
+	SYM(column_int);
+	SYM(finalize);
+	SYM(errmsg);
+	SYM(close);
+#undef SYM
+	return 0;
+}
+
+/* One query for all three kinds: kind 0 plain, 1 marked, 2 barrier; what
+ * is the access (read/write/rmw) or the barrier's ordering. */
+static const char sites_sql[] =
+	"SELECT 0, f.path, e.line, e.access FROM candidates c"
+	"  JOIN events e ON e.id = c.plain_event_id JOIN files f ON f.id = e.file_id"
+	" UNION "
+	"SELECT 1, f.path, e.line, e.access FROM candidates c"
+	"  JOIN events e ON e.id = c.marked_event_id JOIN files f ON f.id = e.file_id"
+	"  WHERE c.side = 'writer'"
+	" UNION "
+	"SELECT 2, f.path, e.line, e.ord FROM events e JOIN files f ON f.id = e.file_id"
+	"  WHERE e.kind = 'barrier' AND e.ord IN ('full', 'wmb', 'rmb', 'release', 'acq_rel')"
+	"  AND coalesce(e.name, '') NOT LIKE 'pthread\\_%' ESCAPE '\\'"
+	"  AND coalesce(e.name, '') NOT LIKE 'sem\\_%' ESCAPE '\\'";
+
+static int site_of_row(int kind, const char *what, struct kcsan_focus_site *s)
+{
+	what = what ? what : "";
+	if (kind == 0) {
+		if (!strcmp(what, "read"))
+			s->flags = KCSAN_FOCUS_READ;
+		else if (!strcmp(what, "write"))
+			s->flags = KCSAN_FOCUS_WRITE;
+		else
+			s->flags = KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE;
+		return 1;
+	}
+	if (kind == 1) {
+		s->flags = KCSAN_FOCUS_MARKED;
+		return 1;
+	}
+	s->flags = KCSAN_FOCUS_BARRIER;
+	if (!strcmp(what, "full"))
+		s->barrier = KCSAN_BARRIER_MB;
+	else if (!strcmp(what, "wmb"))
+		s->barrier = KCSAN_BARRIER_WMB;
+	else if (!strcmp(what, "rmb"))
+		s->barrier = KCSAN_BARRIER_RMB;
+	else
+		s->barrier = KCSAN_BARRIER_RELEASE;
+	return 1;
+}
+
+int kcsan_focus_read_db(const char *path, struct kcsan_focus_sites *out,
+			char *why, size_t whylen)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0, scap = 0, slen = 0, i;
+	size_t *offs = NULL;	/* file name offsets into strings */
+	int rc = -1, r;
+
+	memset(out, 0, sizeof(*out));
+	if (load_sqlite(why, whylen))
+		return -1;
+	if (sq.open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(why, whylen, "cannot open %s: %s", path, db ? sq.errmsg(db) : "?");
+		goto out;
+	}
+	sq.busy_timeout(db, 5000);
+	if (sq.prepare_v2(db, sites_sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(why, whylen, "%s: %s", path, sq.errmsg(db));
+		goto out;
+	}
+	while ((r = sq.step(st)) == SQLITE_ROW) {
+		const char *file = (const char *)sq.column_text(st, 1);
+		struct kcsan_focus_site s = { .line = sq.column_int(st, 2) };
+		size_t fl;
+
+		if (!file || !site_of_row(sq.column_int(st, 0),
+					  (const char *)sq.column_text(st, 3), &s))
+			continue;
+		if (out->n == cap) {
+			void *nv = realloc(out->v, (cap = cap ? 2 * cap : 64) * sizeof(*out->v));
+			void *no = realloc(offs, cap * sizeof(*offs));
+
+			if (nv)
+				out->v = nv;
+			if (no)
+				offs = no;
+			if (!nv || !no)
+				goto oom;
+		}
+		fl = strlen(file) + 1;
+		if (slen + fl > scap) {
+			char *ns;
+
+			while (slen + fl > scap)
+				scap = scap ? 2 * scap : 4096;
+			if (!(ns = realloc(out->strings, scap)))
+				goto oom;
+			out->strings = ns;
+		}
+		memcpy(out->strings + slen, file, fl);
+		offs[out->n] = slen;
+		slen += fl;
+		out->v[out->n++] = s;
+	}
+	if (r != SQLITE_DONE) {
+		snprintf(why, whylen, "%s: %s", path, sq.errmsg(db));
+		goto out;
+	}
+	/* The block no longer moves: point the sites at their names. */
+	for (i = 0; i < out->n; i++)
+		out->v[i].file = out->strings + offs[i];
+	rc = 0;
+	goto out;
+oom:
+	snprintf(why, whylen, "out of memory");
+out:
+	if (st)
+		sq.finalize(st);
+	if (db)
+		sq.close(db);
+	free(offs);
+	if (rc)
+		kcsan_focus_free_sites(out);
+	return rc;
+}
+
+void kcsan_focus_free_sites(struct kcsan_focus_sites *s)
+{
+	free(s->v);
+	free(s->strings);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,381 @@
+/*
+ * focus_map.c — from source sites (file, line) to code addresses of the
+ * running executable, through its DWARF line table (elfutils libdw, loaded
+ * with dlopen as srcline.c does, so that programs run without a database
+ * never load it).
+ *
+ * Every row of every CU's line table covers the code addresses [addr, next
+ * row's addr) generated for one source line; a row whose file and line are
+ * a site's contributes that range.  A hook looks up its return address
+ * minus one, which lies inside the call instruction, so the call's own row
+ * decides (the return address itself may already belong to the next line).
+ *
+ * File names: the scan stores absolute paths; the line table has whatever
+ * the compiler was given (relative to its directory, or absolute), joined
+ * by libdw with the compilation directory when that is known.  Absolute
+ * names must be equal (after removing "." and "x/.."); a relative name
+ * matches an absolute one that ends with it at a '/' boundary, so a program
+ * compiled in another checkout (or with -fdebug-prefix-map) still matches.
+ *
+ * Only the main executable is mapped: its line table is what the program's
+ * own code was compiled with; shared libraries keep ordinary sampling.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "focus.h"
+
+static struct {
+	__typeof__(&dwarf_begin) begin;
+	__typeof__(&dwarf_end) end;
+	__typeof__(&dwarf_nextcu) nextcu;
+	__typeof__(&dwarf_offdie) offdie;
+	__typeof__(&dwarf_getsrclines) getsrclines;
+	__typeof__(&dwarf_onesrcline) onesrcline;
+	__typeof__(&dwarf_lineaddr) lineaddr;
+	__typeof__(&dwarf_lineno) lineno;
+	__typeof__(&dwarf_linesrc) linesrc;
+	__typeof__(&dwarf_lineendsequence) lineendsequence;
+	__typeof__(&dwarf_getfuncs) getfuncs;
+	__typeof__(&dwarf_lowpc) lowpc;
+	__typeof__(&dwarf_highpc) highpc;
+} dw;
+
+static int load_libdw(char *why, size_t whylen)
+{
+	void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(why, whylen, "cannot load libdw: %s", dlerror());
+		return -1;
+	}
+#define SYM(f) if (!(*(void **)&dw.f = dlsym(h, "dwarf_" #f))) { \
+		snprintf(why, whylen, "libdw has no dwarf_%s", #f); return -1; }
+	SYM(begin);
+	SYM(end);
+	SYM(nextcu);
+	SYM(offdie);
+	SYM(getsrclines);
+	SYM(onesrcline);
+	SYM(lineaddr);
+	SYM(lineno);
+	SYM(linesrc);
+	SYM(lineendsequence);
+	SYM(getfuncs);
+	SYM(lowpc);
+	SYM(highpc);
+#undef SYM
+	return 0;
+}
+
+/* Lexical clean-up: drops "." components, resolves "x/..", and (for a
+ * relative path, which is only compared as a suffix) leading "..". */
+static void normalize(const char *in, char *out, size_t n)
+{
+	size_t o = 0, keep[256];
+	int depth = 0, abs = in[0] == '/';
+
+	if (abs && n > 1)
+		out[o++] = '/';
+	while (*in) {
+		const char *c = in;
+		size_t len;
+
+		while (*c == '/')
+			c++;
+		len = strcspn(c, "/");
+		in = c + len;
+		if (!len || (len == 1 && c[0] == '.'))
+			continue;
+		if (len == 2 && c[0] == '.' && c[1] == '.') {
+			if (depth > 0)
+				o = keep[--depth];
+			continue;
+		}
+		if (depth < 256)
+			keep[depth++] = o;
+		if (o > (size_t)abs && o + 1 < n)
+			out[o++] = '/';
+		if (o + len >= n)
+			len = n - o - 1;
+		memcpy(out + o, c, len);
+		o += len;
+	}
+	out[o < n ? o : n - 1] = '\0';
+}
+
+/* r is a suffix of p starting right after a '/' (or all of it). */
+static int suffix_match(const char *p, const char *r)
+{
+	size_t lp = strlen(p), lr = strlen(r);
+
+	if (!lr || lr > lp || strcmp(p + lp - lr, r))
+		return 0;
+	return lp == lr || p[lp - lr - 1] == '/';
+}
+
+int kcsan_focus_path_match(const char *a, const char *b)
+{
+	char na[1024], nb[1024];
+
+	normalize(a, na, sizeof(na));
+	normalize(b, nb, sizeof(nb));
+	if (na[0] == '/' && nb[0] == '/')
+		return !strcmp(na, nb);
+	return suffix_match(na, nb) || suffix_match(nb, na);
+}
+
+/* Sites sorted by (file index, line): files are the distinct names. */
+struct sorted {
+	struct kcsan_focus_site *site;
+	int file;
+};
+
+static int cmp_sorted(const void *a, const void *b)
+{
+	const struct sorted *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return (x->site->line > y->site->line) - (x->site->line < y->site->line);
+}
+
+/* A growable array of T. */
+#define PUSH(arr, n, cap, val) do {						\
+	if ((n) == (cap)) {							\
+		void *nv_ = realloc((arr), ((cap) = (cap) ? 2 * (cap) : 64) * sizeof(*(arr))); \
+		if (!nv_)							\
+			goto oom;						\
+		(arr) = nv_;							\
+	}									\
+	(arr)[(n)++] = (val);							\
+} while (0)
+
+struct mapper {
+	struct sorted *s;
+	size_t ns;
+	const char **files;		/* distinct file names of the sites */
+	int nfiles;
+	uintptr_t bias;			/* load address of the executable */
+	struct kcsan_focus_table *t;
+	size_t rcap, bcap;
+};
+
+/* First index of file fi, line ln in m->s, or -1. */
+static long find_sites(const struct mapper *m, int fi, int ln)
+{
+	size_t lo = 0, hi = m->ns;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct sorted *x = &m->s[mid];
+
+		if (x->file < fi || (x->file == fi && x->site->line < ln))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->ns && m->s[lo].file == fi && m->s[lo].site->line == ln)
+		return (long)lo;
+	return -1;
+}
+
+/* dwarf_getfuncs callback: gives the barriers of this CU their function's
+ * extent (for the loop case in focus.c). */
+struct funcs_arg {
+	struct mapper *m;
+	size_t first;		/* the CU's barriers are [first, nbarriers) */
+};
+
+static int on_func(Dwarf_Die *die, void *arg)
+{
+	struct funcs_arg *fa = arg;
+	struct kcsan_focus_table *t = fa->m->t;
+	Dwarf_Addr lo, hi;
+	size_t i;
+
+	if (dw.lowpc(die, &lo) || dw.highpc(die, &hi))
+		return DWARF_CB_OK;
+	for (i = fa->first; i < t->nbarriers; i++) {
+		struct kcsan_focus_barrier *b = &t->barriers[i];
+
+		if (b->at >= lo + fa->m->bias && b->at < hi + fa->m->bias) {
+			b->func_lo = lo + fa->m->bias;
+			b->func_hi = hi + fa->m->bias;
+		}
+	}
+	return DWARF_CB_OK;
+}
+
+static int map_cu(struct mapper *m, Dwarf_Die *cu)
+{
+	struct kcsan_focus_table *t = m->t;
+	Dwarf_Lines *lines;
+	size_t nl, i, first_barrier = t->nbarriers;
+	const char *last_src = NULL;
+	int last_fi = -1;
+
+	if (dw.getsrclines(cu, &lines, &nl) != 0)
+		return 0;	/* a CU without line table */
+	for (i = 0; i + 1 < nl; i++) {
+		Dwarf_Line *l = dw.onesrcline(lines, i), *next = dw.onesrcline(lines, i + 1);
+		Dwarf_Addr a, b;
+		bool end;
+		const char *src;
+		int ln, fi;
+		unsigned int flags = 0;
+		long k;
+
+		if (!l || !next || dw.lineendsequence(l, &end) || end ||
+		    dw.lineaddr(l, &a) || dw.lineaddr(next, &b) || b <= a ||
+		    dw.lineno(l, &ln) || !(src = dw.linesrc(l, NULL, NULL)))
+			continue;
+		if (src != last_src) {
+			last_src = src;
+			last_fi = -1;
+			for (fi = 0; fi < m->nfiles; fi++)
+				if (kcsan_focus_path_match(src, m->files[fi])) {
+					last_fi = fi;
+					break;
+				}
+		}
+		if (last_fi < 0 || (k = find_sites(m, last_fi, ln)) < 0)
+			continue;
+		for (; (size_t)k < m->ns && m->s[k].file == last_fi &&
+		       m->s[k].site->line == ln; k++) {
+			struct kcsan_focus_site *s = m->s[k].site;
+
+			s->matched = 1;
+			if (s->flags & KCSAN_FOCUS_BARRIER) {
+				struct kcsan_focus_barrier bar = {
+					.at = a + m->bias, .kind = s->barrier,
+				};
+
+				PUSH(t->barriers, t->nbarriers, m->bcap, bar);
+			} else {
+				flags |= s->flags;
+			}
+		}
+		if (flags) {
+			struct kcsan_focus_range r = { a + m->bias, b + m->bias, flags, 0 };
+
+			PUSH(t->ranges, t->nranges, m->rcap, r);
+		}
+	}
+	if (t->nbarriers > first_barrier) {
+		struct funcs_arg fa = { m, first_barrier };
+
+		dw.getfuncs(cu, on_func, &fa, 0);
+	}
+	return 0;
+oom:
+	return -1;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct kcsan_focus_range *x = a, *y = b;
+
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+static int cmp_barrier(const void *a, const void *b)
+{
+	const struct kcsan_focus_barrier *x = a, *y = b;
+
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+static int first_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	/* The first object reported is the main program. */
+	*(uintptr_t *)arg = info->dlpi_addr;
+	return 1;
+}
+
+int kcsan_focus_map(struct kcsan_focus_sites *sites, struct kcsan_focus_table *t,
+		    char *why, size_t whylen)
+{
+	struct mapper m = { .t = t };
+	char exe[4096];
+	Dwarf *dbg = NULL;
+	Dwarf_Off off = 0, next;
+	size_t hsize, i, j;
+	ssize_t n;
+	int fd = -1, rc = -1;
+
+	memset(t, 0, sizeof(*t));
+	if (load_libdw(why, whylen))
+		return -1;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		snprintf(why, whylen, "cannot find the executable");
+		return -1;
+	}
+	exe[n] = '\0';
+	dl_iterate_phdr(first_phdr, &m.bias);
+	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !(dbg = dw.begin(fd, DWARF_C_READ))) {
+		snprintf(why, whylen, "%s: no DWARF debug information", exe);
+		goto out;
+	}
+	m.s = calloc(sites->n ? sites->n : 1, sizeof(*m.s));
+	m.files = calloc(sites->n ? sites->n : 1, sizeof(*m.files));
+	if (!m.s || !m.files)
+		goto oom;
+	for (i = 0; i < sites->n; i++) {
+		int fi;
+
+		for (fi = 0; fi < m.nfiles; fi++)
+			if (!strcmp(m.files[fi], sites->v[i].file))
+				break;
+		if (fi == m.nfiles)
+			m.files[m.nfiles++] = sites->v[i].file;
+		m.s[i] = (struct sorted){ &sites->v[i], fi };
+	}
+	m.ns = sites->n;
+	qsort(m.s, m.ns, sizeof(*m.s), cmp_sorted);
+	while (dw.nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dw.offdie(dbg, off + hsize, &cu) && map_cu(&m, &cu))
+			goto oom;
+		off = next;
+	}
+	/* Sorted and merged: adjacent rows of the same sites become one. */
+	qsort(t->ranges, t->nranges, sizeof(*t->ranges), cmp_range);
+	for (i = 0, j = 0; i < t->nranges; i++) {
+		if (j && t->ranges[j - 1].hi == t->ranges[i].lo &&
+		    t->ranges[j - 1].flags == t->ranges[i].flags)
+			t->ranges[j - 1].hi = t->ranges[i].hi;
+		else
+			t->ranges[j++] = t->ranges[i];
+	}
+	t->nranges = j;
+	qsort(t->barriers, t->nbarriers, sizeof(*t->barriers), cmp_barrier);
+	rc = 0;
+	goto out;
+oom:
+	snprintf(why, whylen, "out of memory");
+out:
+	if (dbg)
+		dw.end(dbg);
+	if (fd >= 0)
+		close(fd);
+	free(m.s);
+	free(m.files);
+	if (rc) {
+		free(t->ranges);
+		free(t->barriers);
+		memset(t, 0, sizeof(*t));
+	}
+	return rc;
+}

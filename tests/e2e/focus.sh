@@ -1,0 +1,107 @@
+#!/bin/sh
+# tests/e2e/focus.sh — the runtime's focus on the static candidates (issue 3
+# item 5), with real instrumented binaries and threads: candidates loaded
+# from the database and mapped to code through the line table, whatever the
+# paths look like at scan and compile time; the barriers only the static
+# pass sees (inline asm behind a macro) applied; focus off with --no-focus,
+# with no database, with no candidates, with a broken database.
+. "$(dirname "$0")/lib.sh"
+EX="$TOP/examples"
+MP="$EX/message-passing"
+ASM="$TOP/tests/e2e/data/focus/asm-barrier.c"
+cd "$WORK" || exit 1
+
+# focus_line FILE: the "kcsan: focus: N candidates, M addresses" line.
+focus_count() { sed -n 's/^kcsan: focus: \([0-9]*\) candidates, \([0-9]*\) addresses.*/\1 \2/p' "$1"; }
+
+loads_candidates() {
+	"$KS" scan -q --db mp.db "$MP/buggy.c" || return 1
+	"$KS" cc -O2 -o mp "$MP/buggy.c" || return 1
+	KCSAN_OPTIONS=verbose=1 "$KS" run --db mp.db -- ./mp 10 >/dev/null 2>err || return 1
+	grep 'focus:' err
+	set -- $(focus_count err)
+	# buggy.c: x = value (writer), value = x and *arg = ... (reader).
+	[ "${1:-0}" -eq 3 ] && [ "${2:-0}" -gt 0 ]
+}
+
+# Scanned by a relative path, compiled by an absolute one; and the other
+# way round with a relative name in the line table (-fdebug-prefix-map).
+paths_rel_abs() {
+	(cd "$EX" && "$KS" scan -q --db "$WORK/rel.db" message-passing/buggy.c) || return 1
+	"$KS" cc -O2 -o abs "$MP/buggy.c" || return 1
+	KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/rel.db ./abs 5 >/dev/null 2>err1 || return 1
+	"$KS" scan -q --db abs.db "$MP/buggy.c" || return 1
+	for c in clang gcc; do
+		(cd "$EX" && KCSAN_CC=$c "$KS" cc -O2 -fdebug-prefix-map="$EX"=. \
+			-o "$WORK/rel-$c" message-passing/buggy.c) || return 1
+		readelf --debug-dump=line rel-$c | grep -q "$EX" && { echo "rel-$c: absolute path in the line table"; return 1; }
+		KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/abs.db ./rel-$c 5 >/dev/null 2>err-$c || return 1
+	done
+	grep -h 'focus:' err1 err-clang err-gcc
+	for f in err1 err-clang err-gcc; do
+		set -- $(focus_count $f)
+		[ "${1:-0}" -eq 3 ] || { echo "$f: ${1:-no} candidates"; return 1; }
+	done
+}
+
+# With focus the writer's race is found at the default sampling rate.
+focus_detects() {
+	n=0
+	for i in 1 2 3; do
+		"$KS" run --db mp.db --timeout 20 -- ./mp 200 >/dev/null 2>err
+		grep -q 'BUG: KCSAN' err && n=$((n + 1))
+	done
+	echo "runs reporting with focus: $n/3"
+	[ $n -ge 2 ]
+}
+
+# A correct program whose barrier is inline assembly: silent with focus
+# (static barrier applied), reported without (the control: watching every
+# access, the mfence is invisible to the runtime).
+asm_barrier() {
+	"$KS" scan -q --db asm.db "$ASM" || return 1
+	[ "$(sqlite3 asm.db 'SELECT count(*) FROM candidates')" -eq 0 ] || return 1
+	"$KS" cc -O2 -o asm "$ASM" || return 1
+	KCSAN_OPTIONS=skip_watch=0:verbose=1 "$KS" run --db asm.db -- ./asm 5 >/dev/null 2>err || return 1
+	grep 'focus:' err && grep -q 'static barriers' err || return 1
+	for i in 1 2 3 4 5; do
+		KCSAN_OPTIONS=skip_watch=0 "$KS" run --db asm.db --timeout 60 -- ./asm 200 >/dev/null 2>err || return 1
+		if grep -q 'BUG: KCSAN' err; then echo "false report with focus:"; cat err; return 1; fi
+	done
+	n=0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		KCSAN_OPTIONS=skip_watch=0 "$KS" run --db asm.db --no-focus --timeout 60 -- ./asm 200 >/dev/null 2>err || return 1
+		grep -q 'BUG: KCSAN' err && { n=$i; break; }
+	done
+	echo "without focus: reported at run $n (control)"
+	[ $n -gt 0 ]
+}
+
+# Focus off: --no-focus, no database, no candidates, a broken database.
+# The program runs and samples as usual each time.
+focus_off() {
+	KCSAN_OPTIONS=verbose=1 "$KS" run --db mp.db --no-focus -- ./mp 5 >/dev/null 2>e1 || return 1
+	expect_in e1 'focus: off (focus=0)' || return 1
+	KCSAN_OPTIONS=verbose=1 ./mp 5 >/dev/null 2>e2 || return 1
+	expect_in e2 'focus: off (no KCSAN_DB)' || return 1
+	"$KS" scan -q --db fixed.db "$MP/fixed.c" || return 1
+	"$KS" cc -O2 -o mpf "$MP/fixed.c" || return 1
+	KCSAN_OPTIONS=verbose=1 "$KS" run --db fixed.db -- ./mpf 5 >/dev/null 2>e3 || return 1
+	expect_in e3 'focus: off' || return 1
+	echo "not a database" >bad.db
+	KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/bad.db ./mp 5 >/dev/null 2>e4 || return 1
+	expect_in e4 'focus: off' || return 1
+	KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/none/x.db ./mp 5 >/dev/null 2>e5 || return 1
+	expect_in e5 'focus: off' || return 1
+	# Without verbose, nothing is said.
+	KCSAN_DB=$WORK/bad.db ./mp 5 >/dev/null 2>e6 || return 1
+	! grep -q focus e6
+	cat e1 e2 e3 e4 e5 | grep 'focus:'
+}
+
+check "focus loads the candidates of the executable" loads_candidates
+check "focus matches relative and absolute paths (scan, compile; clang, gcc)" paths_rel_abs
+check "focus detects the writer-side race at default sampling" focus_detects
+check "static inline-asm barrier applied: no false report with focus" asm_barrier
+check "focus off: --no-focus, no database, no candidates, broken database" focus_off
+finish
