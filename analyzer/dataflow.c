@@ -131,6 +131,7 @@ struct program {
 	char **keys;              /* link keys sorted, with their index */
 	int *key_fn;
 	int *called;              /* called from somewhere in the tree */
+	char *started;            /* started as a thread (count_instances) */
 	struct analysis *out;
 	int emit;                 /* the final pass: record facts */
 	struct intern objects;
@@ -1785,7 +1786,7 @@ static void count_instances(struct program *p)
 	free(edges);
 	free(first);
 	free(base);
-	free(started);
+	p->started = started;
 	free(wrapper);
 }
 
@@ -1907,6 +1908,107 @@ static void solve_summaries(struct program *p)
 	free(queued); free(runs);
 }
 
+static int add_root(struct thread_roots *r, int root)
+{
+	if (r->many)
+		return 0;
+	for (int i = 0; i < r->n; i++)
+		if (r->v[i] == root)
+			return 0;
+	if (r->n == MAX_THREAD_ROOTS)
+		r->many = 1;
+	else
+		r->v[r->n++] = root;
+	return 1;
+}
+
+/* Fills out->roots and out->unknown_root (struct analysis): each entry
+ * point is a root of itself, and a callee inherits its callers' roots (a
+ * worklist over the call edges; pthread_create starts a root instead). */
+static void find_thread_roots(struct program *p)
+{
+	int n = p->nfns, nedges = 0, edgecap = 0, *queue = xcalloc(n + 1, sizeof *queue);
+	int qhead = 0, qlen = 0, *head = new_heads(n), *next;
+	struct { int caller, callee; } *edges = NULL;
+	unsigned char *queued = xcalloc(n + 1, 1);
+	struct analysis *a = p->out;
+
+	a->roots = xcalloc(n + 1, sizeof *a->roots);
+	a->unknown_root = xcalloc(n + 1, 1);
+	for (int fi = 0; fi < n; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+				struct summary *cs;
+
+				if (e->kind != EV_CALL || !(cs = callee_of(p, e, p->fns[fi].file)))
+					continue;
+				grow(&edges, &edgecap, nedges + 1, sizeof *edges);
+				edges[nedges].caller = fi;
+				edges[nedges++].callee = (int)(cs - p->sums);
+			}
+	next = new_heads(nedges);
+	for (int k = nedges - 1; k >= 0; k--) {
+		next[k] = head[edges[k].caller];
+		head[edges[k].caller] = k;
+	}
+	for (int fi = 0; fi < n; fi++) {
+		int is_main = strcmp(p->fns[fi].name, "main") == 0;
+
+		if (!p->called[fi] || p->started[fi] || is_main || is_constructor(&p->fns[fi])) {
+			a->unknown_root[fi] = !p->called[fi] && !p->started[fi] && !is_main &&
+					      !is_constructor(&p->fns[fi]);
+			add_root(&a->roots[fi], fi);
+			queue[qlen++] = fi;
+			queued[fi] = 1;
+		}
+	}
+	while (qlen) {
+		int f = queue[qhead];
+
+		qhead = (qhead + 1) % (n + 1);
+		qlen--;
+		queued[f] = 0;
+		for (int k = head[f]; k >= 0; k = next[k]) {
+			struct thread_roots *to = &a->roots[edges[k].callee];
+			int changed = 0;
+
+			if (a->roots[f].many && !to->many)
+				changed = to->many = 1;
+			for (int i = 0; i < a->roots[f].n; i++)
+				changed |= add_root(to, a->roots[f].v[i]);
+			if (changed && !queued[edges[k].callee]) {
+				queued[edges[k].callee] = 1;
+				queue[(qhead + qlen++) % (n + 1)] = edges[k].callee;
+			}
+		}
+	}
+	free(edges);
+	free(head);
+	free(next);
+	free(queue);
+	free(queued);
+}
+
+int may_run_concurrently(const struct analysis *a, const struct function *f, const struct function *g)
+{
+	const struct thread_roots *x = &a->roots[f - a->fns], *y = &a->roots[g - a->fns];
+
+	if (x->many || y->many || x->n == 0 || y->n == 0)
+		return 1;
+	for (int i = 0; i < x->n; i++)
+		if (a->unknown_root[x->v[i]])
+			return 1;
+	for (int j = 0; j < y->n; j++)
+		if (a->unknown_root[y->v[j]])
+			return 1;
+	for (int i = 0; i < x->n; i++)
+		for (int j = 0; j < y->n; j++)
+			if (x->v[i] != y->v[j] || a->instances[x->v[i]] >= 2)
+				return 1;
+	return 0;
+}
+
 static void build_indexes(struct analysis *a, int ngids);
 
 void analyse(struct function *fns, int nfns, struct analysis *out)
@@ -1935,6 +2037,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;
 	count_instances(&p);
+	find_thread_roots(&p);
 	solve_summaries(&p);
 	p.emit = 1;
 	for (int i = 0; i < nfns; i++)
@@ -1962,6 +2065,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	free(p.keys);
 	free(p.key_fn);
 	free(p.called);
+	free(p.started);
 	free(order);
 }
 
@@ -2097,6 +2201,8 @@ void analysis_free(struct analysis *a)
 	pairset_free(&a->recseen);
 	free(a->late);
 	free(a->instances);
+	free(a->roots);
+	free(a->unknown_root);
 	free(a->rec_head);
 	free(a->rec_next);
 	for (int g = 0; a->caller_locks && g < a->ngids; g++)

@@ -44,6 +44,15 @@ struct lock_record {
 	int complete;
 };
 
+/* The thread entry points from which a function can be reached through
+ * calls: main, constructors, thread start routines, and the functions
+ * nothing in the tree calls (unknown_root).  MANY: more than fit. */
+#define MAX_THREAD_ROOTS 4
+struct thread_roots {
+	int v[MAX_THREAD_ROOTS];
+	unsigned char n, many;
+};
+
 struct analysis {
 	struct candidate *writers, *readers;
 	int nwriters, nreaders, wcap, rcap;
@@ -78,11 +87,20 @@ struct analysis {
 	int *cons_by_plain_head, *cons_by_plain_next;   /* consumers of each plain access */
 	signed char *lock_cache;      /* under_common_lock per object: -1 unknown */
 	struct function *fns;         /* the functions analysed */
+	struct thread_roots *roots;   /* per function: the threads it runs in */
+	unsigned char *unknown_root;  /* per function: an entry point called
+					 from outside the tree (a library API,
+					 a handler): any thread may run it */
 	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
 					 several threads at once */
 };
 
 /* May two activations of FN run at the same time? */
+/* May functions F and G (different) run at the same time in two threads?
+ * Not when every thread entry point that reaches one of them reaches the
+ * other too and runs only once (two helpers that only main() calls). */
+int may_run_concurrently(const struct analysis *a, const struct function *f, const struct function *g);
+
 int runs_concurrently_with_itself(const struct analysis *a, const struct function *fn);
 
 /* Runs the analysis over FNS (all functions of the tree, one per link

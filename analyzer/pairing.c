@@ -149,12 +149,14 @@ static int ordered_after_acquire(const struct analysis *a, const struct event *e
 	return 0;
 }
 
-/* May the pattern found in FN pair with link L?  Not when L was found in
- * FN itself and FN never runs in two threads at once: a thread does not
- * race with itself. */
+/* May the pattern found in FN pair with link L?  Not when the two cannot
+ * run at the same time: L was found in FN itself and FN never runs in two
+ * threads at once, or only one thread ever runs both functions. */
 static int other_activation(const struct analysis *a, const struct function *fn, const struct link *l)
 {
-	return l->fn != fn || runs_concurrently_with_itself(a, fn);
+	if (l->fn == fn)
+		return runs_concurrently_with_itself(a, fn);
+	return may_run_concurrently(a, fn, l->fn);
 }
 
 /* The first link of SORTED (links indexed by flag and data object) on
@@ -704,6 +706,7 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 
 			/* (the same access counts twice when two threads run it) */
 			if ((wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
+			    (wr->fn != acc->fn && !may_run_concurrently(a, wr->fn, acc->fn)) ||
 			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc))
 				continue;
 			locked = wr;

@@ -249,3 +249,27 @@ Test(programs, one_program_in_two_files_still_shares_its_globals)
 
 	expect_findings(s, 3, NULL);
 }
+
+/* Two functions that only main()'s thread runs (after the threads were
+ * started, so not initialisation) cannot race with each other. */
+Test(context, functions_only_main_runs_do_not_pair)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int x, flag, other;\n"
+		   "void produce(void) { x = 1; WRITE_ONCE(flag, 1); }\n"
+		   "int consume(void) { return READ_ONCE(flag) ? x : 0; }\n"
+		   "void *bystander(void *a) { WRITE_ONCE(other, 1); return a; }\n"
+		   "int main(void) { pthread_t t; pthread_create(&t, 0, bystander, 0);"
+		   " produce(); int r = consume(); pthread_join(t, 0); return r; }\n");
+}
+
+Test(context, consumer_in_a_thread_still_pairs_with_main)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int x, flag;\n"
+		   "void produce(void) { x = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "int consume(void) { return READ_ONCE(flag) ? x : 0; } /*R*/\n"
+		   "void *reader(void *a) { return (void *)(long)consume(); }\n"
+		   "int main(void) { pthread_t t; pthread_create(&t, 0, reader, 0);"
+		   " produce(); pthread_join(t, 0); return 0; }\n");
+}
