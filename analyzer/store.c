@@ -255,7 +255,17 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		"SELECT fn.id, fn.name, fn.link_key, fl.path, fn.line, fn.col, fn.end_line,"
 		" fn.entry_block, fn.exit_block, fn.block_count FROM functions fn"
 		" JOIN files fl ON fl.id = fn.file_id JOIN translation_units t ON t.id = fn.tu_id"
-		" WHERE fn.id IN (SELECT min(id) FROM functions GROUP BY link_key, file_id) ORDER BY fn.id");
+		" JOIN files tf ON tf.id = t.file_id"
+		/* One copy of a function defined in a header that several TUs
+		 * include: the one of the TU whose path sorts first, and the
+		 * functions in the order of their TUs' paths.  By id (the order
+		 * the TUs were parsed in) a scan with -j 2 gave other findings
+		 * from one run to the next. */
+		" WHERE fn.id IN (SELECT id FROM (SELECT f2.id, row_number() OVER"
+		"   (PARTITION BY f2.link_key, f2.file_id ORDER BY p2.path, f2.id) AS rn"
+		"   FROM functions f2 JOIN translation_units t2 ON t2.id = f2.tu_id"
+		"   JOIN files p2 ON p2.id = t2.file_id) WHERE rn = 1)"
+		" ORDER BY tf.path, fn.id");
 	sqlite3_stmt *es = kdb_prepare(db,
 		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, o.display,"
 		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col, e.discarded FROM events e"
