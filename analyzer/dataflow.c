@@ -607,6 +607,69 @@ static int depends_through_call(struct deriv_map *m, const struct event *call, c
 	return c.dep.found;
 }
 
+/* ---- which marked reads' values are used ---- */
+
+struct use_mark { struct deriv_map *m; unsigned char *used; int nevents; };
+
+static void mark_item(const char *item, void *arg)
+{
+	struct use_mark *u = arg;
+
+	if (item[0] == '~')
+		item++;
+	else if (item[0] == '#') {          /* "#N=ITEM", a call argument */
+		const char *eq = strchr(item, '=');
+
+		if (!eq)
+			return;
+		item = eq + 1;
+	}
+	if (item[0] == '$' || item[0] == '!')
+		return;
+	if (item[0] == '@') {
+		int k = atoi(item + 1);
+
+		if (k >= 0 && k < u->nevents)
+			u->used[k] = 1;
+	} else {
+		struct derived *d = dm_get(u->m, item, 0);
+
+		for (int i = 0; d && i < d->n; i++)
+			if (d->reads[i] >= 0 && d->reads[i] < u->nevents)
+				u->used[d->reads[i]] = 1;
+	}
+}
+
+/* Per event index of F: is the value of that (marked read) event used,
+ * flow-insensitively?  Used means tested by a condition, returned, passed
+ * to a call, stored (by a plain or a marked write), or part of an
+ * address; the value of a local counts where the local's does.  A read
+ * whose value is none of these (READ_ONCE(count) summed into a statistic,
+ * a read for its side effect) decides nothing: it guards nothing after it
+ * and consumes no publication. */
+static unsigned char *value_used(const struct function *f, struct deriv_map *m)
+{
+	int n = 0;
+	struct use_mark u;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			if (f->blocks[b].events[i].index >= n)
+				n = f->blocks[b].events[i].index + 1;
+	u.m = m;
+	u.nevents = n;
+	u.used = xcalloc((size_t)n + 1, 1);
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+
+			if ((e->kind == EV_LOCAL && e->defines && e->defines[0] == '?') ||
+			    e->kind == EV_CALL || e->kind == EV_ACCESS)
+				for_each_use(e->uses, mark_item, &u);
+		}
+	return u.used;
+}
+
 /* ---- facts ---- */
 
 static void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
@@ -1110,6 +1173,7 @@ struct fn_ctx {
 	struct deriv_map derived;
 	unsigned char *pre_spawn;     /* per event index: a thread is created
 					 next, before any join (backward) */
+	unsigned char *used;          /* per event index: value_used */
 };
 
 /* The summary of the function a call to KEY from a function in FILE
@@ -1365,7 +1429,8 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		}
 		/* An RMW whose result is thrown away (set_bit(...);) guards
 		 * nothing: only its write half matters to the reader side. */
-		if ((e->access == ACC_READ || e->access == ACC_RMW) && !e->discarded) {
+		if ((e->access == ACC_READ || e->access == ACC_RMW) && !e->discarded &&
+		    (e->access != ACC_READ || c->used[e->index])) {
 			/* A read after a publication is taken as a handshake (the
 			 * consumer's acknowledgement): it ends the "late" window. */
 			if (e->access == ACC_READ)
@@ -1522,11 +1587,12 @@ static void run_function(struct program *p, int fi)
 	struct state *in = xcalloc(f->nblocks, sizeof *in);
 	unsigned char *pending = xcalloc(f->nblocks + 1, 1);
 	struct state cur = { 0 };
-	struct fn_ctx c = { p, f, NULL, { 0 }, NULL };
+	struct fn_ctx c = { p, f, NULL, { 0 }, NULL, NULL };
 	struct summary fresh = { 0 };
 	int changed = 1, rounds = 0;
 
 	compute_derived(f, &c.derived);
+	c.used = value_used(f, &c.derived);
 	if (p->emit)
 		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;
@@ -1584,6 +1650,7 @@ static void run_function(struct program *p, int fi)
 	state_free(&cur);
 	free(in);
 	free(c.pre_spawn);
+	free(c.used);
 	for (int i = 0; i < c.derived.n; i++)
 		free(c.derived.v[i].reads);
 	free(c.derived.v);

@@ -44,7 +44,7 @@ void deps_add(struct deps *d, const char *item)
 }
 
 /* Adds every item of the ",a,@3," list TEXT to INTO. */
-static void deps_merge_text(struct deps *into, const char *text)
+void deps_merge_text(struct deps *into, const char *text)
 {
 	char *copy, *tok, *save = NULL;
 
@@ -1113,7 +1113,27 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));
 		} else {
+			/* The values a primitive writes (WRITE_ONCE(ack,
+			 * READ_ONCE(flag)): "~ITEM" in its uses, like a store's. */
+			struct deps value = { 0 };
+
+			x->collect = &value;
 			walk_expr(x, u->roots[a], M_READ);
+			x->collect = outer;
+			if (value.buf) {
+				char *copy = xstrdup(value.buf), *tok, *save = NULL;
+
+				deps_merge(outer, &value);
+				for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+					if (tok[0] != '$' && tok[0] != '!' && tok[0] != '#' && tok[0] != '~') {
+						char *item = xasprintf("~%s", tok);
+
+						deps_add(&uses, item);
+						free(item);
+					}
+				free(copy);
+				free(value.buf);
+			}
 		}
 	}
 	if (u->site && x->nactive > 0 && x->active[x->nactive - 1] == u->site)

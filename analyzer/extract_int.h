@@ -28,6 +28,9 @@ struct deps {
 	size_t len, cap;
 };
 
+/* Adds every item of a ",a,@3," list to D (D may be NULL). */
+void deps_merge_text(struct deps *d, const char *text);
+
 struct file_text {
 	CXFile file;
 	const char *text;

@@ -82,12 +82,34 @@ static void walk_any(struct ectx *x, CXCursor c)
 		walk_stmt(x, c);
 }
 
+/* Walks C, an expression whose value is used as SINK says ("?test": a
+ * condition decides where control goes; "?ret": the function returns
+ * it), and records what the value depends on in a local event that
+ * defines SINK.  The analysis counts a marked read as guarding what
+ * follows only when its value is used somewhere like this (dataflow.c,
+ * value_used): READ_ONCE(count) added into a statistic decides nothing. */
+static void walk_value(struct ectx *x, CXCursor c, const char *sink)
+{
+	struct deps d = { 0 }, *outer = x->collect;
+	struct event *e;
+
+	x->collect = &d;
+	walk_expr(x, c, M_READ);
+	x->collect = outer;
+	if (!d.buf)
+		return;
+	deps_merge_text(outer, d.buf);
+	e = emit(x, EV_LOCAL, c);
+	e->defines = xstrdup(sink);
+	e->uses = d.buf;
+}
+
 /* A controlling expression: testing a pointer (if (!n)) hands it to no
  * one, so it does not end the pointer's freshness (extract_expr.c). */
 static void walk_cond(struct ectx *x, CXCursor c)
 {
 	x->no_escape++;
-	walk_expr(x, c, M_READ);
+	walk_value(x, c, "?test");
 	x->no_escape--;
 }
 
@@ -233,7 +255,7 @@ static void walk_switch(struct ectx *x, CXCursor *k, int n)
 
 	if (n < 2)
 		return;
-	walk_expr(x, k[0], M_READ);
+	walk_value(x, k[0], "?test");
 	sw.head = x->cur;
 	sw.has_default = 0;
 	x->sw = &sw;
@@ -317,7 +339,7 @@ void walk_stmt(struct ectx *x, CXCursor c)
 		break;
 	case CXCursor_ReturnStmt:
 		for (int i = 0; i < n; i++)
-			walk_expr(x, k[i], M_READ);
+			walk_value(x, k[i], "?ret");
 		jump(x, x->fn->exit);
 		break;
 	case CXCursor_GotoStmt: {

@@ -52,3 +52,21 @@ Test(deps, store_not_depending_on_the_load_is_reported)
 		   " n->next = NULL; /*R*/\n"
 		   " if (h) smp_store_release(&head, n); }\n");
 }
+
+/* A marked read whose value decides nothing (summed into a statistic)
+ * guards nothing after it: no reader-side pattern, no consumer. */
+Test(deps, read_whose_value_is_unused_guards_nothing)
+{
+	expect_one(LKMM "int x, count; long stat;\n"
+		   "void writer(void) { x = 1; WRITE_ONCE(count, 1); }\n"
+		   "int reader(void) { stat += READ_ONCE(count); return x; }\n");
+}
+
+Test(deps, read_whose_value_is_tested_still_guards)
+{
+	expect_one(LKMM "int x, count; long stat;\n"
+		   "void writer(void) { x = 1; /*W*/ WRITE_ONCE(count, 1); }\n"
+		   "int reader(void) { if (READ_ONCE(count))\n"
+		   " return x; /*R*/\n"
+		   " return 0; }\n");
+}
