@@ -670,6 +670,59 @@ static unsigned char *value_used(const struct function *f, struct deriv_map *m)
 	return u.used;
 }
 
+/* Per event index of F: may the value of that read matter to F's callers?
+ * It does when F returns it, stores it, passes it on, or waits for it in a
+ * loop; and, when F returns a value at all, when F tests it (the result
+ * may say what it saw).  A read that F only tests to choose a branch of
+ * its own (liburcu's futex_wake_up(): if (uatomic_read(&futex) == -1)
+ * wake(...)) decides nothing once both branches meet again: the callers
+ * must not take it for a guard of what they do next. */
+static unsigned char *value_exported(const struct function *f, struct deriv_map *m)
+{
+	int n = 0, returns_value = 0;
+	struct use_mark u;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+
+			if (e->index >= n)
+				n = e->index + 1;
+			if (e->kind == EV_LOCAL && e->defines && strcmp(e->defines, "?ret") == 0)
+				returns_value = 1;
+		}
+	u.m = m;
+	u.nevents = n;
+	u.used = xcalloc((size_t)n + 1, 1);
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+
+			if (e->kind == EV_LOCAL && e->defines &&
+			    (strcmp(e->defines, "?ret") == 0 || strcmp(e->defines, "?loop") == 0 ||
+			     (returns_value && strcmp(e->defines, "?test") == 0)))
+				for_each_use(e->uses, mark_item, &u);
+			else if (e->kind == EV_CALL || (e->kind == EV_ACCESS && e->access != ACC_READ))
+				for_each_use(e->uses, mark_item, &u);
+		}
+	return u.used;
+}
+
+/* Drops from SET the reads of F (name NAME) whose value EXPORTED says
+ * does not leave F. */
+static void keep_exported(struct evset *set, const char *name, const unsigned char *exported, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < set->n; i++) {
+		struct event *r = set->v[i];
+
+		if (r->func != name || r->index >= n || exported[r->index])
+			set->v[k++] = r;
+	}
+	set->n = k;
+}
+
 /* ---- facts ---- */
 
 static void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
@@ -1632,6 +1685,18 @@ static void run_function(struct program *p, int fi)
 		fresh.must_kill = in[f->exit].killed;
 		es_copy(&fresh.exit_plain, &in[f->exit].pend_plain);
 		es_copy(&fresh.exit_reads, &in[f->exit].pend_reads);
+	}
+	{
+		unsigned char *exported = value_exported(f, &c.derived);
+		int n = 0;
+
+		for (int b = 0; b < f->nblocks; b++)
+			for (int i = 0; i < f->blocks[b].nevents; i++)
+				if (f->blocks[b].events[i].index >= n)
+					n = f->blocks[b].events[i].index + 1;
+		keep_exported(&fresh.exit_reads, f->name, exported, n);
+		keep_exported(&fresh.all_reads, f->name, exported, n);
+		free(exported);
 	}
 	/* Replace the old summary. */
 	{

@@ -96,12 +96,23 @@ static void walk_value(struct ectx *x, CXCursor c, const char *sink)
 	x->collect = &d;
 	walk_expr(x, c, M_READ);
 	x->collect = outer;
-	if (!d.buf)
+	/* (a return of a value is recorded even when the value depends on
+	 * nothing: it tells the analysis that the function returns one) */
+	if (!d.buf && strcmp(sink, "?ret") != 0)
 		return;
 	deps_merge_text(outer, d.buf);
 	e = emit(x, EV_LOCAL, c);
 	e->defines = xstrdup(sink);
 	e->uses = d.buf;
+}
+
+/* The condition of a loop ("?loop"): a read tested there is waited on,
+ * and what follows the loop runs only once it has the value wanted. */
+static void walk_loop_cond(struct ectx *x, CXCursor c)
+{
+	x->no_escape++;
+	walk_value(x, c, "?loop");
+	x->no_escape--;
 }
 
 /* A controlling expression: testing a pointer (if (!n)) hands it to no
@@ -143,7 +154,7 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 	if (n < 2)
 		return;
 	fall_into(x, head);
-	walk_cond(x, k[0]);
+	walk_loop_cond(x, k[0]);
 	block_add_edge(x->fn, x->cur, body);
 	block_add_edge(x->fn, x->cur, out);
 	x->cur = body;
@@ -165,7 +176,7 @@ static void walk_do(struct ectx *x, CXCursor *k, int n)
 	walk_any(x, k[0]);
 	pop_loop(x, 1);
 	fall_into(x, cond);
-	walk_cond(x, k[1]);
+	walk_loop_cond(x, k[1]);
 	block_add_edge(x->fn, x->cur, body);
 	block_add_edge(x->fn, x->cur, out);
 	x->cur = out;
@@ -233,7 +244,7 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	out = new_block(x);
 	fall_into(x, head);
 	if (!clang_Cursor_isNull(cond)) {
-		walk_cond(x, cond);
+		walk_loop_cond(x, cond);
 		block_add_edge(x->fn, x->cur, out);
 	}
 	block_add_edge(x->fn, x->cur, body);

@@ -70,3 +70,26 @@ Test(deps, read_whose_value_is_tested_still_guards)
 		   " return x; /*R*/\n"
 		   " return 0; }\n");
 }
+
+/* A read that a callee only tests to choose a branch of its own (wake a
+ * waiter when a futex says so) guards nothing its callers do next. */
+Test(deps, read_tested_inside_a_void_callee_guards_nothing_after_it)
+{
+	expect_one(LKMM "int x, futex, woken;\n"
+		   "static void wake_up(void) { if (READ_ONCE(futex) == -1) WRITE_ONCE(woken, 1); }\n"
+		   "void writer(void) { x = 1; WRITE_ONCE(futex, -1); }\n"
+		   "int reader(void) { wake_up(); return x; }\n");
+}
+
+Test(deps, read_a_callee_waits_for_or_reports_still_guards)
+{
+	expect_one(LKMM "int x, flag, y, ready;\n"
+		   "static void wait_for_flag(void) { while (!READ_ONCE(flag)) ; }\n"
+		   "static int is_ready(void) { if (READ_ONCE(ready)) return 1; return 0; }\n"
+		   "void writer(void) { x = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "void writer2(void) { y = 1; /*W*/ WRITE_ONCE(ready, 1); }\n"
+		   "int reader(void) { wait_for_flag();\n"
+		   " return x; /*R*/\n}\n"
+		   "int reader2(void) { if (!is_ready()) return 0;\n"
+		   " return y; /*R*/\n}\n");
+}
