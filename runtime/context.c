@@ -95,6 +95,16 @@ struct kcsan_ctx *kcsan_get_ctx(void)
 		if (!ctx->rng)
 			ctx->rng = 1;
 		kcsan_reset_skip(ctx);
+		/*
+		 * A new thread starts anywhere in [0, skip_watch]: the kernel's
+		 * skip counter is per CPU and carries over from task to task,
+		 * but a thread's starts afresh, and a first count of at least
+		 * 1 would mean that a thread making only a few plain accesses
+		 * (one store and a flag, the typical worker of a litmus test or
+		 * a thread pool's short task) is never watched at all.
+		 */
+		if (kcsan_opts.skip_watch_rand && kcsan_opts.skip_watch > 0)
+			ctx->skip = (long)(kcsan_rand(ctx) % (uint64_t)(kcsan_opts.skip_watch + 1));
 	}
 	return ctx;
 }

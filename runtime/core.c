@@ -18,6 +18,7 @@
  * watched plain access is reported.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
@@ -45,6 +46,27 @@ static struct {
 } other_info[KCSAN_NUM_WATCHPOINTS];
 
 #define compiler_barrier() __asm__ __volatile__("" ::: "memory")
+
+/*
+ * After fork() only the forking thread exists in the child: the watchpoints
+ * the other threads had set up would stay in the table for ever (nobody is
+ * left to remove them), taking the slots of the pages they watched -- the
+ * child could then never watch those pages again.  It starts empty.
+ */
+static void child_after_fork(void)
+{
+	int i;
+
+	for (i = 0; i < KCSAN_NUM_WATCHPOINTS; i++) {
+		__atomic_store_n(&watchpoints[i], KCSAN_WP_INVALID, __ATOMIC_RELAXED);
+		__atomic_store_n(&other_info[i].ready, 0, __ATOMIC_RELAXED);
+	}
+}
+
+__attribute__((constructor)) static void core_register_fork(void)
+{
+	pthread_atfork(NULL, NULL, child_after_fork);
+}
 
 static inline unsigned int slot_of(uintptr_t addr, int i)
 {
@@ -293,6 +315,8 @@ void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
 			      int is_reorder, uintptr_t to_ip)
 {
 	const uintptr_t cur_ip = ip;
+	const int cur_type = type;
+	const int own = !is_reorder;	/* called for this access itself */
 	uint64_t enc;
 	int slot;
 
@@ -300,11 +324,13 @@ again:
 	slot = find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc);
 	if (slot >= 0) {
 		found_watchpoint(ctx, slot, enc, ptr, size, type, ip, is_reorder, to_ip);
-		return;
+		goto out;
 	}
-	if (should_watch(ctx, type)) {
+	/* The re-check of a delayed access right after a publication is
+	 * watched whatever the sampling says (weakmem.c). */
+	if (should_watch(ctx, type) || (is_reorder && kcsan_reorder_force_watch(ctx))) {
 		setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip);
-		return;
+		goto out;
 	}
 	/*
 	 * Simulated reordering: the delayed access is checked again along
@@ -325,6 +351,11 @@ again:
 		if (size)
 			goto again;
 	}
+out:
+	/* After the re-check: a marked write is a possible publication of
+	 * the delayed access, whose *next* re-check is then watched. */
+	if (own)
+		kcsan_reorder_note_access(ctx, cur_type, cur_ip);
 }
 
 void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)

@@ -64,7 +64,15 @@ struct kcsan_reorder {
 	int type;		/* access type | KCSAN_ACCESS_SCOPED */
 	int depth;
 	uintptr_t ip;		/* where the access was made */
+	/* KCSAN_PUBLISH_*: has a marked write (a possible publication) been
+	 * made while the access was delayed?  See weakmem.c. */
+	int publish;
+	uintptr_t publish_ip;	/* that marked write */
 };
+
+#define KCSAN_PUBLISH_NONE	0	/* no marked write since the access */
+#define KCSAN_PUBLISH_PENDING	1	/* one was made: watch the next re-check */
+#define KCSAN_PUBLISH_DONE	2	/* the re-check after it was watched */
 
 /* Call sites kept per thread (the shadow call stack filled by
  * __tsan_func_entry) and frames kept per reported access. */
@@ -125,6 +133,9 @@ void kcsan_barrier_memorder(struct kcsan_ctx *ctx, int memorder);
 void kcsan_signal_fence(struct kcsan_ctx *ctx, int encoded);
 void kcsan_func_entry(struct kcsan_ctx *ctx, uintptr_t call_pc);
 void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip);
+/* The first re-check after a publication is always watched (weakmem.c). */
+int kcsan_reorder_force_watch(struct kcsan_ctx *ctx);
+void kcsan_reorder_note_access(struct kcsan_ctx *ctx, int type, uintptr_t ip);
 /* Release semantics of an uninstrumented synchronisation call (unlock...). */
 void kcsan_sync_release(void);
 
