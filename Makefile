@@ -5,6 +5,8 @@
 #   make check      run every test (unit, header, corpus, end-to-end)
 #   make install    install under $(DESTDIR)$(PREFIX)
 #   make bench-scan static-analysis speed ratios (see bench/)
+#   make eval-dynamic  dynamic recall / false positives on the labelled
+#                   corpus, beside ThreadSanitizer's (long: ~30 min)
 #
 # The runtime (runtime/, build/runtime/libkcsan_rt.a) is built by 'all';
 # its rules are in runtime/Makefile.inc.
@@ -47,7 +49,8 @@ BIN      := $(B)/kcsan-scan
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
 
-.PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan
+.PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan \
+        eval-dynamic
 
 all: $(BIN) $(KCSAN_RT_LIB)
 
@@ -94,6 +97,15 @@ check: deps
 bench-scan: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/scan-bench.sh
+
+# Every corpus program built with `kcsan-scan cc`, scanned and run under
+# `kcsan-scan run --timeout 10` (racy: until found; correct: 20 runs), and
+# the same with clang -fsanitize=thread.  EVAL_FLAGS adds scorer options.
+eval-dynamic: deps
+	@$(MAKE) --no-print-directory all
+	@python3 tests/dynamic/score-dynamic.py --tsan --timeout 10 --fp-runs 20 \
+		--min-class-recall 1 --max-fp 0 $(EVAL_FLAGS) \
+		tests/corpus/[0-9]*.c tests/corpus-blind/b*.c
 
 install: $(BIN) $(KCSAN_RT_LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
