@@ -240,6 +240,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	const int is_write = (type & KCSAN_ACCESS_WRITE) != 0;
 	const int is_assert = (type & KCSAN_ACCESS_ASSERT) != 0;
 	uint64_t enc, expected, old, new_;
+	unsigned int handlers;
 	int slot;
 
 	kcsan_reset_skip(ctx);
@@ -256,9 +257,16 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	 * simulated as happening later than it did, its memory may be gone
 	 * by now (freed, out of scope), and reading it could fault.
 	 */
+	handlers = ctx->handlers;
 	old = is_reorder ? 0 : read_value(ptr, size);
 	delay_window(ctx);
 	new_ = is_reorder ? 0 : read_value(ptr, size);
+	/* A signal handler of this thread ran during the window: it may have
+	 * changed the value itself (its accesses are not checked while we are
+	 * in the runtime), and a thread does not race with itself. */
+	compiler_barrier();
+	if (ctx->handlers != handlers)
+		new_ = old;
 
 	expected = enc;
 	if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,

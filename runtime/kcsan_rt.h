@@ -84,6 +84,7 @@ struct kcsan_ctx {
 	int disable;		/* data_race() / __kcsan_disable_current nesting */
 	int depth;		/* function nesting depth (weak-memory scope) */
 	int nested;		/* running a signal handler (signals.c) */
+	unsigned int handlers;	/* signal handlers run so far (signals.c) */
 	unsigned int tid;	/* small sequential id, 1 = first thread seen */
 	long skip;		/* accesses left before the next watchpoint */
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
