@@ -5,6 +5,7 @@
 #   make check      run every test (unit, header, corpus, end-to-end)
 #   make install    install under $(DESTDIR)$(PREFIX)
 #   make bench-scan static-analysis speed ratios (see bench/)
+#   make bench-runtime  runtime overhead: native, kcsan-scan cc, TSan
 #   make eval-dynamic  dynamic recall / false positives on the labelled
 #                   corpus, beside ThreadSanitizer's (long: ~30 min)
 #
@@ -50,7 +51,7 @@ BIN      := $(B)/kcsan-scan
 include runtime/Makefile.inc
 
 .PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan \
-        eval-dynamic
+        eval-dynamic bench-runtime
 
 all: $(BIN) $(KCSAN_RT_LIB)
 
@@ -97,6 +98,10 @@ check: deps
 bench-scan: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/scan-bench.sh
+
+bench-runtime: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/runtime-bench.sh
 
 # Every corpus program built with `kcsan-scan cc`, scanned and run under
 # `kcsan-scan run --timeout 10` (racy: until found; correct: 20 runs), and

@@ -17,8 +17,7 @@
 
 #include "kcsan_rt.h"
 
-static __thread struct kcsan_ctx kcsan_tls
-	__attribute__((tls_model("initial-exec")));
+__thread struct kcsan_ctx kcsan_tls __attribute__((tls_model("initial-exec")));
 
 static unsigned int kcsan_next_tid;
 
@@ -81,11 +80,9 @@ void kcsan_reset_skip(struct kcsan_ctx *ctx)
 	ctx->skip = skip;
 }
 
-struct kcsan_ctx *kcsan_get_ctx(void)
+void kcsan_ctx_first_use(struct kcsan_ctx *ctx)
 {
-	struct kcsan_ctx *ctx = &kcsan_tls;
-
-	if (__builtin_expect(ctx->tid == 0, 0)) {
+	{
 		struct timespec ts;
 
 		kcsan_init();
@@ -106,5 +103,4 @@ struct kcsan_ctx *kcsan_get_ctx(void)
 		if (kcsan_opts.skip_watch_rand && kcsan_opts.skip_watch > 0)
 			ctx->skip = (long)(kcsan_rand(ctx) % (uint64_t)(kcsan_opts.skip_watch + 1));
 	}
-	return ctx;
 }

@@ -36,6 +36,7 @@
 #define KCSAN_SLOT_PAGE_SHIFT	12
 
 static uint64_t watchpoints[KCSAN_NUM_WATCHPOINTS];
+int kcsan_active_watchpoints;
 
 /* Filled by the thread that consumed the watchpoint of the same slot; the
  * slot stays KCSAN_WP_CONSUMED (nobody else can claim or consume it) until
@@ -61,6 +62,7 @@ static void child_after_fork(void)
 		__atomic_store_n(&watchpoints[i], KCSAN_WP_INVALID, __ATOMIC_RELAXED);
 		__atomic_store_n(&other_info[i].ready, 0, __ATOMIC_RELAXED);
 	}
+	__atomic_store_n(&kcsan_active_watchpoints, 0, __ATOMIC_RELAXED);
 }
 
 __attribute__((constructor)) static void core_register_fork(void)
@@ -112,6 +114,8 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 	uint64_t wp = kcsan_wp_encode(addr, size, is_write);
 	int i;
 
+	/* Counted first: an access that sees the count 0 skips the table. */
+	__atomic_fetch_add(&kcsan_active_watchpoints, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 3; i++) {
 		unsigned int slot = slot_of(addr, order[i]);
 		uint64_t expected = KCSAN_WP_INVALID;
@@ -124,6 +128,7 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 			return (int)slot;
 		}
 	}
+	__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
 	return -1;
 }
 
@@ -271,6 +276,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	expected = enc;
 	if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
 					0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
 		/* Not consumed.  A changed value means a writer the runtime
 		 * does not see (uninstrumented code, another process). */
 		if (old != new_ && kcsan_opts.report_unknown_origin) {
@@ -297,6 +303,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);
 		}
 		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
 		/* Two assertions are not accesses: no race between them. */
 		if (!(have_other && is_assert && (other.type & KCSAN_ACCESS_ASSERT)))
 			kcsan_report_race(&me, have_other ? &other : NULL,
@@ -379,6 +386,26 @@ void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr
 	    __atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) != 2 ||
 	    !kcsan_opts.enabled)
 		return;
+	/*
+	 * Fast path, the common case: no watchpoint anywhere, so nothing to
+	 * find; this access (and the re-check of the delayed one, which the
+	 * slow path would also count) is not sampled; no watched re-check is
+	 * due.  Same decisions as the slow path, without its calls.
+	 */
+	if (__builtin_expect(__atomic_load_n(&kcsan_active_watchpoints, __ATOMIC_RELAXED) == 0, 1) &&
+	    ctx->reorder.publish != KCSAN_PUBLISH_PENDING) {
+		const int marked = (type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) ==
+				   KCSAN_ACCESS_ATOMIC;
+		const long dec = !marked + (ctx->reorder.size && kcsan_opts.weak_memory &&
+					    !ctx->nested);
+
+		if (ctx->skip >= dec) {
+			ctx->skip -= dec;
+			if (marked && (type & KCSAN_ACCESS_WRITE))
+				kcsan_reorder_note_access(ctx, type, ip);
+			return;
+		}
+	}
 	ctx->in_rt = 1;
 	compiler_barrier();	/* a signal handler must see in_rt set first */
 	__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);

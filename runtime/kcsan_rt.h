@@ -115,11 +115,24 @@ void kcsan_parse_options(const char *s);
 /* context.c */
 extern int kcsan_initialized;
 void kcsan_init(void);
-struct kcsan_ctx *kcsan_get_ctx(void);
+/* The calling thread's context, inline (initial-exec TLS: one instruction);
+ * the first use in a thread sets it up (kcsan_ctx_first_use). */
+extern __thread struct kcsan_ctx kcsan_tls __attribute__((tls_model("initial-exec")));
+void kcsan_ctx_first_use(struct kcsan_ctx *ctx);
+static inline struct kcsan_ctx *kcsan_get_ctx(void)
+{
+	struct kcsan_ctx *ctx = &kcsan_tls;
+
+	if (__builtin_expect(ctx->tid == 0, 0))
+		kcsan_ctx_first_use(ctx);
+	return ctx;
+}
 uint64_t kcsan_rand(struct kcsan_ctx *ctx);
 void kcsan_reset_skip(struct kcsan_ctx *ctx);
 
-/* core.c: the check every instrumented access goes through. */
+/* core.c: the check every instrumented access goes through.  Watchpoints
+ * set up right now, all threads: 0 lets accesses skip the table. */
+extern int kcsan_active_watchpoints;
 void kcsan_check_access(const volatile void *ptr, size_t size, int type,
 			uintptr_t ip);
 void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
