@@ -8,8 +8,8 @@
  *   ./stress fork SECS     busy fixed pairs in the parent; fork while they
  *         run; a child running buggy pairs must report, one running fixed
  *         pairs must not, the parent must not.  Exit status 1 otherwise.
- *   ./stress unmap SECS    a delayed plain write whose page is unmapped
- *         before it is re-checked (marked writes, plain accesses and the
+ *   ./stress unmap SECS    a delayed plain write whose page is freed
+ *         (replaced by an inaccessible mapping) before it is re-checked (marked writes, plain accesses and the
  *         function's exit follow): no crash, no report (each thread only
  *         touches its own pages).
  *   ./stress signals SECS  a thread bombards the main thread with SIGUSR1,
@@ -93,7 +93,11 @@ static long plain_sink[64];
 __attribute__((noinline)) void write_then_unmap(long *page, long i)
 {
 	page[0] = i;				/* watched, then delayed */
-	munmap(page, 4096);			/* not a barrier for the model */
+	/* Free the page but keep its address reserved (PROT_NONE): reading
+	 * it now faults, and no other thread's mapping can land there (a
+	 * plain munmap would let another thread's mmap take the address). */
+	mmap(page, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
+	     -1, 0);				/* not a barrier for the model */
 	WRITE_ONCE(marked_sink, (int)i);	/* publication: next re-check watched */
 	plain_sink[i % 64] = i;			/* re-check of page[0] */
 	WRITE_ONCE(marked_sink, (int)i + 1);
