@@ -108,9 +108,12 @@ two_writers() {
 	! grep -q 'cannot record' a.err b.err
 }
 
-# A race with no static candidate is a finding of its own.
+# A race with no static candidate is a finding of its own: the database
+# holds the races of mp.c but only the scan of another program (which races
+# the runtime happens to see first is statistical; they may all have a
+# candidate in mp.c).
 dynamic_only() {
-	"$KS" scan -q --db two.db "$PP" || return 1
+	"$KS" scan -q --db two.db "$MP/fixed.c" || return 1
 	"$KS" report --db two.db --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
