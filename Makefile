@@ -6,6 +6,9 @@
 #   make install    install under $(DESTDIR)$(PREFIX)
 #   make bench-scan static-analysis speed ratios (see bench/)
 #   make bench-focus runtime focus vs --no-focus on the buggy examples
+#   make bench-runtime  runtime overhead: native, kcsan-scan cc, TSan
+#   make eval-dynamic  dynamic recall / false positives on the labelled
+#                   corpus, beside ThreadSanitizer's (long: ~30 min)
 #
 # The runtime (runtime/, build/runtime/libkcsan_rt.a) is built by 'all';
 # its rules are in runtime/Makefile.inc.
@@ -48,7 +51,8 @@ BIN      := $(B)/kcsan-scan
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
 
-.PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan bench-focus
+.PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan \
+        eval-dynamic bench-runtime bench-focus
 
 all: $(BIN) $(KCSAN_RT_LIB)
 
@@ -96,9 +100,22 @@ bench-scan: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/scan-bench.sh
 
-bench-focus:
+bench-focus: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/focus-bench.sh
+
+bench-runtime: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/runtime-bench.sh
+
+# Every corpus program built with `kcsan-scan cc`, scanned and run under
+# `kcsan-scan run --timeout 10` (racy: until found; correct: 20 runs), and
+# the same with clang -fsanitize=thread.  EVAL_FLAGS adds scorer options.
+eval-dynamic: deps
+	@$(MAKE) --no-print-directory all
+	@python3 tests/dynamic/score-dynamic.py --tsan --timeout 10 --fp-runs 20 \
+		--min-class-recall 1 --max-fp 0 $(EVAL_FLAGS) \
+		tests/corpus/[0-9]*.c tests/corpus-blind/b*.c
 
 install: $(BIN) $(KCSAN_RT_LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -18,8 +18,7 @@
 #include "focus.h"
 #include "kcsan_rt.h"
 
-static __thread struct kcsan_ctx kcsan_tls
-	__attribute__((tls_model("initial-exec")));
+__thread struct kcsan_ctx kcsan_tls __attribute__((tls_model("initial-exec")));
 
 static unsigned int kcsan_next_tid;
 
@@ -93,11 +92,9 @@ void kcsan_reset_skip(struct kcsan_ctx *ctx)
 	ctx->skip = skip;
 }
 
-struct kcsan_ctx *kcsan_get_ctx(void)
+void kcsan_ctx_first_use(struct kcsan_ctx *ctx)
 {
-	struct kcsan_ctx *ctx = &kcsan_tls;
-
-	if (__builtin_expect(ctx->tid == 0, 0)) {
+	{
 		struct timespec ts;
 
 		kcsan_init();
@@ -107,6 +104,15 @@ struct kcsan_ctx *kcsan_get_ctx(void)
 		if (!ctx->rng)
 			ctx->rng = 1;
 		kcsan_reset_skip(ctx);
+		/*
+		 * A new thread starts anywhere in [0, skip_watch]: the kernel's
+		 * skip counter is per CPU and carries over from task to task,
+		 * but a thread's starts afresh, and a first count of at least
+		 * 1 would mean that a thread making only a few plain accesses
+		 * (one store and a flag, the typical worker of a litmus test or
+		 * a thread pool's short task) is never watched at all.
+		 */
+		if (kcsan_opts.skip_watch_rand && kcsan_opts.skip_watch > 0)
+			ctx->skip = (long)(kcsan_rand(ctx) % (uint64_t)(kcsan_opts.skip_watch + 1));
 	}
-	return ctx;
 }

@@ -18,6 +18,7 @@
  * watched plain access is reported.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +37,7 @@
 #define KCSAN_SLOT_PAGE_SHIFT	12
 
 static uint64_t watchpoints[KCSAN_NUM_WATCHPOINTS];
+int kcsan_active_watchpoints;
 
 /* Filled by the thread that consumed the watchpoint of the same slot; the
  * slot stays KCSAN_WP_CONSUMED (nobody else can claim or consume it) until
@@ -46,6 +48,28 @@ static struct {
 } other_info[KCSAN_NUM_WATCHPOINTS];
 
 #define compiler_barrier() __asm__ __volatile__("" ::: "memory")
+
+/*
+ * After fork() only the forking thread exists in the child: the watchpoints
+ * the other threads had set up would stay in the table for ever (nobody is
+ * left to remove them), taking the slots of the pages they watched -- the
+ * child could then never watch those pages again.  It starts empty.
+ */
+static void child_after_fork(void)
+{
+	int i;
+
+	for (i = 0; i < KCSAN_NUM_WATCHPOINTS; i++) {
+		__atomic_store_n(&watchpoints[i], KCSAN_WP_INVALID, __ATOMIC_RELAXED);
+		__atomic_store_n(&other_info[i].ready, 0, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&kcsan_active_watchpoints, 0, __ATOMIC_RELAXED);
+}
+
+__attribute__((constructor)) static void core_register_fork(void)
+{
+	pthread_atfork(NULL, NULL, child_after_fork);
+}
 
 static inline unsigned int slot_of(uintptr_t addr, int i)
 {
@@ -91,6 +115,8 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 	uint64_t wp = kcsan_wp_encode(addr, size, is_write);
 	int i;
 
+	/* Counted first: an access that sees the count 0 skips the table. */
+	__atomic_fetch_add(&kcsan_active_watchpoints, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 3; i++) {
 		unsigned int slot = slot_of(addr, order[i]);
 		uint64_t expected = KCSAN_WP_INVALID;
@@ -103,6 +129,7 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 			return (int)slot;
 		}
 	}
+	__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
 	return -1;
 }
 
@@ -222,6 +249,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	const int is_write = (type & KCSAN_ACCESS_WRITE) != 0;
 	const int is_assert = (type & KCSAN_ACCESS_ASSERT) != 0;
 	uint64_t enc, expected, old, new_;
+	unsigned int handlers;
 	int slot;
 
 	/* A focused watchpoint leaves the sampling of the rest alone. */
@@ -240,13 +268,21 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	 * simulated as happening later than it did, its memory may be gone
 	 * by now (freed, out of scope), and reading it could fault.
 	 */
+	handlers = ctx->handlers;
 	old = is_reorder ? 0 : read_value(ptr, size);
 	delay_window(ctx);
 	new_ = is_reorder ? 0 : read_value(ptr, size);
+	/* A signal handler of this thread ran during the window: it may have
+	 * changed the value itself (its accesses are not checked while we are
+	 * in the runtime), and a thread does not race with itself. */
+	compiler_barrier();
+	if (ctx->handlers != handlers)
+		new_ = old;
 
 	expected = enc;
 	if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
 					0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
 		/* Not consumed.  A changed value means a writer the runtime
 		 * does not see (uninstrumented code, another process). */
 		if (old != new_ && kcsan_opts.report_unknown_origin) {
@@ -273,6 +309,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);
 		}
 		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
 		/* Two assertions are not accesses: no race between them. */
 		if (!(have_other && is_assert && (other.type & KCSAN_ACCESS_ASSERT)))
 			kcsan_report_race(&me, have_other ? &other : NULL,
@@ -299,6 +336,8 @@ void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
 			      int is_reorder, uintptr_t to_ip)
 {
 	const uintptr_t cur_ip = ip;
+	const int cur_type = type;
+	const int own = !is_reorder;	/* called for this access itself */
 	uint64_t enc;
 	int slot, watch;
 
@@ -306,11 +345,14 @@ again:
 	slot = find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc);
 	if (slot >= 0) {
 		found_watchpoint(ctx, slot, enc, ptr, size, type, ip, is_reorder, to_ip);
-		return;
+		goto out;
 	}
-	if ((watch = should_watch(ctx, type, is_reorder))) {
+	/* The re-check of a delayed access right after a publication is
+	 * watched whatever the sampling says (weakmem.c). */
+	if ((watch = should_watch(ctx, type, is_reorder)) ||
+	    (is_reorder && kcsan_reorder_force_watch(ctx))) {
 		setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip, watch == 2);
-		return;
+		goto out;
 	}
 	/*
 	 * Simulated reordering: the delayed access is checked again along
@@ -331,6 +373,11 @@ again:
 		if (size)
 			goto again;
 	}
+out:
+	/* After the re-check: a marked write is a possible publication of
+	 * the delayed access, whose *next* re-check is then watched. */
+	if (own)
+		kcsan_reorder_note_access(ctx, cur_type, cur_ip);
 }
 
 void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
@@ -346,6 +393,27 @@ void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr
 	    __atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) != 2 ||
 	    !kcsan_opts.enabled)
 		return;
+	/*
+	 * Fast path, the common case: no watchpoint anywhere, so nothing to
+	 * find; this access (and the re-check of the delayed one, which the
+	 * slow path would also count) is not sampled; no watched re-check is
+	 * due.  Same decisions as the slow path, without its calls.
+	 */
+	if (__builtin_expect(__atomic_load_n(&kcsan_active_watchpoints, __ATOMIC_RELAXED) == 0, 1) &&
+	    ctx->reorder.publish != KCSAN_PUBLISH_PENDING &&
+	    !kcsan_focus_active) {      /* (focus looks at every access's address) */
+		const int marked = (type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) ==
+				   KCSAN_ACCESS_ATOMIC;
+		const long dec = !marked + (ctx->reorder.size && kcsan_opts.weak_memory &&
+					    !ctx->nested);
+
+		if (ctx->skip >= dec) {
+			ctx->skip -= dec;
+			if (marked && (type & KCSAN_ACCESS_WRITE))
+				kcsan_reorder_note_access(ctx, type, ip);
+			return;
+		}
+	}
 	ctx->in_rt = 1;
 	compiler_barrier();	/* a signal handler must see in_rt set first */
 	if (kcsan_focus_active) {

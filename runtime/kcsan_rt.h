@@ -67,7 +67,15 @@ struct kcsan_reorder {
 	int type;		/* access type | KCSAN_ACCESS_SCOPED */
 	int depth;
 	uintptr_t ip;		/* where the access was made */
+	/* KCSAN_PUBLISH_*: has a marked write (a possible publication) been
+	 * made while the access was delayed?  See weakmem.c. */
+	int publish;
+	uintptr_t publish_ip;	/* that marked write */
 };
+
+#define KCSAN_PUBLISH_NONE	0	/* no marked write since the access */
+#define KCSAN_PUBLISH_PENDING	1	/* one was made: watch the next re-check */
+#define KCSAN_PUBLISH_DONE	2	/* the re-check after it was watched */
 
 /* Call sites kept per thread (the shadow call stack filled by
  * __tsan_func_entry) and frames kept per reported access. */
@@ -79,6 +87,7 @@ struct kcsan_ctx {
 	int disable;		/* data_race() / __kcsan_disable_current nesting */
 	int depth;		/* function nesting depth (weak-memory scope) */
 	int nested;		/* running a signal handler (signals.c) */
+	unsigned int handlers;	/* signal handlers run so far (signals.c) */
 	unsigned int tid;	/* small sequential id, 1 = first thread seen */
 	long skip;		/* accesses left before the next watchpoint */
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
@@ -112,11 +121,24 @@ void kcsan_parse_options(const char *s);
 /* context.c */
 extern int kcsan_initialized;
 void kcsan_init(void);
-struct kcsan_ctx *kcsan_get_ctx(void);
+/* The calling thread's context, inline (initial-exec TLS: one instruction);
+ * the first use in a thread sets it up (kcsan_ctx_first_use). */
+extern __thread struct kcsan_ctx kcsan_tls __attribute__((tls_model("initial-exec")));
+void kcsan_ctx_first_use(struct kcsan_ctx *ctx);
+static inline struct kcsan_ctx *kcsan_get_ctx(void)
+{
+	struct kcsan_ctx *ctx = &kcsan_tls;
+
+	if (__builtin_expect(ctx->tid == 0, 0))
+		kcsan_ctx_first_use(ctx);
+	return ctx;
+}
 uint64_t kcsan_rand(struct kcsan_ctx *ctx);
 void kcsan_reset_skip(struct kcsan_ctx *ctx);
 
-/* core.c: the check every instrumented access goes through. */
+/* core.c: the check every instrumented access goes through.  Watchpoints
+ * set up right now, all threads: 0 lets accesses skip the table. */
+extern int kcsan_active_watchpoints;
 void kcsan_check_access(const volatile void *ptr, size_t size, int type,
 			uintptr_t ip);
 void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
@@ -131,6 +153,9 @@ void kcsan_barrier_memorder(struct kcsan_ctx *ctx, int memorder);
 void kcsan_signal_fence(struct kcsan_ctx *ctx, int encoded);
 void kcsan_func_entry(struct kcsan_ctx *ctx, uintptr_t call_pc);
 void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip);
+/* The first re-check after a publication is always watched (weakmem.c). */
+int kcsan_reorder_force_watch(struct kcsan_ctx *ctx);
+void kcsan_reorder_note_access(struct kcsan_ctx *ctx, int type, uintptr_t ip);
 /* Release semantics of an uninstrumented synchronisation call (unlock...). */
 void kcsan_sync_release(void);
 

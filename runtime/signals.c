@@ -54,6 +54,7 @@ static void trampoline(int sig, siginfo_t *info, void *uc)
 	void *h = __atomic_load_n(&user_handler[sig], __ATOMIC_ACQUIRE);
 
 	ctx->nested++;
+	ctx->handlers++;
 	__asm__ __volatile__("" ::: "memory");
 	if (__atomic_load_n(&user_siginfo[sig], __ATOMIC_RELAXED))
 		((void (*)(int, siginfo_t *, void *))h)(sig, info, uc);

@@ -12,6 +12,20 @@
  * Only delaying ("store/load buffering") is modelled: the runtime cannot
  * execute an access earlier than the program does, so acquire operations
  * (which forbid later accesses from moving up) end nothing.
+ *
+ * Publication.  A re-check is only a race check: it finds another thread's
+ * watchpoint, and sets one up itself only when sampling selects it.  The
+ * moment that matters is right after a marked write made while the access
+ * is delayed (WRITE_ONCE(flag), a relaxed RMW, atomic_set...): the other
+ * thread can now see the flag and touch the data.  The instrumentation runs
+ * before each access, so the re-check *at* the marked write is too early
+ * (the flag is not yet stored); the first re-check after it -- the next
+ * access, the function's exit, or the barrier that ends the delay (the
+ * barrier of smp_store_mb() comes after its store, an unlock after the
+ * critical section's flag store) -- is always watched, once per delayed
+ * access.  That costs at most one extra delay window per sampled access,
+ * and cannot report a correct program: an access that a release or barrier
+ * ordered before the marked write is no longer delayed by then.
  */
 #include <limits.h>
 
@@ -29,6 +43,7 @@ void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
 	ra->type = type | KCSAN_ACCESS_SCOPED;
 	ra->ip = ip;
 	ra->depth = ctx->depth;
+	ra->publish = KCSAN_PUBLISH_NONE;
 	/* size last: it is the "valid" flag, read last by the re-check. */
 	__asm__ __volatile__("" ::: "memory");
 	ra->size = size;
@@ -42,6 +57,42 @@ void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
  *   WMB          writes and RMWs (an RMW contains a write), not reads.
  *   RMB          reads and RMWs (an RMW contains a read), not plain writes.
  */
+int kcsan_reorder_force_watch(struct kcsan_ctx *ctx)
+{
+	if (ctx->reorder.publish != KCSAN_PUBLISH_PENDING)
+		return 0;
+	ctx->reorder.publish = KCSAN_PUBLISH_DONE;
+	return 1;
+}
+
+void kcsan_reorder_note_access(struct kcsan_ctx *ctx, int type, uintptr_t ip)
+{
+	const int marked_write = KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_WRITE;
+
+	if (ctx->reorder.size && ctx->reorder.publish == KCSAN_PUBLISH_NONE &&
+	    (type & (marked_write | KCSAN_ACCESS_ASSERT)) == marked_write &&
+	    !ctx->nested) {
+		ctx->reorder.publish_ip = ip;
+		ctx->reorder.publish = KCSAN_PUBLISH_PENDING;
+	}
+}
+
+/* One last check of the delayed access before its scope or a barrier ends
+ * it (to_ip: where it is checked); watched if a publication is pending. */
+static void reorder_last_check(struct kcsan_ctx *ctx, uintptr_t to_ip)
+{
+	struct kcsan_reorder *ra = &ctx->reorder;
+
+	if (ctx->in_rt || ctx->disable || !kcsan_opts.enabled ||
+	    __atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) != 2)
+		return;
+	ctx->in_rt = 1;
+	__asm__ __volatile__("" ::: "memory");
+	__kcsan_check_access_ctx(ctx, ra->ptr, ra->size, ra->type, ra->ip, 1, to_ip);
+	__asm__ __volatile__("" ::: "memory");
+	ctx->in_rt = 0;
+}
+
 void kcsan_barrier(struct kcsan_ctx *ctx, enum kcsan_barrier kind)
 {
 	struct kcsan_reorder *ra = &ctx->reorder;
@@ -64,8 +115,13 @@ void kcsan_barrier(struct kcsan_ctx *ctx, enum kcsan_barrier kind)
 		       (ra->type & KCSAN_ACCESS_COMPOUND);
 		break;
 	}
-	if (ends)
+	if (ends) {
+		/* Ordered from now on, but it was not while the publication
+		 * since its delay began was already visible. */
+		if (ra->publish == KCSAN_PUBLISH_PENDING)
+			reorder_last_check(ctx, ra->publish_ip);
 		ra->size = 0;
+	}
 }
 
 /*
@@ -152,15 +208,7 @@ void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip)
 	/* A signal handler's function exits run deeper than the interrupted
 	 * code's scope, so they never end it; they do no check either. */
 	if (ra->size && ctx->depth <= ra->depth && !ctx->nested) {
-		if (!ctx->in_rt && !ctx->disable && kcsan_opts.enabled &&
-		    __atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) == 2) {
-			ctx->in_rt = 1;
-			__asm__ __volatile__("" ::: "memory");
-			__kcsan_check_access_ctx(ctx, ra->ptr, ra->size, ra->type,
-						 ra->ip, 1, ip);
-			__asm__ __volatile__("" ::: "memory");
-			ctx->in_rt = 0;
-		}
+		reorder_last_check(ctx, ip);
 		ra->size = 0;
 		ra->depth = INT_MIN;
 	}

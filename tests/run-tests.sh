@@ -31,6 +31,15 @@ run_suite "corpus builds and runs natively" sh tests/corpus/check-build.sh
 run_suite "runtime: barrier table, message passing, pthreads, gcc and clang" sh tests/runtime/run.sh
 run_suite "dynamic: cc, run, races in the database, joined report" sh tests/e2e/dynamic.sh
 run_suite "focus: candidates loaded and mapped, static barriers, focus off" sh tests/e2e/focus.sh
+for c in clang gcc; do
+	run_suite "dynamic corpus subset ($c): buggy found, correct never reported" \
+		python3 tests/dynamic/score-dynamic.py --cc $c --timeout 30 --fp-runs 3 \
+		--min-class-recall 1 --max-fp 0 \
+		tests/corpus/01-mp-once-once.c tests/corpus/35-lock-cmpxchg-relaxed.c \
+		tests/corpus/57-ring-head-once.c tests/corpus-blind/b01-fifo-push-once.c \
+		tests/corpus/03-mp-release-acquire.c tests/corpus/34-lock-cmpxchg-acquire.c \
+		tests/corpus/56-ring-release-acquire.c tests/corpus-blind/b21-fifo-helpers-relacq.c
+done
 run_suite "scan: bad input, compile databases, incremental, profiles" sh tests/e2e/scan-cli.sh
 for s in tests/e2e/report*.sh; do
 	[ -f "$s" ] && run_suite "report: $(basename "$s" .sh)" sh "$s"

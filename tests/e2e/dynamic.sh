@@ -108,7 +108,8 @@ two_writers() {
 	! grep -q 'cannot record' a.err b.err
 }
 
-# A race with no static candidate is a finding of its own.
+# A race with no static candidate is a finding of its own: a flagless
+# counter race, which the static pass has nothing to say about.
 dynamic_only() {
 	db=cnt.db
 	KCSAN_CC=gcc "$KS" cc -O2 -o counter "$TOP/tests/e2e/data/dynamic/counter.c" || return 1
