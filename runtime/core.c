@@ -171,6 +171,35 @@ static uint64_t read_value(const volatile void *ptr, size_t size)
  * the racing thread may need this CPU to run at all (fewer CPUs than threads,
  * a loaded CI machine), and a sleep gives it the CPU.
  */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The delay budget (max_delay_pct): a thread in a tight loop reaches a
+ * sampled watchpoint every few microseconds of work, and an 80 µs window
+ * each time made it run tens of times slower (in a critical section, every
+ * thread waiting for the lock too).  The windows of ordinary sampling are
+ * capped at a share of the thread's running time; a sparse program (a test
+ * that touches shared data now and then) stays under it and is watched as
+ * before.
+ */
+static int over_delay_budget(struct kcsan_ctx *ctx)
+{
+	uint64_t now;
+
+	if (!kcsan_opts.max_delay_pct || !kcsan_opts.udelay)
+		return 0;
+	now = now_ns();
+	if (!ctx->born_ns)
+		ctx->born_ns = now;
+	return ctx->delayed_ns * 100 > (uint64_t)kcsan_opts.max_delay_pct * (now - ctx->born_ns);
+}
+
 static void delay_window(struct kcsan_ctx *ctx)
 {
 	unsigned long us = kcsan_opts.udelay;
@@ -184,7 +213,14 @@ static void delay_window(struct kcsan_ctx *ctx)
 	}
 	ts.tv_sec = (time_t)(us / 1000000);
 	ts.tv_nsec = (long)(us % 1000000) * 1000;
-	nanosleep(&ts, NULL);
+	if (kcsan_opts.max_delay_pct) {
+		uint64_t t0 = now_ns();
+
+		nanosleep(&ts, NULL);
+		ctx->delayed_ns += now_ns() - t0;
+	} else {
+		nanosleep(&ts, NULL);
+	}
 }
 
 /* Plain accesses (and assertions) are sampled; marked ones never watched.
@@ -350,9 +386,13 @@ again:
 	/* The re-check of a delayed access right after a publication is
 	 * watched whatever the sampling says (weakmem.c). */
 	if ((watch = should_watch(ctx, type, is_reorder)) ||
-	    (is_reorder && kcsan_reorder_force_watch(ctx))) {
-		setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip, watch == 2);
-		goto out;
+	    (is_reorder && kcsan_reorder_force_watch(ctx) && (watch = 3))) {
+		/* (3: the forced re-check after a publication) */
+		if (watch != 1 || !over_delay_budget(ctx)) {
+			setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip, watch == 2);
+			goto out;
+		}
+		kcsan_reset_skip(ctx);      /* over budget: sampled again later */
 	}
 	/*
 	 * Simulated reordering: the delayed access is checked again along

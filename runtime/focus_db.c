@@ -73,7 +73,17 @@ static const char sites_sql[] =
 	"SELECT 2, f.path, e.line, e.ord FROM events e JOIN files f ON f.id = e.file_id"
 	"  WHERE e.kind = 'barrier' AND e.ord IN ('full', 'wmb', 'rmb', 'release', 'acq_rel')"
 	"  AND coalesce(e.name, '') NOT LIKE 'pthread\\_%' ESCAPE '\\'"
-	"  AND coalesce(e.name, '') NOT LIKE 'sem\\_%' ESCAPE '\\'";
+	"  AND coalesce(e.name, '') NOT LIKE 'sem\\_%' ESCAPE '\\'"
+	/* Fences the instrumentation reports itself (C11 and GNU builtins), and
+	 * kcsan/lkmm.h's barriers, which call the runtime's hooks: applying
+	 * them by address as well would end a delayed access too early (the
+	 * store of smp_store_mb() and the smp_mb() after it share one line). */
+	"  AND coalesce(e.name, '') NOT IN ('atomic_thread_fence', '__atomic_thread_fence',"
+	"    '__sync_synchronize', 'atomic_signal_fence', '__atomic_signal_fence',"
+	"    '__c11_atomic_thread_fence', '__c11_atomic_signal_fence')"
+	"  AND (coalesce(e.name, '') = 'asm' OR NOT EXISTS (SELECT 1 FROM functions fn"
+	"    JOIN tu_dependencies d ON d.tu_id = fn.tu_id JOIN files df ON df.id = d.file_id"
+	"    WHERE fn.id = e.function_id AND df.path LIKE '%/kcsan/lkmm.h'))";
 
 static int site_of_row(int kind, const char *what, struct kcsan_focus_site *s)
 {

@@ -93,6 +93,9 @@ struct kcsan_ctx {
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
 	unsigned int focus_state;	/* focus.c: this access / re-check is focused */
+	/* Delay budget (core.c, max_delay_pct): when this thread was first
+	 * seen and how long it has spent in delay windows, nanoseconds. */
+	uint64_t born_ns, delayed_ns;
 	/* stack[d] is the call site (return address) of the function entered
 	 * at depth d+1; only depths < KCSAN_STACK_MAX are kept. */
 	uintptr_t stack[KCSAN_STACK_MAX];
@@ -113,6 +116,8 @@ struct kcsan_options {
 					 * far more often (focus.c); --no-focus: 0 */
 	long focus_burst;		/* a focused site's first executions all watched */
 	long focus_skip;		/* then executions skipped between watchpoints */
+	int max_delay_pct;		/* a thread's sampled watchpoints wait at most
+					 * this share of its running time (0: no cap) */
 	int log_fd;			/* where reports go (stderr or log_path) */
 };
 extern struct kcsan_options kcsan_opts;

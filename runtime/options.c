@@ -29,6 +29,13 @@
  *   focus_burst=64          a focused site (a candidate's code) is watched at
  *                           each of its first focus_burst executions ...
  *   focus_skip=63           ... then at every (focus_skip+1)-th
+ *   max_delay_pct=10        a thread's ordinarily sampled watchpoints wait
+ *                           (udelay) at most this percentage of the time
+ *                           since the thread started: a sampled access
+ *                           past the budget is not watched.  Focused
+ *                           accesses and the re-check of a delayed access
+ *                           right after a publication are never held back.
+ *                           0: no cap (the kernel's behaviour)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,6 +62,7 @@ struct kcsan_options kcsan_opts = {
 	.focus = 1,
 	.focus_burst = 64,
 	.focus_skip = 63,
+	.max_delay_pct = 10,
 	.log_fd = 2,
 };
 
@@ -89,6 +97,7 @@ static void set_option(const char *name, const char *val)
 		{ "dedup", &kcsan_opts.dedup, 0 },
 		{ "verbose", &kcsan_opts.verbose, 0 },
 		{ "focus", &kcsan_opts.focus, 0 },
+		{ "max_delay_pct", &kcsan_opts.max_delay_pct, 0 },
 	};
 	long v;
 	size_t i;
