@@ -200,7 +200,7 @@ static int over_delay_budget(struct kcsan_ctx *ctx)
 	return ctx->delayed_ns * 100 > (uint64_t)kcsan_opts.max_delay_pct * (now - ctx->born_ns);
 }
 
-static void delay_window(struct kcsan_ctx *ctx)
+static void delay_window(struct kcsan_ctx *ctx, int budgeted)
 {
 	unsigned long us = kcsan_opts.udelay;
 	struct timespec ts;
@@ -213,7 +213,7 @@ static void delay_window(struct kcsan_ctx *ctx)
 	}
 	ts.tv_sec = (time_t)(us / 1000000);
 	ts.tv_nsec = (long)(us % 1000000) * 1000;
-	if (kcsan_opts.max_delay_pct) {
+	if (kcsan_opts.max_delay_pct && budgeted) {
 		uint64_t t0 = now_ns();
 
 		nanosleep(&ts, NULL);
@@ -306,7 +306,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	 */
 	handlers = ctx->handlers;
 	old = is_reorder ? 0 : read_value(ptr, size);
-	delay_window(ctx);
+	delay_window(ctx, !focused);     /* (focus has a pace of its own) */
 	new_ = is_reorder ? 0 : read_value(ptr, size);
 	/* A signal handler of this thread ran during the window: it may have
 	 * changed the value itself (its accesses are not checked while we are
