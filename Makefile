@@ -7,6 +7,8 @@
 #   make bench-scan static-analysis speed ratios (see bench/)
 #   make bench-focus runtime focus vs --no-focus on the buggy examples
 #   make bench-runtime  runtime overhead: native, kcsan-scan cc, TSan
+#   make eval-examples the buggy examples found at run time and joined to
+#                   their static findings, fixed twins silent in 20 runs
 #   make eval-dynamic  dynamic recall / false positives on the labelled
 #                   corpus, beside ThreadSanitizer's (long: ~30 min)
 #
@@ -52,7 +54,7 @@ BIN      := $(B)/kcsan-scan
 include runtime/Makefile.inc
 
 .PHONY: all deps demo check unit-check e2e-check install uninstall clean bench-scan \
-        eval-dynamic bench-runtime bench-focus
+        eval-dynamic eval-examples bench-runtime bench-focus
 
 all: $(BIN) $(KCSAN_RT_LIB)
 
@@ -107,6 +109,10 @@ bench-focus: deps
 bench-runtime: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/runtime-bench.sh
+
+eval-examples: deps
+	@$(MAKE) --no-print-directory all
+	@KCSAN_CC=clang sh tests/dynamic/examples.sh && KCSAN_CC=gcc sh tests/dynamic/examples.sh
 
 # Every corpus program built with `kcsan-scan cc`, scanned and run under
 # `kcsan-scan run --timeout 10` (racy: until found; correct: 20 runs), and

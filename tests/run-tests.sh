@@ -40,6 +40,10 @@ for c in clang gcc; do
 		tests/corpus/03-mp-release-acquire.c tests/corpus/34-lock-cmpxchg-acquire.c \
 		tests/corpus/56-ring-release-acquire.c tests/corpus-blind/b21-fifo-helpers-relacq.c
 done
+for c in clang gcc; do
+	run_suite "examples at run time ($c): joined to static findings, fixed twins silent" \
+		env KCSAN_CC=$c EXAMPLE_FIXED_RUNS=5 sh tests/dynamic/examples.sh
+done
 run_suite "scan: bad input, compile databases, incremental, profiles" sh tests/e2e/scan-cli.sh
 for s in tests/e2e/report*.sh; do
 	[ -f "$s" ] && run_suite "report: $(basename "$s" .sh)" sh "$s"
