@@ -1936,6 +1936,32 @@ static void find_called(struct program *p)
 			}
 }
 
+/* A call from function CALLER to function CALLEE (indexes of fns). */
+struct call_edge { int caller, callee; };
+
+/* Every call of the tree whose callee is known, in function order; *N
+ * gets their number.  The caller frees the array. */
+static struct call_edge *call_edges(struct program *p, int *n)
+{
+	struct call_edge *edges = NULL;
+	int cap = 0;
+
+	*n = 0;
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+				struct summary *cs;
+
+				if (e->kind != EV_CALL || !(cs = callee_of(p, e, p->fns[fi].file)))
+					continue;
+				grow(&edges, &cap, *n + 1, sizeof *edges);
+				edges[*n].caller = fi;
+				edges[(*n)++].callee = (int)(cs - p->sums);
+			}
+	return edges;
+}
+
 /* The most times one function is analysed before the summaries count as
  * final: recursion through many functions could otherwise grow them for
  * long, and a summary that is still growing by then is nearly complete. */
@@ -1950,8 +1976,8 @@ static int *new_heads(int n);
  * graph), instead of rerunning the whole tree until nothing changes. */
 static void solve_summaries(struct program *p)
 {
-	int n = p->nfns, nedges = 0, edgecap = 0;
-	struct { int caller, callee; } *edges = NULL;
+	int n = p->nfns, nedges;
+	struct call_edge *edges;
 	int *out_head = new_heads(n), *out_next, *in_head = new_heads(n), *in_next;
 	int *order = xcalloc(n + 1, sizeof *order), norder = 0;
 	int *stack = xcalloc(n + 1, sizeof *stack), *cursor = xcalloc(n + 1, sizeof *cursor);
@@ -1959,18 +1985,7 @@ static void solve_summaries(struct program *p)
 	unsigned char *state = xcalloc(n + 1, 1);   /* DFS: 1 on the stack, 2 done */
 	unsigned char *queued = xcalloc(n + 1, 1), *runs = xcalloc(n + 1, 1);
 
-	for (int fi = 0; fi < n; fi++)
-		for (int b = 0; b < p->fns[fi].nblocks; b++)
-			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
-				struct event *e = &p->fns[fi].blocks[b].events[i];
-				struct summary *cs;
-
-				if (e->kind != EV_CALL || !(cs = callee_of(p, e, p->fns[fi].file)))
-					continue;
-				grow(&edges, &edgecap, nedges + 1, sizeof *edges);
-				edges[nedges].caller = fi;
-				edges[nedges++].callee = (int)(cs - p->sums);
-			}
+	edges = call_edges(p, &nedges);
 	out_next = new_heads(nedges);
 	in_next = new_heads(nedges);
 	for (int k = nedges - 1; k >= 0; k--) {
@@ -2059,26 +2074,15 @@ static int add_root(struct thread_roots *r, int root)
  * worklist over the call edges; pthread_create starts a root instead). */
 static void find_thread_roots(struct program *p)
 {
-	int n = p->nfns, nedges = 0, edgecap = 0, *queue = xcalloc(n + 1, sizeof *queue);
+	int n = p->nfns, nedges, *queue = xcalloc(n + 1, sizeof *queue);
 	int qhead = 0, qlen = 0, *head = new_heads(n), *next;
-	struct { int caller, callee; } *edges = NULL;
+	struct call_edge *edges;
 	unsigned char *queued = xcalloc(n + 1, 1);
 	struct analysis *a = p->out;
 
 	a->roots = xcalloc(n + 1, sizeof *a->roots);
 	a->unknown_root = xcalloc(n + 1, 1);
-	for (int fi = 0; fi < n; fi++)
-		for (int b = 0; b < p->fns[fi].nblocks; b++)
-			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
-				struct event *e = &p->fns[fi].blocks[b].events[i];
-				struct summary *cs;
-
-				if (e->kind != EV_CALL || !(cs = callee_of(p, e, p->fns[fi].file)))
-					continue;
-				grow(&edges, &edgecap, nedges + 1, sizeof *edges);
-				edges[nedges].caller = fi;
-				edges[nedges++].callee = (int)(cs - p->sums);
-			}
+	edges = call_edges(p, &nedges);
 	next = new_heads(nedges);
 	for (int k = nedges - 1; k >= 0; k--) {
 		next[k] = head[edges[k].caller];

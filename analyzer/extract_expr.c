@@ -61,6 +61,26 @@ static void deps_merge(struct deps *into, const struct deps *from)
 	deps_merge_text(into, from->buf);
 }
 
+/* Adds to INTO each local and marked read of the list TEXT (not the
+ * parameter, fresh-memory, argument or value marks), written PREFIX ITEM:
+ * "~x" (a stored value depends on x), "#2=x" (call argument 2 does). */
+static void deps_add_prefixed(struct deps *into, const char *text, const char *prefix)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (!text)
+		return;
+	copy = xstrdup(text);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (tok[0] != '$' && tok[0] != '!' && tok[0] != '#' && tok[0] != '~') {
+			char *item = xasprintf("%s%s", prefix, tok);
+
+			deps_add(into, item);
+			free(item);
+		}
+	free(copy);
+}
+
 static CXCursor first_child(CXCursor c)
 {
 	CXCursor *k, r = clang_getNullCursor();
@@ -732,17 +752,11 @@ static void walk_call(struct ectx *x, CXCursor c)
 		walk_expr(x, kids[i], M_READ);
 		x->collect = outer;
 		if (argdeps.buf) {
-			char *copy = xstrdup(argdeps.buf), *tok, *save = NULL;
+			char prefix[16];
 
+			snprintf(prefix, sizeof prefix, "#%d=", i - 1);
 			deps_merge(outer, &argdeps);
-			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-				if (tok[0] != '$' && tok[0] != '!') {   /* locals and reads only */
-					char *item = xasprintf("#%d=%s", i - 1, tok);
-
-					deps_add(&calldeps, item);
-					free(item);
-				}
-			free(copy);
+			deps_add_prefixed(&calldeps, argdeps.buf, prefix);
 			free(argdeps.buf);
 			memset(&argdeps, 0, sizeof argdeps);
 		}
@@ -827,18 +841,9 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 	    b->events[b->nevents - 1].access == ACC_WRITE) {
 		struct event *w = &b->events[b->nevents - 1];
 		struct deps all = { 0 };
-		char *copy = xstrdup(value.buf), *tok, *save = NULL;
 
-		if (w->uses)
-			deps_merge_text(&all, w->uses);
-		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			if (tok[0] != '$' && tok[0] != '!' && tok[0] != '#' && tok[0] != '~') {
-				char *item = xasprintf("~%s", tok);
-
-				deps_add(&all, item);
-				free(item);
-			}
-		free(copy);
+		deps_merge_text(&all, w->uses);
+		deps_add_prefixed(&all, value.buf, "~");
 		free(w->uses);
 		w->uses = all.buf;
 	}
@@ -1120,20 +1125,9 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			x->collect = &value;
 			walk_expr(x, u->roots[a], M_READ);
 			x->collect = outer;
-			if (value.buf) {
-				char *copy = xstrdup(value.buf), *tok, *save = NULL;
-
-				deps_merge(outer, &value);
-				for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-					if (tok[0] != '$' && tok[0] != '!' && tok[0] != '#' && tok[0] != '~') {
-						char *item = xasprintf("~%s", tok);
-
-						deps_add(&uses, item);
-						free(item);
-					}
-				free(copy);
-				free(value.buf);
-			}
+			deps_merge(outer, &value);
+			deps_add_prefixed(&uses, value.buf, "~");
+			free(value.buf);
 		}
 	}
 	if (u->site && x->nactive > 0 && x->active[x->nactive - 1] == u->site)
