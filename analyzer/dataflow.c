@@ -1962,97 +1962,104 @@ static struct call_edge *call_edges(struct program *p, int *n)
 	return edges;
 }
 
-/* The most times one function is analysed before the summaries count as
- * final: recursion through many functions could otherwise grow them for
- * long, and a summary that is still growing by then is nearly complete. */
+/* The most rounds over a recursive component before its summaries count
+ * as final: recursion through many functions could otherwise grow them
+ * for long, and a summary that is still growing by then is nearly
+ * complete.  (Summaries only grow, so rounds end when nothing changes.) */
 #define MAX_SUMMARY_RUNS 12
 
 static int *new_heads(int n);
 
-/* Computes every function's summary to a fixpoint.  Summaries grow
- * monotonically, and a function's summary depends only on those of its
- * callees, so only the callers of a function whose summary changed need
- * to run again: a worklist, seeded callees first (a post-order of the call
- * graph), instead of rerunning the whole tree until nothing changes. */
+/* Summaries, then facts, for the functions of one strongly connected
+ * component of the call graph (MEMBERS, N of them), whose callees outside
+ * it are all final.  A function that calls no function of its own
+ * component is analysed once, facts included; a recursive component is
+ * run to a fixpoint first (bounded by MAX_SUMMARY_RUNS rounds), then once
+ * more recording facts. */
+static void solve_component(struct program *p, const int *members, int n, int recursive)
+{
+	int changed = recursive, rounds = 0;
+
+	p->emit = 0;
+	while (changed && rounds++ < MAX_SUMMARY_RUNS) {
+		changed = 0;
+		for (int i = 0; i < n; i++) {
+			unsigned before = summary_weight(&p->sums[members[i]]);
+
+			run_function(p, members[i]);
+			changed |= summary_weight(&p->sums[members[i]]) != before;
+		}
+	}
+	p->emit = 1;
+	for (int i = 0; i < n; i++)
+		run_function(p, members[i]);
+}
+
+/* Computes every function's summary and records the facts.  A function's
+ * summary depends only on those of its callees, so the call graph's
+ * strongly connected components are solved callees first (Tarjan's
+ * algorithm, iterative: call chains can be deep, and it yields the
+ * components in that order): most functions are then analysed once. */
 static void solve_summaries(struct program *p)
 {
-	int n = p->nfns, nedges;
-	struct call_edge *edges;
-	int *out_head = new_heads(n), *out_next, *in_head = new_heads(n), *in_next;
-	int *order = xcalloc(n + 1, sizeof *order), norder = 0;
-	int *stack = xcalloc(n + 1, sizeof *stack), *cursor = xcalloc(n + 1, sizeof *cursor);
-	int *queue = xcalloc(n + 1, sizeof *queue), qhead = 0, qlen = 0;
-	unsigned char *state = xcalloc(n + 1, 1);   /* DFS: 1 on the stack, 2 done */
-	unsigned char *queued = xcalloc(n + 1, 1), *runs = xcalloc(n + 1, 1);
+	int n = p->nfns, nedges, next_index = 0, top = 0, tsp = 0;
+	struct call_edge *edges = call_edges(p, &nedges);
+	int *out_head = new_heads(n), *out_next = new_heads(nedges);
+	int *index = new_heads(n), *low = xcalloc(n + 1, sizeof *low);
+	int *calls = xcalloc(n + 1, sizeof *calls), *cursor = xcalloc(n + 1, sizeof *cursor);
+	int *tarjan = xcalloc(n + 1, sizeof *tarjan), *members = xcalloc(n + 1, sizeof *members);
+	unsigned char *on_stack = xcalloc(n + 1, 1), *self_call = xcalloc(n + 1, 1);
 
-	edges = call_edges(p, &nedges);
-	out_next = new_heads(nedges);
-	in_next = new_heads(nedges);
 	for (int k = nedges - 1; k >= 0; k--) {
 		out_next[k] = out_head[edges[k].caller];
 		out_head[edges[k].caller] = k;
-		in_next[k] = in_head[edges[k].callee];
-		in_head[edges[k].callee] = k;
+		if (edges[k].caller == edges[k].callee)
+			self_call[edges[k].caller] = 1;
 	}
-	/* Post-order over the callee edges, without recursion (call chains
-	 * can be deep).  cursor[f] is the next edge of F to follow. */
 	for (int root = 0; root < n; root++) {
-		int top = 0;
-
-		if (state[root])
+		if (index[root] >= 0)
 			continue;
-		stack[top++] = root;
-		state[root] = 1;
+		index[root] = low[root] = next_index++;
+		tarjan[tsp++] = root;
+		on_stack[root] = 1;
 		cursor[root] = out_head[root];
+		calls[top++] = root;
 		while (top) {
-			int f = stack[top - 1], k = cursor[f];
+			int f = calls[top - 1], k = cursor[f];
 
-			if (k < 0) {
-				state[f] = 2;
-				order[norder++] = f;
-				top--;
-				continue;
-			}
-			cursor[f] = out_next[k];
-			if (!state[edges[k].callee]) {
+			if (k >= 0) {
 				int g = edges[k].callee;
 
-				state[g] = 1;
-				cursor[g] = out_head[g];
-				stack[top++] = g;
+				cursor[f] = out_next[k];
+				if (index[g] < 0) {
+					index[g] = low[g] = next_index++;
+					tarjan[tsp++] = g;
+					on_stack[g] = 1;
+					cursor[g] = out_head[g];
+					calls[top++] = g;
+				} else if (on_stack[g] && index[g] < low[f]) {
+					low[f] = index[g];
+				}
+				continue;
+			}
+			top--;
+			if (top && low[f] < low[calls[top - 1]])
+				low[calls[top - 1]] = low[f];
+			if (low[f] == index[f]) {
+				int m = 0, g;
+
+				do {
+					g = tarjan[--tsp];
+					on_stack[g] = 0;
+					members[m++] = g;
+				} while (g != f);
+				solve_component(p, members, m, m > 1 || self_call[f]);
 			}
 		}
 	}
-	for (int i = 0; i < n; i++) {
-		queue[qlen++] = order[i];
-		queued[order[i]] = 1;
-	}
-	while (qlen) {
-		int f = queue[qhead];
-		unsigned before;
-
-		qhead = (qhead + 1) % (n + 1);
-		qlen--;
-		queued[f] = 0;
-		if (runs[f] >= MAX_SUMMARY_RUNS)
-			continue;
-		runs[f]++;
-		before = summary_weight(&p->sums[f]);
-		run_function(p, f);
-		if (summary_weight(&p->sums[f]) == before)
-			continue;
-		for (int k = in_head[f]; k >= 0; k = in_next[k]) {
-			int caller = edges[k].caller;
-
-			if (!queued[caller] && runs[caller] < MAX_SUMMARY_RUNS) {
-				queued[caller] = 1;
-				queue[(qhead + qlen++) % (n + 1)] = caller;
-			}
-		}
-	}
-	free(edges); free(out_head); free(out_next); free(in_head); free(in_next);
-	free(order); free(stack); free(cursor); free(queue); free(state);
-	free(queued); free(runs);
+	free(edges); free(out_head); free(out_next); free(index); free(low);
+	free(calls); free(cursor); free(tarjan); free(members); free(on_stack);
+	free(self_call);
 }
 
 static int add_root(struct thread_roots *r, int root)
@@ -2175,9 +2182,6 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	count_instances(&p);
 	find_thread_roots(&p);
 	solve_summaries(&p);
-	p.emit = 1;
-	for (int i = 0; i < nfns; i++)
-		run_function(&p, i);
 	build_indexes(out, p.next_gid);
 	for (int i = 0; i < nfns; i++) {
 		struct summary *s = &p.sums[i];
