@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <link.h>
@@ -32,6 +33,8 @@ static struct {
 	__typeof__(&dwarf_getsrc_die) getsrc_die;
 	__typeof__(&dwarf_lineno) lineno;
 	__typeof__(&dwarf_linesrc) linesrc;
+	__typeof__(&dwarf_attr) attr;
+	__typeof__(&dwarf_formstring) formstring;
 } dw;
 static int dw_state;	/* 0 not tried, 1 loaded, -1 unavailable */
 
@@ -53,6 +56,8 @@ static int load_libdw(void)
 	SYM(getsrc_die);
 	SYM(lineno);
 	SYM(linesrc);
+	SYM(attr);
+	SYM(formstring);
 #undef SYM
 	dw_state = 1;
 	return 1;
@@ -123,7 +128,19 @@ int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
 		if (dw.offdie(dbg, off + hsize, &cu) && dw.haspc(&cu, addr) > 0 &&
 		    (l = dw.getsrc_die(&cu, addr)) && dw.lineno(l, line) == 0 &&
 		    (src = dw.linesrc(l, NULL, NULL))) {
-			snprintf(file, fn, "%s", src);
+			Dwarf_Attribute at;
+			const char *dir = NULL;
+
+			/* gcc names a file compiled by a relative path relative to
+			 * the compilation directory: record it absolute, as the
+			 * scan does, so that it means the same file wherever the
+			 * database is read. */
+			if (src[0] != '/' && dw.attr(&cu, DW_AT_comp_dir, &at))
+				dir = dw.formstring(&at);
+			if (dir)
+				snprintf(file, fn, "%s/%s", dir, src);
+			else
+				snprintf(file, fn, "%s", src);
 			return 1;
 		}
 		off = next;

@@ -131,8 +131,8 @@ def run_until(cmd, env, timeout, found, log):
             time.sleep(0.1)
 
 
-def build(cmd, log):
-    r = subprocess.run(cmd, capture_output=True, text=True)
+def build(cmd, log, env=None):
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         open(log, "w").write(r.stdout + r.stderr)
         raise RuntimeError("build failed: %s" % " ".join(cmd))
@@ -144,7 +144,7 @@ def ours(a, prog, work):
     env = dict(os.environ, KCSAN_CC=a.cc)
     env.pop("KCSAN_DB", None)
     build([a.bin, "cc", "-O1", "-g", "-std=gnu11", "-pthread", "-o", exe, prog.path],
-          exe + ".log")
+          exe + ".log", env)   # (env: KCSAN_CC picks the compiler)
     r = subprocess.run([a.bin, "scan", "-q", "--db", db, prog.path], capture_output=True, text=True)
     if r.returncode not in (0, 1):
         raise RuntimeError("scan failed: " + r.stderr.strip())
