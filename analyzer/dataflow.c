@@ -640,69 +640,62 @@ static void mark_item(const char *item, void *arg)
 	}
 }
 
-/* Per event index of F: is the value of that (marked read) event used,
- * flow-insensitively?  Used means tested by a condition, returned, passed
- * to a call, stored (by a plain or a marked write), or part of an
- * address; the value of a local counts where the local's does.  A read
- * whose value is none of these (READ_ONCE(count) summed into a statistic,
- * a read for its side effect) decides nothing: it guards nothing after it
- * and consumes no publication. */
-static unsigned char *value_used(const struct function *f, struct deriv_map *m)
+/* One more than the largest event index of F: the size of the arrays
+ * indexed by event index. */
+static int event_count(const struct function *f)
 {
 	int n = 0;
-	struct use_mark u;
 
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
 			if (f->blocks[b].events[i].index >= n)
 				n = f->blocks[b].events[i].index + 1;
-	u.m = m;
-	u.nevents = n;
-	u.used = xcalloc((size_t)n + 1, 1);
-	for (int b = 0; b < f->nblocks; b++)
-		for (int i = 0; i < f->blocks[b].nevents; i++) {
-			const struct event *e = &f->blocks[b].events[i];
-
-			if ((e->kind == EV_LOCAL && e->defines && e->defines[0] == '?') ||
-			    e->kind == EV_CALL || e->kind == EV_ACCESS)
-				for_each_use(e->uses, mark_item, &u);
-		}
-	return u.used;
+	return n;
 }
 
-/* Per event index of F: may the value of that read matter to F's callers?
- * It does when F returns it, stores it, passes it on, or waits for it in a
- * loop; and, when F returns a value at all, when F tests it (the result
- * may say what it saw).  A read that F only tests to choose a branch of
- * its own (liburcu's futex_wake_up(): if (uatomic_read(&futex) == -1)
- * wake(...)) decides nothing once both branches meet again: the callers
- * must not take it for a guard of what they do next. */
-static unsigned char *value_exported(const struct function *f, struct deriv_map *m)
+static int defines_sink(const struct event *e, const char *sink)
 {
-	int n = 0, returns_value = 0;
-	struct use_mark u;
+	return e->kind == EV_LOCAL && e->defines && strcmp(e->defines, sink) == 0;
+}
 
+/* Per event index of F (N events): is the value of that marked read
+ * used, flow-insensitively?
+ *
+ * USED (EXPORTED 0): tested by a condition, returned, passed to a call,
+ * stored (by a plain or a marked write), or part of an address; the value
+ * of a local counts where the local's does.  A read whose value is none of
+ * these (READ_ONCE(count) summed into a statistic, a read for its side
+ * effect) decides nothing: it guards nothing after it and consumes no
+ * publication.
+ *
+ * EXPORTED 1, may the value matter to F's callers: F returns it, stores
+ * it, passes it on, or waits for it in a loop; and, when F returns a value
+ * at all, F tests it (the result may say what it saw).  A read that F only
+ * tests to choose a branch of its own (liburcu's futex_wake_up(): if
+ * (uatomic_read(&futex) == -1) wake(...)) decides nothing once both
+ * branches meet again: the callers must not take it for a guard of what
+ * they do next. */
+static unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n, int exported)
+{
+	int returns_value = 0;
+	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
+
+	for (int b = 0; b < f->nblocks && exported; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			returns_value |= defines_sink(&f->blocks[b].events[i], "?ret");
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			const struct event *e = &f->blocks[b].events[i];
+			int sink;
 
-			if (e->index >= n)
-				n = e->index + 1;
-			if (e->kind == EV_LOCAL && e->defines && strcmp(e->defines, "?ret") == 0)
-				returns_value = 1;
-		}
-	u.m = m;
-	u.nevents = n;
-	u.used = xcalloc((size_t)n + 1, 1);
-	for (int b = 0; b < f->nblocks; b++)
-		for (int i = 0; i < f->blocks[b].nevents; i++) {
-			const struct event *e = &f->blocks[b].events[i];
-
-			if (e->kind == EV_LOCAL && e->defines &&
-			    (strcmp(e->defines, "?ret") == 0 || strcmp(e->defines, "?loop") == 0 ||
-			     (returns_value && strcmp(e->defines, "?test") == 0)))
-				for_each_use(e->uses, mark_item, &u);
-			else if (e->kind == EV_CALL || (e->kind == EV_ACCESS && e->access != ACC_READ))
+			if (!exported)
+				sink = (e->kind == EV_LOCAL && e->defines && e->defines[0] == '?') ||
+				       e->kind == EV_CALL || e->kind == EV_ACCESS;
+			else
+				sink = defines_sink(e, "?ret") || defines_sink(e, "?loop") ||
+				       (returns_value && defines_sink(e, "?test")) ||
+				       e->kind == EV_CALL || (e->kind == EV_ACCESS && e->access != ACC_READ);
+			if (sink)
 				for_each_use(e->uses, mark_item, &u);
 		}
 	return u.used;
@@ -1642,10 +1635,11 @@ static void run_function(struct program *p, int fi)
 	struct state cur = { 0 };
 	struct fn_ctx c = { p, f, NULL, { 0 }, NULL, NULL };
 	struct summary fresh = { 0 };
-	int changed = 1, rounds = 0;
+	int changed = 1, rounds = 0, nevents;
 
 	compute_derived(f, &c.derived);
-	c.used = value_used(f, &c.derived);
+	nevents = event_count(f);
+	c.used = value_marks(f, &c.derived, nevents, 0);
 	if (p->emit)
 		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;
@@ -1687,15 +1681,10 @@ static void run_function(struct program *p, int fi)
 		es_copy(&fresh.exit_reads, &in[f->exit].pend_reads);
 	}
 	{
-		unsigned char *exported = value_exported(f, &c.derived);
-		int n = 0;
+		unsigned char *exported = value_marks(f, &c.derived, nevents, 1);
 
-		for (int b = 0; b < f->nblocks; b++)
-			for (int i = 0; i < f->blocks[b].nevents; i++)
-				if (f->blocks[b].events[i].index >= n)
-					n = f->blocks[b].events[i].index + 1;
-		keep_exported(&fresh.exit_reads, f->name, exported, n);
-		keep_exported(&fresh.all_reads, f->name, exported, n);
+		keep_exported(&fresh.exit_reads, f->name, exported, nevents);
+		keep_exported(&fresh.all_reads, f->name, exported, nevents);
 		free(exported);
 	}
 	/* Replace the old summary. */
