@@ -18,7 +18,7 @@
  *     rare; the cost does not matter.
  *   - Never from a nested context (a signal handler): SQLite and malloc are
  *     not async-signal-safe.  Such a report is printed, not recorded.
- * libsqlite3 (and libdw, srcline.c) are loaded with dlopen on the first
+ * libsqlite3 (and libdw, srcline.c) are loaded with dlopen (dynlib.c) on the first
  * record: programs run without KCSAN_DB need neither.  The calls run with
  * ctx->in_rt set, so the pthread wrappers SQLite goes through only forward.
  *
@@ -40,26 +40,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dynlib.h"
 #include "kcsan_rt.h"
 #include "strbuf.h"
 
-static struct {
-	__typeof__(&sqlite3_open_v2) open_v2;
-	__typeof__(&sqlite3_busy_timeout) busy_timeout;
-	__typeof__(&sqlite3_exec) exec;
-	__typeof__(&sqlite3_prepare_v2) prepare_v2;
-	__typeof__(&sqlite3_bind_text) bind_text;
-	__typeof__(&sqlite3_bind_int64) bind_int64;
-	__typeof__(&sqlite3_bind_null) bind_null;
-	__typeof__(&sqlite3_step) step;
-	__typeof__(&sqlite3_column_int) column_int;
-	__typeof__(&sqlite3_finalize) finalize;
-	__typeof__(&sqlite3_errmsg) errmsg;
-	__typeof__(&sqlite3_close) close;
-} sq;
-
 static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
-static int sq_state;		/* 0 not tried, 1 loaded, -1 disabled */
 static int warned_write;	/* one "cannot record" line per process */
 
 /* The lock may have been held by another thread at fork(): the child
@@ -86,35 +71,20 @@ static void say(const char *fmt, ...)
 	}
 }
 
+/* Loads libsqlite3 (dynlib.c); says once why it cannot.  Called with
+ * db_lock held. */
 static int load_sqlite(void)
 {
-	void *h;
+	static int atfork_set, warned_load;
+	char why[200];
 
-	if (sq_state)
-		return sq_state > 0;
-	sq_state = -1;
-	h = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		say("kcsan: cannot record races into KCSAN_DB: %s\n", dlerror());
+	if (kcsan_load_sqlite(why, sizeof why) < 0) {
+		if (!warned_load++)
+			say("kcsan: cannot record races into KCSAN_DB: %s\n", why);
 		return 0;
 	}
-#define SYM(f) if (!(*(void **)&sq.f = dlsym(h, "sqlite3_" #f))) { \
-		say("kcsan: cannot record races into KCSAN_DB: no sqlite3_%s\n", #f); return 0; }
-	SYM(open_v2);
-	SYM(busy_timeout);
-	SYM(exec);
-	SYM(prepare_v2);
-	SYM(bind_text);
-	SYM(bind_int64);
-	SYM(bind_null);
-	SYM(step);
-	SYM(column_int);
-	SYM(finalize);
-	SYM(errmsg);
-	SYM(close);
-#undef SYM
-	pthread_atfork(NULL, NULL, child_after_fork);
-	sq_state = 1;
+	if (!atfork_set++)
+		pthread_atfork(NULL, NULL, child_after_fork);
 	return 1;
 }
 
@@ -229,18 +199,18 @@ static void bind_side(sqlite3_stmt *st, int col, const struct kcsan_access_info 
 		      const struct site *s, const char *stack)
 {
 	/* function, file, line, access, marked, tid */
-	sq.bind_text(st, col, s->func[0] ? s->func : "?", -1, SQLITE_TRANSIENT);
+	kcsan_sq.bind_text(st, col, s->func[0] ? s->func : "?", -1, SQLITE_TRANSIENT);
 	if (s->file[0]) {
-		sq.bind_text(st, col + 1, s->file, -1, SQLITE_TRANSIENT);
-		sq.bind_int64(st, col + 2, s->line);
+		kcsan_sq.bind_text(st, col + 1, s->file, -1, SQLITE_TRANSIENT);
+		kcsan_sq.bind_int64(st, col + 2, s->line);
 	} else {
-		sq.bind_null(st, col + 1);
-		sq.bind_null(st, col + 2);
+		kcsan_sq.bind_null(st, col + 1);
+		kcsan_sq.bind_null(st, col + 2);
 	}
-	sq.bind_text(st, col + 3, access_name(a->type), -1, SQLITE_STATIC);
-	sq.bind_int64(st, col + 4, (a->type & KCSAN_ACCESS_ATOMIC) != 0);
-	sq.bind_int64(st, col + 5, a->tid);
-	sq.bind_text(st, col + 6, stack, -1, SQLITE_TRANSIENT);
+	kcsan_sq.bind_text(st, col + 3, access_name(a->type), -1, SQLITE_STATIC);
+	kcsan_sq.bind_int64(st, col + 4, (a->type & KCSAN_ACCESS_ATOMIC) != 0);
+	kcsan_sq.bind_int64(st, col + 5, a->tid);
+	kcsan_sq.bind_text(st, col + 6, stack, -1, SQLITE_TRANSIENT);
 }
 
 static const char upsert_sql[] =
@@ -292,36 +262,36 @@ static const char *record(sqlite3 *db, const struct kcsan_access_info *a,
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-	if (sq.prepare_v2(db, upsert_sql, -1, &st, NULL) != SQLITE_OK)
-		return sq.errmsg(db);
-	sq.bind_text(st, 1, fp, -1, SQLITE_TRANSIENT);
-	sq.bind_int64(st, 2, run ? atoll(run) : -1);
-	sq.bind_text(st, 3, kind, -1, SQLITE_STATIC);
+	if (kcsan_sq.prepare_v2(db, upsert_sql, -1, &st, NULL) != SQLITE_OK)
+		return kcsan_sq.errmsg(db);
+	kcsan_sq.bind_text(st, 1, fp, -1, SQLITE_TRANSIENT);
+	kcsan_sq.bind_int64(st, 2, run ? atoll(run) : -1);
+	kcsan_sq.bind_text(st, 3, kind, -1, SQLITE_STATIC);
 	if (obj[0])
-		sq.bind_text(st, 4, obj, -1, SQLITE_TRANSIENT);
+		kcsan_sq.bind_text(st, 4, obj, -1, SQLITE_TRANSIENT);
 	else
-		sq.bind_null(st, 4);
-	sq.bind_int64(st, 5, reord != NULL);
+		kcsan_sq.bind_null(st, 4);
+	kcsan_sq.bind_int64(st, 5, reord != NULL);
 	if (reord && reord->to_ip)
 		locate(reord->to_ip - 1, &sto);
 	if (reord && reord->to_ip && sto.file[0]) {
-		sq.bind_text(st, 6, sto.file, -1, SQLITE_TRANSIENT);
-		sq.bind_int64(st, 7, sto.line);
+		kcsan_sq.bind_text(st, 6, sto.file, -1, SQLITE_TRANSIENT);
+		kcsan_sq.bind_int64(st, 7, sto.line);
 	} else {
-		sq.bind_null(st, 6);
-		sq.bind_null(st, 7);
+		kcsan_sq.bind_null(st, 6);
+		kcsan_sq.bind_null(st, 7);
 	}
 	bind_side(st, 8, a, &sa, stack_a.s);
 	if (b) {
 		bind_side(st, 15, b, &sb, stack_b.s);
 	} else {
 		for (int i = 15; i <= 21; i++)
-			sq.bind_null(st, i);
+			kcsan_sq.bind_null(st, i);
 	}
-	sq.bind_text(st, 22, now, -1, SQLITE_TRANSIENT);
-	rc = sq.step(st);
-	sq.finalize(st);
-	return rc == SQLITE_DONE ? NULL : sq.errmsg(db);
+	kcsan_sq.bind_text(st, 22, now, -1, SQLITE_TRANSIENT);
+	rc = kcsan_sq.step(st);
+	kcsan_sq.finalize(st);
+	return rc == SQLITE_DONE ? NULL : kcsan_sq.errmsg(db);
 }
 
 static const char *record_once(const char *path, const struct kcsan_access_info *a,
@@ -332,10 +302,10 @@ static int schema_ok(sqlite3 *db)
 	sqlite3_stmt *st = NULL;
 	int v = -1;
 
-	if (sq.prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-	    sq.step(st) == SQLITE_ROW)
-		v = sq.column_int(st, 0);
-	sq.finalize(st);
+	if (kcsan_sq.prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    kcsan_sq.step(st) == SQLITE_ROW)
+		v = kcsan_sq.column_int(st, 0);
+	kcsan_sq.finalize(st);
 	return v == 1;	/* db/schema.sql's version */
 }
 
@@ -387,17 +357,17 @@ static const char *record_once(const char *path, const struct kcsan_access_info 
 
 	/* No CREATE: `kcsan-scan run` (or scan) made the database; a wrong
 	 * path must not leave a stray empty file behind. */
-	if (sq.open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-		why = db ? sq.errmsg(db) : "out of memory";
+	if (kcsan_sq.open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+		why = db ? kcsan_sq.errmsg(db) : "out of memory";
 		goto fail;
 	}
-	sq.busy_timeout(db, 10000);
+	kcsan_sq.busy_timeout(db, 10000);
 	if (!schema_ok(db)) {
 		why = "not a kcsan-scan database of schema version 1";
 		goto fail;
 	}
-	if (sq.exec(db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL", NULL, NULL, NULL) != SQLITE_OK) {
-		why = sq.errmsg(db);
+	if (kcsan_sq.exec(db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL", NULL, NULL, NULL) != SQLITE_OK) {
+		why = kcsan_sq.errmsg(db);
 		goto fail;
 	}
 	why = record(db, a, b);
@@ -407,6 +377,6 @@ fail:
 		why = msg;
 	}
 	if (db)
-		sq.close(db);
+		kcsan_sq.close(db);
 	return why;
 }

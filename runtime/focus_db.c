@@ -11,54 +11,19 @@
  *     pthread_* and sem_* "barriers" are left out: interpose.c already
  *     applies them where they really run.
  *
- * The database is opened read-only, with libsqlite3 loaded by dlopen (as
+ * The database is opened read-only, with libsqlite3 loaded by dlopen (dynlib.c, as
  * dbwrite.c does: programs run without a database never load it), and
  * closed before returning: no connection survives into a fork()ed child.
  * Runs once, from kcsan_init(), with the runtime still disabled.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dynlib.h"
 #include "focus.h"
-
-static struct {
-	__typeof__(&sqlite3_open_v2) open_v2;
-	__typeof__(&sqlite3_busy_timeout) busy_timeout;
-	__typeof__(&sqlite3_prepare_v2) prepare_v2;
-	__typeof__(&sqlite3_step) step;
-	__typeof__(&sqlite3_column_text) column_text;
-	__typeof__(&sqlite3_column_int) column_int;
-	__typeof__(&sqlite3_finalize) finalize;
-	__typeof__(&sqlite3_errmsg) errmsg;
-	__typeof__(&sqlite3_close) close;
-} sq;
-
-static int load_sqlite(char *why, size_t whylen)
-{
-	void *h = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-
-	if (!h) {
-		snprintf(why, whylen, "cannot load libsqlite3: %s", dlerror());
-		return -1;
-	}
-#define SYM(f) if (!(*(void **)&sq.f = dlsym(h, "sqlite3_" #f))) { \
-		snprintf(why, whylen, "libsqlite3 has no sqlite3_%s", #f); return -1; }
-	SYM(open_v2);
-	SYM(busy_timeout);
-	SYM(prepare_v2);
-	SYM(step);
-	SYM(column_text);
-	SYM(column_int);
-	SYM(finalize);
-	SYM(errmsg);
-	SYM(close);
-#undef SYM
-	return 0;
-}
 
 /* One query for all three kinds: kind 0 plain, 1 marked, 2 barrier; what
  * is the access (read/write/rmw) or the barrier's ordering. */
@@ -123,24 +88,24 @@ int kcsan_focus_read_db(const char *path, struct kcsan_focus_sites *out,
 	int rc = -1, r;
 
 	memset(out, 0, sizeof(*out));
-	if (load_sqlite(why, whylen))
+	if (kcsan_load_sqlite(why, whylen))
 		return -1;
-	if (sq.open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		snprintf(why, whylen, "cannot open %s: %s", path, db ? sq.errmsg(db) : "?");
+	if (kcsan_sq.open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(why, whylen, "cannot open %s: %s", path, db ? kcsan_sq.errmsg(db) : "?");
 		goto out;
 	}
-	sq.busy_timeout(db, 5000);
-	if (sq.prepare_v2(db, sites_sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(why, whylen, "%s: %s", path, sq.errmsg(db));
+	kcsan_sq.busy_timeout(db, 5000);
+	if (kcsan_sq.prepare_v2(db, sites_sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(why, whylen, "%s: %s", path, kcsan_sq.errmsg(db));
 		goto out;
 	}
-	while ((r = sq.step(st)) == SQLITE_ROW) {
-		const char *file = (const char *)sq.column_text(st, 1);
-		struct kcsan_focus_site s = { .line = sq.column_int(st, 2) };
+	while ((r = kcsan_sq.step(st)) == SQLITE_ROW) {
+		const char *file = (const char *)kcsan_sq.column_text(st, 1);
+		struct kcsan_focus_site s = { .line = kcsan_sq.column_int(st, 2) };
 		size_t fl;
 
-		if (!file || !site_of_row(sq.column_int(st, 0),
-					  (const char *)sq.column_text(st, 3), &s))
+		if (!file || !site_of_row(kcsan_sq.column_int(st, 0),
+					  (const char *)kcsan_sq.column_text(st, 3), &s))
 			continue;
 		if (out->n == cap) {
 			void *nv = realloc(out->v, (cap = cap ? 2 * cap : 64) * sizeof(*out->v));
@@ -169,7 +134,7 @@ int kcsan_focus_read_db(const char *path, struct kcsan_focus_sites *out,
 		out->v[out->n++] = s;
 	}
 	if (r != SQLITE_DONE) {
-		snprintf(why, whylen, "%s: %s", path, sq.errmsg(db));
+		snprintf(why, whylen, "%s: %s", path, kcsan_sq.errmsg(db));
 		goto out;
 	}
 	/* The block no longer moves: point the sites at their names. */
@@ -181,9 +146,9 @@ oom:
 	snprintf(why, whylen, "out of memory");
 out:
 	if (st)
-		sq.finalize(st);
+		kcsan_sq.finalize(st);
 	if (db)
-		sq.close(db);
+		kcsan_sq.close(db);
 	free(offs);
 	if (rc)
 		kcsan_focus_free_sites(out);

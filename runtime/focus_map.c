@@ -1,7 +1,7 @@
 /*
  * focus_map.c — from source sites (file, line) to code addresses of the
  * running executable, through its DWARF line table (elfutils libdw, loaded
- * with dlopen as srcline.c does, so that programs run without a database
+ * with dlopen by dynlib.c, as for srcline.c, so that programs run without a database
  * never load it).
  *
  * Every row of every CU's line table covers the code addresses [addr, next
@@ -21,7 +21,6 @@
  * own code was compiled with; shared libraries keep ordinary sampling.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <link.h>
@@ -30,50 +29,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dynlib.h"
 #include "focus.h"
-
-static struct {
-	__typeof__(&dwarf_begin) begin;
-	__typeof__(&dwarf_end) end;
-	__typeof__(&dwarf_nextcu) nextcu;
-	__typeof__(&dwarf_offdie) offdie;
-	__typeof__(&dwarf_getsrclines) getsrclines;
-	__typeof__(&dwarf_onesrcline) onesrcline;
-	__typeof__(&dwarf_lineaddr) lineaddr;
-	__typeof__(&dwarf_lineno) lineno;
-	__typeof__(&dwarf_linesrc) linesrc;
-	__typeof__(&dwarf_lineendsequence) lineendsequence;
-	__typeof__(&dwarf_getfuncs) getfuncs;
-	__typeof__(&dwarf_lowpc) lowpc;
-	__typeof__(&dwarf_highpc) highpc;
-} dw;
-
-static int load_libdw(char *why, size_t whylen)
-{
-	void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-
-	if (!h) {
-		snprintf(why, whylen, "cannot load libdw: %s", dlerror());
-		return -1;
-	}
-#define SYM(f) if (!(*(void **)&dw.f = dlsym(h, "dwarf_" #f))) { \
-		snprintf(why, whylen, "libdw has no dwarf_%s", #f); return -1; }
-	SYM(begin);
-	SYM(end);
-	SYM(nextcu);
-	SYM(offdie);
-	SYM(getsrclines);
-	SYM(onesrcline);
-	SYM(lineaddr);
-	SYM(lineno);
-	SYM(linesrc);
-	SYM(lineendsequence);
-	SYM(getfuncs);
-	SYM(lowpc);
-	SYM(highpc);
-#undef SYM
-	return 0;
-}
 
 /* Lexical clean-up: drops "." components, resolves "x/..", and (for a
  * relative path, which is only compared as a suffix) leading "..". */
@@ -201,7 +158,7 @@ static int on_func(Dwarf_Die *die, void *arg)
 	Dwarf_Addr lo, hi;
 	size_t i;
 
-	if (dw.lowpc(die, &lo) || dw.highpc(die, &hi))
+	if (kcsan_dw.lowpc(die, &lo) || kcsan_dw.highpc(die, &hi))
 		return DWARF_CB_OK;
 	for (i = fa->first; i < t->nbarriers; i++) {
 		struct kcsan_focus_barrier *b = &t->barriers[i];
@@ -222,10 +179,10 @@ static int map_cu(struct mapper *m, Dwarf_Die *cu)
 	const char *last_src = NULL;
 	int last_fi = -1;
 
-	if (dw.getsrclines(cu, &lines, &nl) != 0)
+	if (kcsan_dw.getsrclines(cu, &lines, &nl) != 0)
 		return 0;	/* a CU without line table */
 	for (i = 0; i + 1 < nl; i++) {
-		Dwarf_Line *l = dw.onesrcline(lines, i), *next = dw.onesrcline(lines, i + 1);
+		Dwarf_Line *l = kcsan_dw.onesrcline(lines, i), *next = kcsan_dw.onesrcline(lines, i + 1);
 		Dwarf_Addr a, b;
 		bool end;
 		const char *src;
@@ -233,9 +190,9 @@ static int map_cu(struct mapper *m, Dwarf_Die *cu)
 		unsigned int flags = 0;
 		long k;
 
-		if (!l || !next || dw.lineendsequence(l, &end) || end ||
-		    dw.lineaddr(l, &a) || dw.lineaddr(next, &b) || b <= a ||
-		    dw.lineno(l, &ln) || !(src = dw.linesrc(l, NULL, NULL)))
+		if (!l || !next || kcsan_dw.lineendsequence(l, &end) || end ||
+		    kcsan_dw.lineaddr(l, &a) || kcsan_dw.lineaddr(next, &b) || b <= a ||
+		    kcsan_dw.lineno(l, &ln) || !(src = kcsan_dw.linesrc(l, NULL, NULL)))
 			continue;
 		if (src != last_src) {
 			last_src = src;
@@ -272,7 +229,7 @@ static int map_cu(struct mapper *m, Dwarf_Die *cu)
 	if (t->nbarriers > first_barrier) {
 		struct funcs_arg fa = { m, first_barrier };
 
-		dw.getfuncs(cu, on_func, &fa, 0);
+		kcsan_dw.getfuncs(cu, on_func, &fa, 0);
 	}
 	return 0;
 oom:
@@ -313,7 +270,7 @@ int kcsan_focus_map(struct kcsan_focus_sites *sites, struct kcsan_focus_table *t
 	int fd = -1, rc = -1;
 
 	memset(t, 0, sizeof(*t));
-	if (load_libdw(why, whylen))
+	if (kcsan_load_libdw(why, whylen))
 		return -1;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0) {
@@ -323,7 +280,7 @@ int kcsan_focus_map(struct kcsan_focus_sites *sites, struct kcsan_focus_table *t
 	exe[n] = '\0';
 	dl_iterate_phdr(first_phdr, &m.bias);
 	fd = open(exe, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || !(dbg = dw.begin(fd, DWARF_C_READ))) {
+	if (fd < 0 || !(dbg = kcsan_dw.begin(fd, DWARF_C_READ))) {
 		snprintf(why, whylen, "%s: no DWARF debug information", exe);
 		goto out;
 	}
@@ -343,10 +300,10 @@ int kcsan_focus_map(struct kcsan_focus_sites *sites, struct kcsan_focus_table *t
 	}
 	m.ns = sites->n;
 	qsort(m.s, m.ns, sizeof(*m.s), cmp_sorted);
-	while (dw.nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+	while (kcsan_dw.nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
-		if (dw.offdie(dbg, off + hsize, &cu) && map_cu(&m, &cu))
+		if (kcsan_dw.offdie(dbg, off + hsize, &cu) && map_cu(&m, &cu))
 			goto oom;
 		off = next;
 	}
@@ -367,7 +324,7 @@ oom:
 	snprintf(why, whylen, "out of memory");
 out:
 	if (dbg)
-		dw.end(dbg);
+		kcsan_dw.end(dbg);
 	if (fd >= 0)
 		close(fd);
 	free(m.s);

@@ -1,7 +1,7 @@
 /*
  * srcline.c — code address to source file and line, for the database.
  *
- * The DWARF line table is read with elfutils' libdw, loaded with dlopen on
+ * The DWARF line table is read with elfutils' libdw, loaded with dlopen (dynlib.c) on
  * the first use: programs that never record a race into a database (no
  * KCSAN_DB) neither link nor load it, and a machine without libdw still
  * gets reports, only without file:line (module+offset stays in the text
@@ -23,45 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dynlib.h"
 #include "kcsan_rt.h"
 
-static struct {
-	__typeof__(&dwarf_begin) begin;
-	__typeof__(&dwarf_nextcu) nextcu;
-	__typeof__(&dwarf_offdie) offdie;
-	__typeof__(&dwarf_haspc) haspc;
-	__typeof__(&dwarf_getsrc_die) getsrc_die;
-	__typeof__(&dwarf_lineno) lineno;
-	__typeof__(&dwarf_linesrc) linesrc;
-	__typeof__(&dwarf_attr) attr;
-	__typeof__(&dwarf_formstring) formstring;
-} dw;
-static int dw_state;	/* 0 not tried, 1 loaded, -1 unavailable */
-
-static int load_libdw(void)
-{
-	void *h;
-
-	if (dw_state)
-		return dw_state > 0;
-	dw_state = -1;
-	h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return 0;
-#define SYM(f) if (!(*(void **)&dw.f = dlsym(h, "dwarf_" #f))) return 0
-	SYM(begin);
-	SYM(nextcu);
-	SYM(offdie);
-	SYM(haspc);
-	SYM(getsrc_die);
-	SYM(lineno);
-	SYM(linesrc);
-	SYM(attr);
-	SYM(formstring);
-#undef SYM
-	dw_state = 1;
-	return 1;
-}
 
 #define MAX_MODULES 32
 static struct {
@@ -82,7 +46,7 @@ static Dwarf *module_dwarf(const char *path)
 	snprintf(modules[nmodules].path, sizeof(modules[0].path), "%s", path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	/* The fd stays open as long as the handle (libdw reads lazily). */
-	modules[nmodules].dbg = fd >= 0 ? dw.begin(fd, DWARF_C_READ) : NULL;
+	modules[nmodules].dbg = fd >= 0 ? kcsan_dw.begin(fd, DWARF_C_READ) : NULL;
 	if (fd >= 0 && !modules[nmodules].dbg)
 		close(fd);
 	return modules[nmodules++].dbg;
@@ -100,7 +64,7 @@ int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
 
 	file[0] = '\0';
 	*line = 0;
-	if (!pc || !load_libdw() || !dladdr((void *)pc, &di) || !di.dli_fbase)
+	if (!pc || kcsan_load_libdw(NULL, 0) || !dladdr((void *)pc, &di) || !di.dli_fbase)
 		return 0;
 	eh = di.dli_fbase;
 	/* Link-time address: base-relative for PIE and shared objects. */
@@ -121,13 +85,13 @@ int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
 	dbg = module_dwarf(path);
 	if (!dbg)
 		return 0;
-	while (dw.nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+	while (kcsan_dw.nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 		Dwarf_Line *l;
 
-		if (dw.offdie(dbg, off + hsize, &cu) && dw.haspc(&cu, addr) > 0 &&
-		    (l = dw.getsrc_die(&cu, addr)) && dw.lineno(l, line) == 0 &&
-		    (src = dw.linesrc(l, NULL, NULL))) {
+		if (kcsan_dw.offdie(dbg, off + hsize, &cu) && kcsan_dw.haspc(&cu, addr) > 0 &&
+		    (l = kcsan_dw.getsrc_die(&cu, addr)) && kcsan_dw.lineno(l, line) == 0 &&
+		    (src = kcsan_dw.linesrc(l, NULL, NULL))) {
 			Dwarf_Attribute at;
 			const char *dir = NULL;
 
@@ -135,8 +99,8 @@ int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
 			 * the compilation directory: record it absolute, as the
 			 * scan does, so that it means the same file wherever the
 			 * database is read. */
-			if (src[0] != '/' && dw.attr(&cu, DW_AT_comp_dir, &at))
-				dir = dw.formstring(&at);
+			if (src[0] != '/' && kcsan_dw.attr(&cu, DW_AT_comp_dir, &at))
+				dir = kcsan_dw.formstring(&at);
 			if (dir)
 				snprintf(file, fn, "%s/%s", dir, src);
 			else
