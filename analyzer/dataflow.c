@@ -13,9 +13,9 @@
  *   killed      what has been ordered on every path since entry (must:
  *               intersection), which becomes the function's summary;
  *   locks       locks held on every path (must), for the lockset rule;
- *   quiet       no other thread can be running: at the entry of main()
- *               and after pthread_join (on some path: join loops), until
- *               pthread_create;
+ *   threads     whether other threads run: none yet (the entry of main()),
+ *               running (after pthread_create), or joined (after
+ *               pthread_join); a state is "quiet" when none runs;
  *   calm        no thread was ever created, on every path (main() and
  *               constructors until their first thread creation): plain
  *               accesses made then are initialisation, never pending.
@@ -72,7 +72,12 @@ struct state {
 	struct fset fenced;
 	unsigned killed;
 	struct strset locks;
-	int quiet;
+	/* Other threads, by the last thread event on some path.  The merge
+	 * takes the greatest: after a loop of pthread_create they run (the
+	 * path that skips the loop does not count), and after a loop of
+	 * pthread_join they are joined (likewise), even if the loop may run
+	 * zero times. */
+	enum { THREADS_NONE_YET, THREADS_RUNNING, THREADS_JOINED } threads;
 	int calm;                 /* no thread was ever created (must): main()
 				     or a constructor before its first
 				     pthread_create, on every path */
@@ -131,7 +136,10 @@ struct program {
 	char **keys;              /* link keys sorted, with their index */
 	int *key_fn;
 	int *called;              /* called from somewhere in the tree */
-	char *started;            /* started as a thread (count_instances) */
+	char *started;            /* started as a thread (find_starts) */
+	unsigned char *creates, *joins;   /* calls pthread_create / _join itself */
+	unsigned char *entry_calm;        /* called only before any thread exists */
+	unsigned char *entry_quiet;       /* called only while no other thread runs */
 	struct analysis *out;
 	int emit;                 /* the final pass: record facts */
 	struct intern objects;
@@ -344,7 +352,7 @@ static void state_copy(struct state *to, const struct state *from)
 	to->locks.n = 0;
 	for (int i = 0; i < from->locks.n; i++)
 		ss_add(&to->locks, from->locks.v[i]);
-	to->quiet = from->quiet;
+	to->threads = from->threads;
 	to->calm = from->calm;
 	to->mb_before_rmw = from->mb_before_rmw;
 	to->after_rmw = from->after_rmw;
@@ -377,10 +385,8 @@ static int state_merge(struct state *to, const struct state *from)
 			to->locks.v[i--] = to->locks.v[--to->locks.n];
 			changed = 1;
 		}
-	/* quiet is a "may": a loop of pthread_join ends with all threads
-	 * joined although the path that skips the loop does not look so. */
-	if (!to->quiet && from->quiet) {
-		to->quiet = 1;
+	if (from->threads > to->threads) {
+		to->threads = from->threads;
 		changed = 1;
 	}
 	if (to->calm && !from->calm) {
@@ -396,6 +402,12 @@ static int state_merge(struct state *to, const struct state *from)
 		changed = 1;
 	}
 	return changed;
+}
+
+/* Can no other thread be running in state S? */
+static int quiet(const struct state *s)
+{
+	return s->threads != THREADS_RUNNING;
 }
 
 /* Does plain access E initialise memory fresh from an allocator, that no
@@ -1273,8 +1285,9 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		add_candidate(&a->writers, &a->nwriters, &a->wcap, &a->wseen, p, m, c->fn);
 	}
 	/* Initialisation before pthread_create publishes nothing to running
-	 * threads: it is no producer either. */
-	for (int i = 0; i < s->seen_plain.n && !pre_spawn; i++) {
+	 * threads: it is no producer either; nor is a write made after the
+	 * threads are joined. */
+	for (int i = 0; i < s->seen_plain.n && !pre_spawn && !quiet(s); i++) {
 		struct event *p = s->seen_plain.v[i];
 		struct event *fence;
 
@@ -1284,7 +1297,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, p, m, fence, c->fn,
 			 !es_has(&s->pend_plain, p));
 	}
-	for (int i = 0; i < s->seen_reads.n; i++)
+	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++)
 		if (s->seen_reads.v[i]->object)
 			add_relay(a, s->seen_reads.v[i], m);
 }
@@ -1299,7 +1312,10 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 
 	if (!c->p->emit || !p->object || is_new(p))
 		return;
-	for (int i = 0; i < s->seen_reads.n; i++) {
+	/* While no other thread runs (before the first thread creation, or
+	 * after the threads are joined), reading F then accessing D is no
+	 * consumer: nothing concurrent can be on the other side. */
+	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++) {
 		struct event *r = s->seen_reads.v[i];
 
 		if (!same_object(p, r) && r->object)
@@ -1308,7 +1324,7 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 	}
 	/* Writes count too: a control dependency does not order a later plain
 	 * store in the LKMM (only an address dependency or a fence does). */
-	if (reader_ordered || s->quiet)
+	if (reader_ordered || quiet(s))
 		return;
 	for (int i = 0; i < s->pend_reads.n; i++) {
 		struct event *r = s->pend_reads.v[i];
@@ -1359,7 +1375,7 @@ static struct summary *callee_of(struct program *p, const struct event *call, co
 
 static void spawn(struct state *s)
 {
-	s->quiet = 0;
+	s->threads = THREADS_RUNNING;
 	s->calm = 0;
 }
 
@@ -1399,6 +1415,10 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	 * function that may start a helper thread deep inside). */
 	if (cs->calls_create)
 		spawn(s);
+	/* wait_all_threads(): a helper that joins the threads joins them for
+	 * its caller too (the last thread event, as in find_quiet_entries). */
+	if (c->p->joins[cs - c->p->sums])
+		s->threads = THREADS_JOINED;
 	if (!s->calm)                 /* initialisation in a helper (see transfer) */
 		es_union(&s->pend_plain, view->set[VIEW_EXIT_PLAIN]);
 	es_union(&s->pend_reads, view->set[VIEW_EXIT_READS]);
@@ -1412,7 +1432,7 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 		es_union(&s->seen_plain, seen);
 	if (me)
 		es_union(&me->all_plain, seen);
-	if (c->p->emit && !s->quiet && !pre_spawn_at(c, call))
+	if (c->p->emit && !quiet(s) && !pre_spawn_at(c, call))
 		for (int i = 0; i < seen->n; i++)
 			if (seen->v[i]->object)
 				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
@@ -1429,10 +1449,10 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			break;
 		if (!e->marked) {
 			reader_check(c, s, e, 0, 1, NULL, NULL);
-			if (c->p->emit && !s->quiet && !pre_spawn_at(c, e))
+			if (c->p->emit && !quiet(s) && !pre_spawn_at(c, e))
 				note_late(c, s, e);
 			if (c->p->emit) {
-				if (!s->quiet && !pre_spawn_at(c, e))
+				if (!quiet(s) && !pre_spawn_at(c, e))
 					record_locks(c->p->out, e, c->fn, &s->locks,
 						     !c->p->called[c->fn - c->p->fns]);
 			}
@@ -1490,7 +1510,7 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			 * than guarding what follows: only relaxed reads count. */
 			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE)
 				es_add(&s->pend_reads, e);
-			if (c->p->emit && !s->quiet)
+			if (c->p->emit && !quiet(s))
 				for (int i = 0; i < s->seen_plain.n; i++)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
 					    !is_new(s->seen_plain.v[i]))
@@ -1521,7 +1541,7 @@ static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			if (me)
 				me->calls_create = 1;
 		} else if (is_named(e, "pthread_join")) {
-			s->quiet = 1;
+			s->threads = THREADS_JOINED;
 		}
 		break;
 	case EV_LOCK:
@@ -1643,8 +1663,9 @@ static void run_function(struct program *p, int fi)
 	if (p->emit)
 		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;
-	in[f->entry].quiet = starts_single_threaded(p, fi);
-	in[f->entry].calm = in[f->entry].quiet;
+	in[f->entry].calm = starts_single_threaded(p, fi) || p->entry_calm[fi];
+	in[f->entry].threads = in[f->entry].calm ? THREADS_NONE_YET :
+			       p->entry_quiet[fi] ? THREADS_JOINED : THREADS_RUNNING;
 	/* Sweeps in block order over the blocks whose entry state changed
 	 * since they were last walked (at first only the entry): a block
 	 * after a loop is not walked again for every turn of the loop. */
@@ -1798,32 +1819,106 @@ static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, 
 	(*v)[(*n)++] = (struct start_edge){ from, to, create, loop };
 }
 
-/* How many activations of each function may run at once: 1, or 2 for
- * "several".  main() and constructors run once; a thread start routine as
- * often as it is created (a creation in a loop counts as several); a
- * function as often as its callers; a function that nothing in the tree
- * calls or creates (a library entry point) may run in several threads.
- * Pairing a function's writer pattern with its own reader pattern needs
- * two activations.
+/* Does wrapper call CALL (NARGS arguments) pass the address of an element
+ * of a global array picked by a local index (create_thread(fn, &cp[i]):
+ * the argument is the array's object, and depends on a local, "#N=i")? */
+static int passes_an_element(const struct event *call, int nargs)
+{
+	for (int a = 0; a < nargs; a++) {
+		char *arg = call_argument(call, a), tag[16];
+		int element;
+
+		snprintf(tag, sizeof tag, ",#%d=", a);
+		element = arg && strncmp(arg, "c:@", 3) == 0 && call->uses && strstr(call->uses, tag);
+		free(arg);
+		if (element)
+			return 1;
+	}
+	return 0;
+}
+
+struct local_set { const char **v; int n, cap; };
+
+static int ls_has(const struct local_set *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+struct param_ctx { const struct local_set *set; int found; };
+
+static void check_param_item(const char *item, void *arg)
+{
+	struct param_ctx *c = arg;
+
+	if (item[0] == '~')
+		return;          /* a value stored, not the address */
+	if (item[0] == '$' || ls_has(c->set, item))
+		c->found = 1;
+}
+
+/* Start routine F gets, from every creation, its own element of an array
+ * (pthread_create(&t[i], 0, thr, &ctx[i])), written by the creator before
+ * the creation orders it: what the thread accesses through its argument
+ * is its own and races with nothing until it publishes it, like fresh
+ * memory (is_new).  Marks those accesses: the address comes from the
+ * parameter, directly or through locals copied from it. */
+static void mark_thread_owned(struct function *f)
+{
+	struct local_set from_param = { 0 };
+	int changed = 1, rounds = 0;
+
+	while (changed && rounds++ < 20) {
+		changed = 0;
+		for (int b = 0; b < f->nblocks; b++)
+			for (int i = 0; i < f->blocks[b].nevents; i++) {
+				struct event *e = &f->blocks[b].events[i];
+				struct param_ctx c = { &from_param, 0 };
+
+				if (e->kind != EV_LOCAL || !e->defines || ls_has(&from_param, e->defines))
+					continue;
+				for_each_use(e->uses, check_param_item, &c);
+				if (c.found) {
+					grow(&from_param.v, &from_param.cap, from_param.n + 1, sizeof *from_param.v);
+					from_param.v[from_param.n++] = e->defines;
+					changed = 1;
+				}
+			}
+	}
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			struct event *e = &f->blocks[b].events[i];
+			struct param_ctx c = { &from_param, 0 };
+
+			if (e->kind != EV_ACCESS || e->marked || !e->object)
+				continue;
+			for_each_use(e->uses, check_param_item, &c);
+			if (c.found)
+				e->fresh_init = 1;
+		}
+	free(from_param.v);
+}
+
+/* Which functions run as threads (p->started), and the creations that
+ * start them (*EDGES, *N; the caller frees them): pthread_create of a
+ * function of the tree, or a call of a thread-creating wrapper.
  *
  * A function whose pthread_create starts no function of the tree starts
  * its own function-pointer parameter: it is a thread-creating wrapper
  * (create_thread(fn, arg) in perfbook's and liburcu's test harnesses), and
  * each call of it creates the functions passed to it ("f:KEY" arguments). */
-static int by_target(const void *a, const void *b)
+static struct start_edge *find_starts(struct program *p, int *n)
 {
-	const struct start_edge *x = a, *y = b;
-
-	return (x->to > y->to) - (x->to < y->to);   /* (order within: a sum) */
-}
-
-static void count_instances(struct program *p)
-{
-	unsigned char *n = p->out->instances, *base = xcalloc(p->nfns + 1, 1);
 	char *started = xcalloc(p->nfns + 1, 1), *wrapper = xcalloc(p->nfns + 1, 1);
+	unsigned char *own_arg = xmalloc((size_t)p->nfns + 1);
 	struct start_edge *edges = NULL;
-	int nedges = 0, edgecap = 0, changed = 1, rounds = 0, *first;
+	int cap = 0;
 
+	memset(own_arg, 1, (size_t)p->nfns + 1);
+
+	*n = 0;
 	for (int fi = 0; fi < p->nfns; fi++)
 		for (int b = 0; b < p->fns[fi].nblocks; b++)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++)
@@ -1836,79 +1931,281 @@ static void count_instances(struct program *p)
 
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				struct event *e = &p->fns[fi].blocks[b].events[i];
-				struct summary *s = NULL;
-				int t = -1, w;
+				struct summary *s;
+				int t = -1;
 
-				if (is_named(e, "pthread_create"))
-					t = start_routine(p, e);
-				else if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
-					t = (int)(s - p->sums);
-				if (t < 0)
-					continue;
-				if (loop < 0)
-					loop = in_loop(&p->fns[fi], b);
-				add_edge(&edges, &nedges, &edgecap, fi, t, s == NULL, loop);
-				if (s == NULL)
+				if (is_named(e, "pthread_create") && (t = start_routine(p, e)) >= 0) {
+					char *arg = call_argument(e, 3);
+
+					if (loop < 0)
+						loop = in_loop(&p->fns[fi], b);
+					add_edge(&edges, n, &cap, fi, t, 1, loop);
 					started[t] = 1;
-				if (!s || !wrapper[t])
+					own_arg[t] &= arg && arg[0] == '&' && strchr(arg, '[') != NULL;
+					free(arg);
 					continue;
-				w = t;
+				}
+				if (e->kind != EV_CALL || !(s = callee_of(p, e, p->fns[fi].file)) || !wrapper[s - p->sums])
+					continue;
 				for (int a = 0, nargs = count_args(e); a < nargs; a++) {
 					char *arg = call_argument(e, a);
 					struct summary *r;
 
 					if (arg && strncmp(arg, "f:", 2) == 0 &&
-					    (r = summary_of(p, arg + 2, p->fns[fi].file)) != NULL && r - p->sums != w) {
-						add_edge(&edges, &nedges, &edgecap, fi, (int)(r - p->sums), 1, loop);
+					    (r = summary_of(p, arg + 2, p->fns[fi].file)) != NULL && r != s) {
+						if (loop < 0)
+							loop = in_loop(&p->fns[fi], b);
+						add_edge(&edges, n, &cap, fi, (int)(r - p->sums), 1, loop);
 						started[r - p->sums] = 1;
+						own_arg[r - p->sums] &= passes_an_element(e, nargs);
 					}
 					free(arg);
 				}
 			}
 		}
+	p->started = started;
 	for (int fi = 0; fi < p->nfns; fi++)
-		base[fi] = p->called[fi] || started[fi] ? 0 :
-			   strcmp(p->fns[fi].name, "main") == 0 || is_constructor(&p->fns[fi]) ? 1 : 2;
-	memcpy(n, base, (size_t)p->nfns);
-	/* The edges into each function: edges[first[t] .. first[t + 1]). */
-	qsort(edges, nedges, sizeof *edges, by_target);
-	first = xcalloc(p->nfns + 2, sizeof *first);
-	for (int k = 0; k < nedges; k++)
-		first[edges[k].to + 1]++;
-	for (int t = 0; t < p->nfns; t++)
-		first[t + 1] += first[t];
-	/* Recomputed from the bases every round (monotone: counts only grow),
-	 * so that an edge is counted once, not once per round. */
+		if (started[fi] && own_arg[fi])
+			mark_thread_owned(&p->fns[fi]);
+	free(own_arg);
+	free(wrapper);
+	return edges;
+}
+
+/* How many activations of each function may run at once: 1, or 2 for
+ * "several".  Counted per thread, not per call: the calls one thread
+ * makes run one after the other (main() calling run() twice, or in a
+ * loop, is one activation at a time), so a function runs as many times at
+ * once as the threads that reach it (its roots, find_thread_roots) are
+ * running.  main() and constructors run once; a start routine as often as
+ * it is created (a creation in a loop, or by a function that itself runs
+ * several times, counts as several); an entry point that nothing in the
+ * tree calls or creates (a library API) may run in several threads.
+ * Pairing a function's writer pattern with its own reader pattern needs
+ * two activations.  EDGES (N) are the creations (find_starts). */
+static void count_instances(struct program *p, const struct start_edge *edges, int n)
+{
+	unsigned char *inst = p->out->instances, *per_root = xcalloc(p->nfns + 1, 1);
+	const struct analysis *a = p->out;
+	int changed = 1, rounds = 0;
+
+	/* Monotone from below: every count only grows, up to 2. */
 	while (changed && rounds++ < 50) {
 		changed = 0;
-		for (int t = 0; t < p->nfns; t++) {
-			unsigned v = base[t];
+		for (int r = 0; r < p->nfns; r++) {
+			unsigned v;
 
-			for (int k = first[t]; k < first[t + 1]; k++) {
-				const struct start_edge *ed = &edges[k];
-				unsigned add = n[ed->from];
-
-				/* a thread created by a function started only as
-				 * a thread itself (count not known yet) */
-				if (ed->create && !add && !p->called[ed->from])
-					add = 1;
-				if (add && ed->loop)
-					add = 2;
-				v += add;
-			}
+			if (a->unknown_root[r])
+				v = 2;
+			else if (strcmp(p->fns[r].name, "main") == 0 || is_constructor(&p->fns[r]))
+				v = 1;
+			else
+				v = 0;
+			for (int k = 0; k < n; k++)
+				if (edges[k].to == r)
+					v += edges[k].loop || edges[k].from == r ? 2 : inst[edges[k].from];
+			if (p->started[r] && v == 0)
+				v = 1;          /* created by code not known to run yet */
 			if (v > 2)
 				v = 2;
-			if (v != n[t]) {
-				n[t] = (unsigned char)v;
+			if (v != per_root[r]) {
+				per_root[r] = (unsigned char)v;
+				changed = 1;
+			}
+		}
+		for (int f = 0; f < p->nfns; f++) {
+			const struct thread_roots *roots = &a->roots[f];
+			unsigned v = 0;
+
+			if (roots->many || roots->n == 0)
+				v = 2;      /* (no root: reached from nowhere known) */
+			for (int i = 0; i < roots->n && v < 2; i++)
+				v += per_root[roots->v[i]];
+			if (v > 2)
+				v = 2;
+			if (v > inst[f]) {
+				inst[f] = (unsigned char)v;
 				changed = 1;
 			}
 		}
 	}
-	free(edges);
-	free(first);
-	free(base);
-	p->started = started;
-	free(wrapper);
+	free(per_root);
+}
+
+/* ---- functions that only run while no other thread does ---- */
+
+/* Is E a direct thread creation, or a call of a function that creates
+ * threads itself (create_thread(fn, arg))?  A direct pthread_join, or a
+ * call of a function that joins threads itself (wait_all_threads())? */
+static int event_creates(struct program *p, const struct function *f, const struct event *e)
+{
+	struct summary *s;
+
+	return is_named(e, "pthread_create") ||
+	       (e->kind == EV_CALL && (s = callee_of(p, e, f->file)) && p->creates[s - p->sums]);
+}
+
+static int event_joins(struct program *p, const struct function *f, const struct event *e)
+{
+	struct summary *s;
+
+	return is_named(e, "pthread_join") ||
+	       (e->kind == EV_CALL && (s = callee_of(p, e, f->file)) && p->joins[s - p->sums]);
+}
+
+/* The thread state at the entry of function FI, as find_quiet_entries
+ * left it (calm implies THREADS_NONE_YET). */
+struct entry_state { unsigned char calm, threads; };
+
+/* Walks FI's CFG from its entry state (must-calm, greatest thread state,
+ * as in the main dataflow) and weakens the entry state of each callee
+ * to what this function's call sites of it allow; a callee whose entry
+ * changed goes to WORK unless it is there. */
+static void weaken_callee_entries(struct program *p, int fi, struct entry_state *entry,
+				 const unsigned char *eligible, int *work, int *nwork, unsigned char *queued)
+{
+	struct function *f = &p->fns[fi];
+	struct entry_state *in = xcalloc(f->nblocks + 1, sizeof *in);
+	unsigned char *reached = xcalloc(f->nblocks + 1, 1), *pending = xcalloc(f->nblocks + 1, 1);
+	int changed = 1, rounds = 0;
+
+	in[f->entry] = entry[fi];
+	reached[f->entry] = pending[f->entry] = 1;
+	while (changed && rounds++ < 200) {
+		changed = 0;
+		for (int b = 0; b < f->nblocks; b++) {
+			struct entry_state cur;
+
+			if (!pending[b])
+				continue;
+			pending[b] = 0;
+			cur = in[b];
+			for (int i = 0; i < f->blocks[b].nevents; i++) {
+				struct event *e = &f->blocks[b].events[i];
+				struct summary *s;
+
+				if (e->kind == EV_CALL && (s = callee_of(p, e, f->file)) != NULL) {
+					int g = (int)(s - p->sums);
+					struct entry_state *ge = &entry[g];
+
+					if (eligible[g] && ((ge->calm && !cur.calm) || ge->threads < cur.threads)) {
+						ge->calm &= cur.calm;
+						if (ge->threads < cur.threads)
+							ge->threads = cur.threads;
+						if (!queued[g]) {
+							queued[g] = 1;
+							work[(*nwork)++] = g;
+						}
+					}
+				}
+				if (event_joins(p, f, e)) {
+					cur.threads = THREADS_JOINED;
+					cur.calm = 0;    /* (something was created before) */
+				} else if (event_creates(p, f, e)) {
+					cur.threads = THREADS_RUNNING;
+					cur.calm = 0;
+				}
+			}
+			for (int k = 0; k < f->blocks[b].nsucc; k++) {
+				int t = f->blocks[b].succ[k];
+				struct entry_state old = in[t];
+
+				if (!reached[t]) {
+					in[t] = cur;
+				} else {
+					in[t].calm &= cur.calm;
+					if (in[t].threads < cur.threads)
+						in[t].threads = cur.threads;
+				}
+				if (!reached[t] || old.calm != in[t].calm || old.threads != in[t].threads) {
+					reached[t] = pending[t] = 1;
+					changed = 1;
+				}
+			}
+		}
+	}
+	free(in);
+	free(reached);
+	free(pending);
+}
+
+/* Functions called only while no other thread runs: setup() that main()
+ * calls before its first pthread_create is initialisation, like main's
+ * own code there, and a report() called after the threads are joined is
+ * quiet.  Each such function's entry state is the weakest over all its
+ * call sites (a worklist from main() and the constructors down the call
+ * graph; states only weaken, so it ends).  Thread start routines, entry
+ * points and functions whose address is taken (they may be called from
+ * anywhere: a signal handler, a callback) are never such functions.
+ * Fills p->entry_calm and p->entry_quiet. */
+static void find_quiet_entries(struct program *p)
+{
+	int n = p->nfns, nwork = 0;
+	struct entry_state *entry = xcalloc(n + 1, sizeof *entry);
+	unsigned char *eligible = xcalloc(n + 1, 1), *queued = xcalloc(n + 1, 1);
+	int *work = xcalloc(n + 1, sizeof *work);
+
+	p->creates = xcalloc(n + 1, 1);
+	p->joins = xcalloc(n + 1, 1);
+	for (int fi = 0; fi < n; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+
+				p->creates[fi] |= is_named(e, "pthread_create");
+				p->joins[fi] |= is_named(e, "pthread_join");
+			}
+	for (int fi = 0; fi < n; fi++)
+		eligible[fi] = p->called[fi] && !p->started[fi] && strcmp(p->fns[fi].name, "main") != 0;
+	for (int fi = 0; fi < n; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+
+				for (int a = 0, nargs = e->kind == EV_CALL ? count_args(e) : 0; a < nargs; a++) {
+					char *arg = call_argument(e, a);
+					struct summary *r;
+
+					if (arg && strncmp(arg, "f:", 2) == 0 &&
+					    (r = summary_of(p, arg + 2, p->fns[fi].file)) != NULL)
+						eligible[r - p->sums] = 0;
+					free(arg);
+				}
+			}
+	for (int i = 0; i < p->nfnptrs; i++) {
+		struct summary *r = summary_of(p, p->fnptrs[i].function, NULL);
+
+		if (r)
+			eligible[r - p->sums] = 0;
+	}
+	for (int fi = n - 1; fi >= 0; fi--) {
+		if (eligible[fi])        /* until a call site says otherwise */
+			entry[fi] = (struct entry_state){ 1, THREADS_NONE_YET };
+		else
+			entry[fi] = (struct entry_state){ (unsigned char)starts_single_threaded(p, fi), THREADS_RUNNING };
+		if (entry[fi].calm)
+			entry[fi].threads = THREADS_NONE_YET;
+		work[nwork++] = fi;
+		queued[fi] = 1;
+	}
+	/* A function's entry only gets weaker, and it is walked again each
+	 * time it does, so its call sites pass the weaker state on. */
+	while (nwork) {
+		int fi = work[--nwork];
+
+		queued[fi] = 0;
+		weaken_callee_entries(p, fi, entry, eligible, work, &nwork, queued);
+	}
+	p->entry_calm = xcalloc(n + 1, 1);
+	p->entry_quiet = xcalloc(n + 1, 1);
+	for (int fi = 0; fi < n; fi++) {
+		p->entry_calm[fi] = eligible[fi] && entry[fi].calm;
+		p->entry_quiet[fi] = eligible[fi] && entry[fi].threads != THREADS_RUNNING;
+	}
+	free(entry);
+	free(eligible);
+	free(queued);
+	free(work);
 }
 
 /* Marks the functions that some call in the tree reaches. */
@@ -2146,7 +2443,8 @@ static void build_indexes(struct analysis *a, int ngids);
 void analyse(struct function *fns, int nfns, struct analysis *out)
 {
 	struct program p = { 0 };
-	int *order = xcalloc(nfns + 1, sizeof *order);
+	int *order = xcalloc(nfns + 1, sizeof *order), nstarts;
+	struct start_edge *starts;
 
 	memset(out, 0, sizeof *out);
 	p.fns = fns;
@@ -2168,8 +2466,11 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	find_called(&p);
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;
-	count_instances(&p);
+	starts = find_starts(&p, &nstarts);
 	find_thread_roots(&p);
+	count_instances(&p, starts, nstarts);
+	free(starts);
+	find_quiet_entries(&p);
 	solve_summaries(&p);
 	build_indexes(out, p.next_gid);
 	for (int i = 0; i < nfns; i++) {
@@ -2195,6 +2496,10 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	free(p.key_fn);
 	free(p.called);
 	free(p.started);
+	free(p.creates);
+	free(p.joins);
+	free(p.entry_calm);
+	free(p.entry_quiet);
 	free(order);
 }
 

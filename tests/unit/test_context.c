@@ -273,3 +273,135 @@ Test(context, consumer_in_a_thread_still_pairs_with_main)
 		   "int main(void) { pthread_t t; pthread_create(&t, 0, reader, 0);"
 		   " produce(); pthread_join(t, 0); return 0; }\n");
 }
+
+/* ---- W2 of docs/real-code.md: code that cannot run at the same time ---- */
+
+/* Calls one thread makes run one after the other: a single-threaded
+ * program calling run() twice has one activation of it at a time. */
+Test(context, sequential_calls_are_one_activation_at_a_time)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "static void run(void) { data = 1; WRITE_ONCE(flag, 1); if (READ_ONCE(flag)) (void)data; }\n"
+		   "int main(void) { run(); for (int i = 0; i < 3; i++) run(); return 0; }\n");
+}
+
+Test(context, the_same_calls_from_two_threads_still_race)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int data, flag;\n"
+		   "static void run(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1);\n"
+		   "	if (READ_ONCE(flag)) (void)data; /*R*/ }\n"
+		   "void *thr(void *a) { run(); return a; }\n"
+		   "int main(void) { pthread_t t; pthread_create(&t, 0, thr, 0); run(); run();"
+		   " pthread_join(t, 0); return 0; }\n");
+}
+
+/* main() reading the flag before any thread exists, or after joining them
+ * all, is no consumer for a thread's writer pattern. */
+Test(context, reads_before_the_first_thread_or_after_the_joins_pair_with_nothing)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int cfg, res, flag, done;\n"
+		   "void *thr(void *a) { (void)cfg; WRITE_ONCE(flag, 1); res = 1; WRITE_ONCE(done, 1); return a; }\n"
+		   "int main(void) { pthread_t t[2]; if (READ_ONCE(flag)) return 1; cfg = 1;\n"
+		   "	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n"
+		   "	for (int i = 0; i < 2; i++) pthread_join(t[i], 0);\n"
+		   "	return READ_ONCE(done) ? res : 0; }\n");
+}
+
+Test(context, reads_while_the_threads_run_still_pair)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int res, done;\n"
+		   "void *thr(void *a) { res = 1; /*W*/ WRITE_ONCE(done, 1); return a; }\n"
+		   "int main(void) { pthread_t t[2]; int r = 0;\n"
+		   "	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n"
+		   "	if (READ_ONCE(done)) r = res; /*R*/\n"
+		   "	for (int i = 0; i < 2; i++) pthread_join(t[i], 0);\n"
+		   "	return r; }\n");
+}
+
+/* A helper that main() calls before its first thread creation
+ * initialises, like main's own code there; one that main calls after
+ * joining (wait_all() joins for it) is quiet. */
+Test(context, helpers_called_before_the_threads_or_after_the_joins_are_quiet)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int data, flag, stat, fin;\n"
+		   "static pthread_t t[2];\n"
+		   "static void setup(void) { data = 1; WRITE_ONCE(flag, 1); }\n"
+		   "static void wait_all(void) { for (int i = 0; i < 2; i++) pthread_join(t[i], 0); }\n"
+		   "static int summary(void) { return READ_ONCE(fin) ? stat : 0; }\n"
+		   "void *thr(void *a) { if (READ_ONCE(flag)) (void)data; stat = 1; WRITE_ONCE(fin, 1); return a; }\n"
+		   "int main(void) { setup();\n"
+		   "	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n"
+		   "	wait_all(); return summary(); }\n");
+}
+
+Test(context, helpers_called_while_the_threads_run_still_race)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int data, flag, stat, fin;\n"
+		   "static pthread_t t[2];\n"
+		   "static void setup(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "static void wait_all(void) { for (int i = 0; i < 2; i++) pthread_join(t[i], 0); }\n"
+		   "static int summary(void) { return READ_ONCE(fin) ? stat : 0; } /*R*/\n"
+		   "void *thr(void *a) { if (READ_ONCE(flag)) (void)data; /*R*/ stat = 1; /*W*/ WRITE_ONCE(fin, 1); return a; }\n"
+		   "int main(void) {\n"
+		   "	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n"
+		   "	setup(); int r = summary(); wait_all(); return r; }\n");
+}
+
+/* A helper called both before the threads exist and while they run is
+ * not initialisation. */
+Test(context, a_helper_also_called_while_threads_run_still_races)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "int data, flag;\n"
+		   "static void setup(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "void *thr(void *a) { if (READ_ONCE(flag)) (void)data; /*R*/ return a; }\n"
+		   "int main(void) { pthread_t t; setup(); pthread_create(&t, 0, thr, 0);"
+		   " setup(); pthread_join(t, 0); return 0; }\n");
+}
+
+/* Each thread gets its own element of an array, written before its
+ * creation: the creation orders it, for a direct pthread_create and for a
+ * create_thread() wrapper. */
+Test(context, each_thread_reads_its_own_argument_element)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "struct ctx { int tid; } ctx[2]; int go;\n"
+		   "static pthread_t w[2];\n"
+		   "void *thr(void *a) { struct ctx *c = a; while (!READ_ONCE(go)) ; return (void *)(long)c->tid; }\n"
+		   "static void create_thread(void *(*fn)(void *), void *arg, int k) { pthread_create(&w[k], 0, fn, arg); }\n"
+		   "void *thr2(void *a) { struct ctx *c = a; while (!READ_ONCE(go)) ; return (void *)(long)c->tid; }\n"
+		   "int main(void) { pthread_t t[2];\n"
+		   "	for (int i = 0; i < 2; i++) { ctx[i].tid = i; pthread_create(&t[i], 0, thr, &ctx[i]); }\n"
+		   "	for (int i = 0; i < 2; i++) { ctx[i].tid = i; create_thread(thr2, &ctx[i], i); }\n"
+		   "	WRITE_ONCE(go, 1); for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n");
+}
+
+Test(context, a_shared_argument_still_races)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "struct ctx { int tid; } shared; int go;\n"
+		   "void *thr(void *a) { struct ctx *c = a; while (!READ_ONCE(go)) ; return (void *)(long)c->tid; } /*R*/\n"
+		   "int main(void) { pthread_t t[2];\n"
+		   "	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, &shared);\n"
+		   "	shared.tid = 1; /*W*/\n"
+		   "	WRITE_ONCE(go, 1);\n"
+		   "	for (int i = 0; i < 2; i++) pthread_join(t[i], 0);\n"
+		   "	return 0; }\n");
+}
+
+Test(context, an_argument_element_published_while_threads_run_still_races)
+{
+	expect_one(LKMM "#include <pthread.h>\n"
+		   "struct ctx { int res, done; } ctx[2];\n"
+		   "void *worker(void *a) { struct ctx *c = a; c->res = 1; /*W*/ WRITE_ONCE(c->done, 1); return a; }\n"
+		   "int main(void) { pthread_t u[2]; int r = 0;\n"
+		   "	for (int i = 0; i < 2; i++) pthread_create(&u[i], 0, worker, &ctx[i]);\n"
+		   "	if (READ_ONCE(ctx[0].done)) r = ctx[0].res; /*R*/\n"
+		   "	for (int i = 0; i < 2; i++) pthread_join(u[i], 0);\n"
+		   "	return r; }\n");
+}
