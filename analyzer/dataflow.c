@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE   /* qsort_r */
 #include "dataflow.h"
+#include "guards.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,8 @@ struct summary {
 	struct evset exit_plain, exit_reads, all_plain, all_reads, all_mwrites;
 	struct xset entry_mwrites, entry_plain;
 	int calls_create;
+	int returns_value;        /* has a "return VALUE;" */
+	struct evset waited;      /* exit_reads that it waits for in a loop */
 	unsigned version;         /* counts the replacements (see call_view) */
 };
 
@@ -577,7 +580,8 @@ static void check_value_use(const char *item, void *arg)
 }
 
 /* Is plain access P ordered after marked read R (both in the function
- * whose map is M) by a dependency: its address depends on R's value, or,
+ * whose map is M: the indexes are the function's own; "@N" in P's uses
+ * may name a call) by a dependency: its address depends on R's value, or,
  * for a store, the value it stores does? */
 static int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
 {
@@ -670,8 +674,23 @@ static int defines_sink(const struct event *e, const char *sink)
 	return e->kind == EV_LOCAL && e->defines && strcmp(e->defines, sink) == 0;
 }
 
+/* Per event index of F (N events): does a loop of F wait for the value
+ * of that marked read (while (!READ_ONCE(flag)) ;)?  Whatever F's callers
+ * do after the call then runs only once F has seen the value it waited
+ * for, whether or not F returns it. */
+static unsigned char *waited_marks(const struct function *f, struct deriv_map *m, int n)
+{
+	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			if (defines_sink(&f->blocks[b].events[i], "?loop"))
+				for_each_use(f->blocks[b].events[i].uses, mark_item, &u);
+	return u.used;
+}
+
 /* Per event index of F (N events): is the value of that marked read
- * used, flow-insensitively?
+ * used, flow-insensitively?  (EXPORTED 2: waited_marks.)
  *
  * USED (EXPORTED 0): tested by a condition, returned, passed to a call,
  * stored (by a plain or a marked write), or part of an address; the value
@@ -689,6 +708,8 @@ static int defines_sink(const struct event *e, const char *sink)
  * they do next. */
 static unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n, int exported)
 {
+	if (exported == 2)
+		return waited_marks(f, m, n);
 	int returns_value = 0;
 	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
 
@@ -1232,7 +1253,18 @@ struct fn_ctx {
 	unsigned char *pre_spawn;     /* per event index: a thread is created
 					 next, before any join (backward) */
 	unsigned char *used;          /* per event index: value_used */
+	struct event **by_index;      /* fn's events by index */
+	int nevents;
+	struct guards guards;         /* per block: the values it runs on */
+	int cur_block;                /* the block being walked */
+	struct pairset origins;       /* (callee read gid, call index): the
+					 calls that brought the read in */
 };
+
+/* In fn_ctx.origins: the read came from a callee that returns no value,
+ * so what matters of it to the caller is that the callee waited for it
+ * (or stored it): it guards everything after the call. */
+#define WAITED_IN_CALLEE 0x3fffffff
 
 /* The summary of the function a call to KEY from a function in FILE
  * reaches: the definition in the same file when there is one (a tree may
@@ -1268,6 +1300,104 @@ static int is_named(const struct event *e, const char *name)
  * the callee (when M is in one) ordered before M; PRE_SPAWN says that a
  * thread is created right after, before any join: initialisation that
  * pthread_create orders for the new threads. */
+/* ---- guards: does the current block run only on a read's value? ---- */
+
+struct test_deps_ctx { struct fn_ctx *c; int **out; int *cap; int n; int depth; };
+
+static void collect_test_item(const char *item, void *arg);
+
+static void collect_index(struct test_deps_ctx *t, int k)
+{
+	const struct event *e;
+
+	for (int i = 0; i < t->n; i++)
+		if ((*t->out)[i] == k)
+			return;
+	grow(t->out, t->cap, t->n + 1, sizeof **t->out);
+	(*t->out)[t->n++] = k;
+	/* A call's result depends on what was passed to it: if
+	 * (check(READ_ONCE(f))) tests f too. */
+	if (k >= 0 && k < t->c->nevents && (e = t->c->by_index[k]) != NULL && e->kind == EV_CALL &&
+	    t->depth < 4) {
+		t->depth++;
+		for_each_use(e->uses, collect_test_item, t);
+		t->depth--;
+	}
+}
+
+static void collect_test_item(const char *item, void *arg)
+{
+	struct test_deps_ctx *t = arg;
+
+	if (item[0] == '~')
+		item++;
+	else if (item[0] == '#') {
+		const char *eq = strchr(item, '=');
+
+		if (!eq)
+			return;
+		item = eq + 1;
+	}
+	if (item[0] == '$' || item[0] == '!')
+		return;
+	if (item[0] == '@') {
+		collect_index(t, atoi(item + 1));
+	} else {
+		struct derived *d = dm_get(&t->c->derived, item, 0);
+
+		for (int i = 0; d && i < d->n; i++)
+			collect_index(t, d->reads[i]);
+	}
+}
+
+static int test_deps(void *ctx, const struct event *test, int **out, int *cap)
+{
+	struct test_deps_ctx t = { ctx, out, cap, 0, 0 };
+
+	for_each_use(test->uses, collect_test_item, &t);
+	return t.n;
+}
+
+/* Does the block being walked run only on the value of marked read R
+ * (guards.h)?  R is the function's own read, tested by a branch or loop
+ * that controls the block, or a callee's, whose call's result is tested
+ * so, or which a callee returning nothing waited for. */
+static int guarded(const struct fn_ctx *c, const struct event *r)
+{
+	const struct guards *g = &c->guards;
+	int b = c->cur_block;
+
+	if (r->func == c->fn->name)
+		return guards_has(g, b, r->index);
+	if (pairset_get(&c->origins, r->gid, WAITED_IN_CALLEE) >= 0)
+		return 1;
+	for (int i = 0; b >= 0 && b < g->nblocks && i < g->n[b]; i++)
+		if (pairset_get(&c->origins, r->gid, g->v[b][i]) >= 0)
+			return 1;
+	return 0;
+}
+
+/* Does plain access P (own: of this function; else seen through CALL to
+ * CALLEE) depend on the value of marked read R: does it run only on R's
+ * value (guarded), or is its address computed from it?  Only then is P
+ * what R's reader consumes. */
+static int depends_on_value(struct fn_ctx *c, const struct event *p, const struct event *r, int own,
+			    const struct event *call, const char *callee)
+{
+	if (guarded(c, r))
+		return 1;
+	if (own && r->func == c->fn->name && depends_on(&c->derived, p, r))
+		return 1;
+	return call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r);
+}
+
+/* Remembers that the reads in SET came into the caller through CALL. */
+static void note_origins(struct fn_ctx *c, const struct evset *set, const struct event *call, int waited)
+{
+	for (int i = 0; i < set->n; i++)
+		pairset_put(&c->origins, set->v[i]->gid, waited ? WAITED_IN_CALLEE : call->index, 1);
+}
+
 static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, unsigned extra_killed,
 			 int pre_spawn)
 {
@@ -1298,7 +1428,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 			 !es_has(&s->pend_plain, p));
 	}
 	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++)
-		if (s->seen_reads.v[i]->object)
+		if (s->seen_reads.v[i]->object && guarded(c, s->seen_reads.v[i]))
 			add_relay(a, s->seen_reads.v[i], m);
 }
 
@@ -1318,7 +1448,11 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++) {
 		struct event *r = s->seen_reads.v[i];
 
-		if (!same_object(p, r) && r->object)
+		/* An acquire (or a later read barrier) orders P whether or not P
+		 * runs on R's value: that consumer is kept, for the lockset rule
+		 * (ordered_after_acquire) and the release its writer needs. */
+		if (!same_object(p, r) && r->object &&
+		    (!es_has(&s->pend_reads, r) || depends_on_value(c, p, r, own, call, callee)))
 			add_link(&a->consumers, &a->nconsumers, &a->ccap, &a->cseen, p, r, NULL, c->fn,
 				 !es_has(&s->pend_reads, r));
 	}
@@ -1329,11 +1463,11 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 	for (int i = 0; i < s->pend_reads.n; i++) {
 		struct event *r = s->pend_reads.v[i];
 
-		if (same_object(p, r) || !r->object)
+		if (same_object(p, r) || !r->object || !guarded(c, r))
 			continue;
-		if (own && depends_on(&c->derived, p, r))
+		if (own && r->func == c->fn->name && depends_on(&c->derived, p, r))
 			continue;   /* address dependency: ordered */
-		if (call && depends_through_call(&c->derived, call, callee, p, r))
+		if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
 			continue;   /* the same, through the callee's parameter */
 		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
 	}
@@ -1419,6 +1553,9 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	 * its caller too (the last thread event, as in find_quiet_entries). */
 	if (c->p->joins[cs - c->p->sums])
 		s->threads = THREADS_JOINED;
+	note_origins(c, view->set[VIEW_EXIT_READS], call, !cs->returns_value);
+	note_origins(c, view->set[VIEW_ALL_READS], call, !cs->returns_value);
+	note_origins(c, &cs->waited, call, 1);
 	if (!s->calm)                 /* initialisation in a helper (see transfer) */
 		es_union(&s->pend_plain, view->set[VIEW_EXIT_PLAIN]);
 	es_union(&s->pend_reads, view->set[VIEW_EXIT_READS]);
@@ -1644,7 +1781,7 @@ static int same_shape(const struct summary *a, const struct summary *b)
 	       a->exit_plain.n == b->exit_plain.n && a->exit_reads.n == b->exit_reads.n &&
 	       a->all_plain.n == b->all_plain.n && a->all_reads.n == b->all_reads.n &&
 	       a->all_mwrites.n == b->all_mwrites.n && a->entry_mwrites.n == b->entry_mwrites.n &&
-	       a->entry_plain.n == b->entry_plain.n;
+	       a->entry_plain.n == b->entry_plain.n && a->waited.n == b->waited.n;
 }
 
 static void run_function(struct program *p, int fi)
@@ -1653,13 +1790,24 @@ static void run_function(struct program *p, int fi)
 	struct state *in = xcalloc(f->nblocks, sizeof *in);
 	unsigned char *pending = xcalloc(f->nblocks + 1, 1);
 	struct state cur = { 0 };
-	struct fn_ctx c = { p, f, NULL, { 0 }, NULL, NULL };
+	struct fn_ctx c = { .p = p, .fn = f };
 	struct summary fresh = { 0 };
 	int changed = 1, rounds = 0, nevents;
 
 	compute_derived(f, &c.derived);
 	nevents = event_count(f);
 	c.used = value_marks(f, &c.derived, nevents, 0);
+	c.nevents = nevents;
+	c.by_index = xcalloc(nevents + 1, sizeof *c.by_index);
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			struct event *e = &f->blocks[b].events[i];
+
+			if (e->index >= 0 && e->index < nevents)
+				c.by_index[e->index] = e;
+			fresh.returns_value |= defines_sink(e, "?ret");
+		}
+	guards_compute(f, test_deps, &c, &c.guards);
 	if (p->emit)
 		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;
@@ -1676,6 +1824,7 @@ static void run_function(struct program *p, int fi)
 			if (!pending[b] || !in[b].reached)
 				continue;
 			pending[b] = 0;
+			c.cur_block = b;
 			state_copy(&cur, &in[b]);
 			for (int i = 0; i < f->blocks[b].nevents; i++)
 				transfer(&c, &cur, &f->blocks[b].events[i]);
@@ -1692,6 +1841,7 @@ static void run_function(struct program *p, int fi)
 	for (int b = 0; b < f->nblocks; b++) {
 		if (!in[b].reached)
 			continue;
+		c.cur_block = b;
 		state_copy(&cur, &in[b]);
 		for (int i = 0; i < f->blocks[b].nevents; i++)
 			transfer(&c, &cur, &f->blocks[b].events[i]);
@@ -1707,6 +1857,15 @@ static void run_function(struct program *p, int fi)
 		keep_exported(&fresh.exit_reads, f->name, exported, nevents);
 		keep_exported(&fresh.all_reads, f->name, exported, nevents);
 		free(exported);
+		exported = value_marks(f, &c.derived, nevents, 2);
+		for (int i = 0; i < fresh.exit_reads.n; i++) {
+			struct event *r = fresh.exit_reads.v[i];
+
+			if (r->func == f->name ? r->index < nevents && exported[r->index] :
+			    pairset_get(&c.origins, r->gid, WAITED_IN_CALLEE) >= 0)
+				es_add(&fresh.waited, r);
+		}
+		free(exported);
 	}
 	/* Replace the old summary. */
 	{
@@ -1714,7 +1873,7 @@ static void run_function(struct program *p, int fi)
 
 		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
 		free(old->all_reads.v); free(old->all_mwrites.v);
-		free(old->entry_mwrites.v); free(old->entry_plain.v);
+		free(old->entry_mwrites.v); free(old->entry_plain.v); free(old->waited.v);
 		/* Summary sets only grow, so sets of the same sizes are the
 		 * same sets: then the views of it that calls keep stay valid. */
 		fresh.version = old->version + !same_shape(&fresh, old);
@@ -1726,6 +1885,9 @@ static void run_function(struct program *p, int fi)
 	free(in);
 	free(c.pre_spawn);
 	free(c.used);
+	free(c.by_index);
+	guards_free(&c.guards);
+	pairset_free(&c.origins);
 	for (int i = 0; i < c.derived.n; i++)
 		free(c.derived.v[i].reads);
 	free(c.derived.v);
@@ -2477,7 +2639,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 		struct summary *s = &p.sums[i];
 		free(s->exit_plain.v); free(s->exit_reads.v); free(s->all_plain.v);
 		free(s->all_reads.v); free(s->all_mwrites.v);
-		free(s->entry_mwrites.v); free(s->entry_plain.v);
+		free(s->entry_mwrites.v); free(s->entry_plain.v); free(s->waited.v);
 	}
 	free(p.objects.slots);
 	free(p.fnptrs);

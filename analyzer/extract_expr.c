@@ -763,6 +763,15 @@ static void walk_call(struct ectx *x, CXCursor c)
 	}
 	x->no_escape = saved;
 	e = emit(x, EV_CALL, c);
+	/* The call's result, when it is part of a value ("@N" as for a
+	 * marked read): a caller that tests what a callee returns
+	 * (if (ready()) ...) is guarded by the reads the callee returns. */
+	if (outer) {
+		char item[24];
+
+		snprintf(item, sizeof item, "@%d", e->index);
+		deps_add(outer, item);
+	}
 	e->uses = calldeps.buf;
 	e->target = link_key_of_callee(c);
 	e->name = spelling_of(c);
@@ -885,6 +894,46 @@ static enum CXVisitorResult collect_field(CXCursor c, CXClientData d)
 	return CXVisit_Continue;
 }
 
+/* COND ? KIDS[1] : KIDS[2], as control flow: each operand runs only on
+ * one outcome of the condition, so what it reads is guarded by what the
+ * condition tests (return READ_ONCE(flag) ? data : 0;).  The operands'
+ * values still flow into whatever collects the whole expression's. */
+static void walk_conditional(struct ectx *x, CXCursor *kids, enum mode m)
+{
+	int then_b, else_b, join;
+
+	walk_cond(x, kids[0]);
+	then_b = new_block(x);
+	else_b = new_block(x);
+	join = new_block(x);
+	block_add_edge(x->fn, x->cur, then_b);
+	block_add_edge(x->fn, x->cur, else_b);
+	x->cur = then_b;
+	walk_expr(x, kids[1], m == M_ADDR ? M_ADDR : M_READ);
+	fall_into(x, join);
+	x->cur = else_b;
+	walk_expr(x, kids[2], m == M_ADDR ? M_ADDR : M_READ);
+	fall_into(x, join);
+	x->cur = join;
+}
+
+/* KIDS[0] && KIDS[1] (or ||): the right operand runs only on one outcome
+ * of the left one (if (READ_ONCE(ready) && data) ...). */
+static void walk_short_circuit(struct ectx *x, CXCursor *kids)
+{
+	int right, join;
+
+	walk_cond(x, kids[0]);
+	right = new_block(x);
+	join = new_block(x);
+	block_add_edge(x->fn, x->cur, right);
+	block_add_edge(x->fn, x->cur, join);
+	x->cur = right;
+	walk_expr(x, kids[1], M_READ);
+	fall_into(x, join);
+	x->cur = join;
+}
+
 /* { .complete = mark_done, ... }: a struct initialiser that stores
  * function addresses into fields, for calls through those fields. */
 static void note_function_fields(struct ectx *x, CXCursor init)
@@ -984,10 +1033,14 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 	}
 
 	n = children(c, &kids);
-	if (k == CXCursor_BinaryOperator && n == 2) {
+	if (k == CXCursor_ConditionalOperator && n == 3) {
+		walk_conditional(x, kids, m);
+	} else if (k == CXCursor_BinaryOperator && n == 2) {
 		operator_of(x, c, kids, n, op, sizeof op);
 		if (strcmp(op, "=") == 0)
 			walk_assignment(x, kids[0], kids[1]);
+		else if (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0)
+			walk_short_circuit(x, kids);
 		else {
 			walk_expr(x, kids[0], M_READ);
 			walk_expr(x, kids[1], M_READ);

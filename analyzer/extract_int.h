@@ -183,5 +183,9 @@ void walk_stmt(struct ectx *x, CXCursor c);
 void walk_discarded(struct ectx *x, CXCursor c);
 int new_block(struct ectx *x);
 void jump(struct ectx *x, int to);
+/* Ends the current block with an edge to TO, which becomes current. */
+void fall_into(struct ectx *x, int to);
+/* Walks C, a controlling expression, and records what it tests ("?test"). */
+void walk_cond(struct ectx *x, CXCursor c);
 
 #endif

@@ -25,7 +25,7 @@ void jump(struct ectx *x, int to)
 	x->cur = new_block(x);
 }
 
-static void fall_into(struct ectx *x, int to)
+void fall_into(struct ectx *x, int to)
 {
 	block_add_edge(x->fn, x->cur, to);
 	x->cur = to;
@@ -117,7 +117,7 @@ static void walk_loop_cond(struct ectx *x, CXCursor c)
 
 /* A controlling expression: testing a pointer (if (!n)) hands it to no
  * one, so it does not end the pointer's freshness (extract_expr.c). */
-static void walk_cond(struct ectx *x, CXCursor c)
+void walk_cond(struct ectx *x, CXCursor c)
 {
 	x->no_escape++;
 	walk_value(x, c, "?test");

@@ -150,7 +150,8 @@ static void build_args(struct job *j, const char *profile_hash)
 		json_array_append_new(arr, json_string(j->args[i]));
 	j->args_json = json_dumps(arr, JSON_COMPACT);
 	json_decref(arr);
-	dumped = xasprintf("%s|%s|%s|%s", KCSAN_TOOL_VERSION, profile_hash, j->spec->directory, j->args_json);
+	dumped = xasprintf("%s|%d|%s|%s|%s", KCSAN_TOOL_VERSION, FACTS_FORMAT, profile_hash, j->spec->directory,
+			   j->args_json);
 	hash_text(dumped, strlen(dumped), j->flags_hash);
 	free(dumped);
 }

@@ -49,8 +49,8 @@ Test(deps, store_not_depending_on_the_load_is_reported)
 	expect_one(LKMM NODE
 		   "void push(struct node *n);\n" PUSHERS
 		   "void push(struct node *n) { struct node *h = READ_ONCE(head);\n"
-		   " n->next = NULL; /*R*/\n"
-		   " if (h) smp_store_release(&head, n); }\n");
+		   " if (h) { n->next = NULL; /*R*/\n"
+		   " smp_store_release(&head, n); } }\n");
 }
 
 /* A marked read whose value decides nothing (summed into a statistic)
@@ -92,4 +92,36 @@ Test(deps, read_a_callee_waits_for_or_reports_still_guards)
 		   " return x; /*R*/\n}\n"
 		   "int reader2(void) { if (!is_ready()) return 0;\n"
 		   " return y; /*R*/\n}\n");
+}
+
+/* ---- W1 of docs/real-code.md: a read guards only what runs on its value ---- */
+
+/* The flag's value is tested, but the read of data runs whatever it was:
+ * after the branches meet again, or after a callee's statistic test. */
+Test(guards, a_read_guards_nothing_after_its_branches_meet)
+{
+	expect_one(LKMM "int data, flag, count;\n"
+		   "void writer(void) { data = 1; WRITE_ONCE(flag, 1); WRITE_ONCE(count, READ_ONCE(count) + 1); }\n"
+		   "static int check_resize(void) { return READ_ONCE(count) > 100; }\n"
+		   "int r1(void) { int y = 0; if (READ_ONCE(flag)) y = 1; return data + y; }\n"
+		   "int r2(void) { check_resize(); return data; }\n"
+		   "int r3(void) { int big = check_resize(); if (big) big = 2; return data + big; }\n");
+}
+
+/* Every shape that runs on the flag's value is still reported: a branch,
+ * an early return, a wait loop, a conditional expression, &&, a callee
+ * whose result is tested, and a callee that waits. */
+Test(guards, reads_that_run_on_the_flag_value_are_still_reported)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "void writer(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "static int ready(void) { return READ_ONCE(flag); }\n"
+		   "static void wait_ready(void) { while (!READ_ONCE(flag)) ; }\n"
+		   "int r1(void) { if (READ_ONCE(flag))\n return data; /*R*/\n return 0; }\n"
+		   "int r2(void) { if (!READ_ONCE(flag)) return 0;\n return data; /*R*/ }\n"
+		   "int r3(void) { while (!READ_ONCE(flag)) ;\n return data; /*R*/ }\n"
+		   "int r4(void) { return READ_ONCE(flag) ?\n data /*R*/ : 0; }\n"
+		   "int r5(void) { return READ_ONCE(flag) &&\n data; /*R*/ }\n"
+		   "int r6(void) { if (ready())\n return data; /*R*/\n return 0; }\n"
+		   "int r7(void) { wait_ready();\n return data; /*R*/ }\n");
 }
