@@ -2,10 +2,12 @@
  * corpus: sync-tas-publish
  * lkmm: race
  * lacks: writer
- * delayed-in-publisher: yes
+ * delayed-in-publisher: gcc
  * about: __sync_lock_test_and_set() is only an acquire barrier (GCC manual), so using
  *        it to publish a result orders nothing before it, even though the reader
- *        acquires the flag.
+ *        acquires the flag.  gcc instruments it as an acquire exchange, which keeps
+ *        the delay; clang compiles it as a seq_cst exchange, which ends it (the clang
+ *        binary is ordered: found by the static pass only).
  */
 #include "bl.h"
 

@@ -6,11 +6,11 @@
 #        corpus: NAME             (equal to the file name without NN- and .c)
 #        lkmm: race | no-race
 #        lacks: writer | reader | both | none
-#        delayed-in-publisher: yes | no
+#        delayed-in-publisher: yes | no | gcc | clang
 #        about: ...
 #      race <=> at least one // RACE(...) marker; a race marks both sides
 #      (RACE(writer) and RACE(reader)); lacks: none <=> no-race;
-#      delayed-in-publisher: yes => race with lacks writer or both;
+#      delayed-in-publisher: yes, gcc or clang => race with lacks writer or both;
 #      a marked line holds no marked access (READ_ONCE, atomics, volatile...);
 #      lkmm.h and <stdatomic.h> are not both included; numbers are unique;
 #      the program is listed in README.md with the same labels;
@@ -71,7 +71,7 @@ check_labels() {
 	[ "$corpus" = "$name" ] || add "corpus: '$corpus' does not match the file name '$name'"
 	case $lkmm in race|no-race) ;; *) add "lkmm: '$lkmm' is not race or no-race" ;; esac
 	case $lacks in writer|reader|both|none) ;; *) add "lacks: '$lacks' is not writer, reader, both or none" ;; esac
-	case $delayed in yes|no) ;; *) add "delayed-in-publisher: '$delayed' is not yes or no" ;; esac
+	case $delayed in yes|no|gcc|clang) ;; *) add "delayed-in-publisher: '$delayed' is not yes, no, gcc or clang" ;; esac
 	[ -n "$about" ] || add "about: is missing"
 	[ "$nbad" -eq 0 ] || add "$nbad malformed RACE marker(s)"
 	if [ "$lkmm" = race ]; then
@@ -84,7 +84,7 @@ check_labels() {
 		[ "$lacks" = none ] || add "lkmm: $lkmm with lacks: $lacks"
 		[ "$delayed" = no ] || add "lkmm: $lkmm with delayed-in-publisher: $delayed"
 	fi
-	if [ "$delayed" = yes ]; then
+	if [ "$delayed" != no ]; then
 		case $lacks in writer|both) ;; *) add "delayed-in-publisher: yes but lacks: $lacks" ;; esac
 	fi
 	marked=$(grep '//[[:space:]]*RACE(' "$src" | sed 's|//.*||' |
