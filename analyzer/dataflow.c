@@ -99,6 +99,9 @@ struct summary {
 	int calls_create;
 	int returns_value;        /* has a "return VALUE;" */
 	struct evset waited;      /* exit_reads that it waits for in a loop */
+	/* A lock wrapper: the parameter whose lock it leaves held on every
+	 * path (call_rcu_lock(&m)), or releases; -1 for none. */
+	int lock_param, unlock_param;
 	unsigned version;         /* counts the replacements (see call_view) */
 };
 
@@ -1513,6 +1516,71 @@ static void spawn(struct state *s)
 	s->calm = 0;
 }
 
+/* KEY as a string that lives as long as the analysis' results (lock
+ * records point at their locks' names). */
+static const char *kept_key(struct analysis *a, const char *key)
+{
+	for (int i = 0; i < a->nkept; i++)
+		if (strcmp(a->kept[i], key) == 0)
+			return a->kept[i];
+	grow(&a->kept, &a->keptcap, a->nkept + 1, sizeof *a->kept);
+	return a->kept[a->nkept++] = xstrdup(key);
+}
+
+/* A call of a lock wrapper (the callee's summary says which parameter it
+ * locks or unlocks) takes or releases the lock the caller passes, as
+ * pthread_mutex_lock(&m) would. */
+static void apply_lock_wrapper(struct fn_ctx *c, struct state *s, const struct event *call,
+			       const struct summary *cs)
+{
+	int n = cs->lock_param >= 0 ? cs->lock_param : cs->unlock_param;
+	char *arg;
+
+	if (n < 0 || !(arg = call_argument(call, n)))
+		return;
+	if (strncmp(arg, "f:", 2) != 0) {
+		const char *key = kept_key(c->p->out, arg);
+
+		if (cs->lock_param >= 0) {
+			ss_add(&s->locks, (char *)key);
+		} else {
+			kill_plain(s, writer_kills(ORD_RELEASE), NULL);
+			ss_remove_lock(&s->locks, key);
+		}
+	}
+	free(arg);
+}
+
+/* Fills SUM's lock_param and unlock_param for F, whose exit state is EXIT
+ * (NULL when the exit is unreachable). */
+static void find_lock_wrapper(const struct function *f, const struct state *exit, struct summary *sum)
+{
+	size_t kl = strlen(f->link_key);
+	int lockp = -1, unlockp = -1;
+	const char *locked = NULL;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+			int n;
+
+			if ((e->kind != EV_LOCK && e->kind != EV_UNLOCK) || !e->param_use ||
+			    (n = param_use(e, f->link_key, kl)) < 0)
+				continue;
+			if (e->kind == EV_LOCK && lockp < 0) {
+				lockp = n;
+				locked = e->object;
+			} else if (e->kind == EV_UNLOCK && unlockp < 0) {
+				unlockp = n;
+			}
+		}
+	sum->lock_param = sum->unlock_param = -1;
+	if (lockp >= 0 && unlockp < 0 && exit && locked && ss_has(&exit->locks, locked))
+		sum->lock_param = lockp;
+	else if (unlockp >= 0 && lockp < 0)
+		sum->unlock_param = unlockp;
+}
+
 static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 {
 	struct summary *cs = callee_of(c->p, call, c->fn->file);
@@ -1544,6 +1612,7 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	kill_plain(s, cs->must_kill & K_ALL, NULL);
 	if (cs->must_kill & K_READER)
 		kill_reads(s);
+	apply_lock_wrapper(c, s, call, cs);
 	/* create_thread(fn, arg) and the like: only a function that calls
 	 * pthread_create itself counts (not every caller of a library
 	 * function that may start a helper thread deep inside). */
@@ -1846,6 +1915,7 @@ static void run_function(struct program *p, int fi)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
 			transfer(&c, &cur, &f->blocks[b].events[i]);
 	}
+	find_lock_wrapper(f, in[f->exit].reached ? &in[f->exit] : NULL, &fresh);
 	if (in[f->exit].reached) {
 		fresh.must_kill = in[f->exit].killed;
 		es_copy(&fresh.exit_plain, &in[f->exit].pend_plain);
@@ -2782,6 +2852,9 @@ int runs_concurrently_with_itself(const struct analysis *a, const struct functio
 
 void analysis_free(struct analysis *a)
 {
+	for (int i = 0; i < a->nkept; i++)
+		free(a->kept[i]);
+	free(a->kept);
 	free(a->writers);
 	free(a->readers);
 	free(a->producers);

@@ -91,6 +91,8 @@ struct analysis {
 	unsigned char *unknown_root;  /* per function: an entry point called
 					 from outside the tree (a library API,
 					 a handler): any thread may run it */
+	char **kept;                  /* lock names made by the analysis */
+	int nkept, keptcap;
 	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
 					 several threads at once */
 };

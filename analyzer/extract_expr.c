@@ -934,6 +934,31 @@ static void walk_short_circuit(struct ectx *x, CXCursor *kids)
 	x->cur = join;
 }
 
+/* __builtin_expect(V, E) (likely/unlikely, caa_unlikely) is V: walked
+ * as V itself, not as a call that V's value is passed to, which would
+ * make a read only tested inside a helper look handed on to its callers
+ * (liburcu's if (caa_unlikely(uatomic_load(&gp->futex) == -1))).
+ * Returns 1 when C was such a call. */
+static int walk_expect(struct ectx *x, CXCursor c, enum mode m)
+{
+	char *name = spelling_of(c);
+	int is_expect = name && (strcmp(name, "__builtin_expect") == 0 ||
+				 strcmp(name, "__builtin_expect_with_probability") == 0);
+	CXCursor *kids;
+	int n;
+
+	free(name);
+	if (!is_expect)
+		return 0;
+	n = children(c, &kids);
+	if (n >= 2)
+		walk_expr(x, kids[1], m);
+	for (int i = 2; i < n; i++)
+		walk_expr(x, kids[i], M_READ);
+	free(kids);
+	return 1;
+}
+
 /* { .complete = mark_done, ... }: a struct initialiser that stores
  * function addresses into fields, for calls through those fields. */
 static void note_function_fields(struct ectx *x, CXCursor init)
@@ -1002,6 +1027,8 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 			handle_site(x, &call_site, c, m);
 			return;
 		}
+		if (k == CXCursor_CallExpr && walk_expect(x, c, m))
+			return;
 		if (k == CXCursor_CallExpr) {
 			char *name = spelling_of(c);
 			CXCursor callee = clang_getCursorReferenced(c);

@@ -405,3 +405,27 @@ Test(context, an_argument_element_published_while_threads_run_still_races)
 		   "	for (int i = 0; i < 2; i++) pthread_join(u[i], 0);\n"
 		   "	return r; }\n");
 }
+
+/* ---- W11 of docs/real-code.md: lock wrappers ---- */
+
+Test(locks, a_wrapper_that_always_locks_its_argument_is_a_lock)
+{
+	expect_one("#include <pthread.h>\n#include <stdlib.h>\n"
+		   "static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+		   "int count;\n"
+		   "static void lock(pthread_mutex_t *p)   { if (pthread_mutex_lock(p)) abort(); }\n"
+		   "static void unlock(pthread_mutex_t *p) { if (pthread_mutex_unlock(p)) abort(); }\n"
+		   "void a(void) { pthread_mutex_lock(&m); count++; pthread_mutex_unlock(&m); }\n"
+		   "void b(void) { lock(&m); count++; unlock(&m); }\n");
+}
+
+Test(locks, a_wrapper_that_locks_on_some_paths_only_is_no_lock)
+{
+	expect_one("#include <pthread.h>\n"
+		   "static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+		   "int count;\n"
+		   "static void maybe_lock(pthread_mutex_t *p, int c) { if (c) pthread_mutex_lock(p); }\n"
+		   "static void maybe_unlock(pthread_mutex_t *p, int c) { if (c) pthread_mutex_unlock(p); }\n"
+		   "void a(void) { pthread_mutex_lock(&m); count++; pthread_mutex_unlock(&m); }\n"
+		   "void b(int c) { maybe_lock(&m, c);\n count++; /*D*/\n maybe_unlock(&m, c); }\n");
+}

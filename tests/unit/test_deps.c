@@ -125,3 +125,15 @@ Test(guards, reads_that_run_on_the_flag_value_are_still_reported)
 		   "int r6(void) { if (ready())\n return data; /*R*/\n return 0; }\n"
 		   "int r7(void) { wait_ready();\n return data; /*R*/ }\n");
 }
+
+/* __builtin_expect (likely/unlikely) is its first argument, not a call
+ * the value is handed to: a helper that only tests a futex inside it
+ * guards nothing of its callers, and a tested flag still guards. */
+Test(guards, builtin_expect_is_transparent)
+{
+	expect_one(LKMM "int data, futex, flag;\n"
+		   "static inline void wake(void) { if (__builtin_expect(READ_ONCE(futex) == -1, 0)) WRITE_ONCE(futex, 0); }\n"
+		   "void writer(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); wake(); }\n"
+		   "int reader(void) { wake(); return data; }\n"
+		   "int reader2(void) { if (__builtin_expect(READ_ONCE(flag), 1))\n return data; /*R*/\n return 0; }\n");
+}
