@@ -142,6 +142,19 @@ void walk_asm(struct ectx *x, CXCursor c);
 void forget_aliases(struct ectx *x);
 void deps_add(struct deps *d, const char *item);
 
+/* Is REF (a declaration) a variable local to the function being walked
+ * (a parameter, or an automatic variable)? */
+int is_local(CXCursor ref);
+
+/* extract_fresh.c */
+void set_fresh(struct ectx *x, CXCursor var, int on);
+int is_fresh(struct ectx *x, CXCursor var);
+/* Is VALUE a call of an allocator (memory no other thread can know)? */
+int is_allocation(CXCursor value);
+/* The local pointer variable that lvalue C is reached through (n in
+ * n->a, n->in.b, n[2], *n), or a null cursor. */
+CXCursor base_pointer(CXCursor c);
+
 /* extract_text.c */
 int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off);
 int written_in_file(struct ectx *x, CXSourceLocation l);
