@@ -537,14 +537,13 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 		walk_expr(x, kids[0], M_READ);
 		x->no_escape -= deref_only;
 	}
-	if (k != CXCursor_DeclRefExpr) {
-		CXCursor base = base_pointer(c);
-
-		if (!clang_Cursor_isNull(base) && is_local(base) && is_fresh(x, base))
-			deps_add(&uses, "!new");
-	}
 	x->collect = outer;
 	deps_merge(outer, &uses);
+	/* Only this access initialises fresh memory: an access whose address
+	 * merely uses a value read from it (shared[n->idx]) does not, so the
+	 * mark is not passed on to the enclosing expression. */
+	if (k != CXCursor_DeclRefExpr && points_to_fresh(x, c))
+		deps_add(&uses, "!new");
 
 	obj = m == M_ADDR || is_signal_flag(clang_getCursorType(c)) ? NULL : object_of_lvalue(x, c);
 	if (obj) {
@@ -1001,7 +1000,10 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 
 	int saved_no_escape = x->no_escape;
 
-	x->no_escape = 0;            /* WRITE_ONCE(head, n) hands n on */
+	/* WRITE_ONCE(head, n) hands n on; memset(n, ...), memcpy(n, src, ...)
+	 * (plain accesses through a function) only use the memory they are
+	 * given, and keep a fresh pointer fresh. */
+	x->no_escape = v->plain ? saved_no_escape + 1 : 0;
 	if (u->site && x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
 		x->active[x->nactive++] = u->site;
 	/* Arguments in order: the object's address first collects "uses",
@@ -1015,6 +1017,8 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			x->collect = outer;
 			deps_merge(outer, &uses);
 			obj = v->lvalue ? object_of_lvalue(x, u->roots[a]) : object_of_pointer(x, u->roots[a]);
+			if (v->plain && !v->lvalue && points_to_fresh(x, u->roots[a]))
+				deps_add(&uses, "!new");    /* memset(n, 0, sizeof *n) */
 			display = display_text(x, u->roots[a]);
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));

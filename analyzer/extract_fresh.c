@@ -76,8 +76,8 @@ int is_allocation(CXCursor value)
 	return r;
 }
 
-/* The local pointer variable that lvalue C is reached through (n in
- * n->a, n->in.b, n[2], *n), or a null cursor. */
+/* The local pointer variable that lvalue or pointer C is reached through
+ * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
 CXCursor base_pointer(CXCursor c)
 {
 	for (int depth = 0; depth < 16; depth++) {
@@ -93,15 +93,29 @@ CXCursor base_pointer(CXCursor c)
 		}
 		if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr &&
 		    k != CXCursor_UnaryOperator && k != CXCursor_ParenExpr &&
-		    k != CXCursor_UnexposedExpr && k != CXCursor_CStyleCastExpr)
+		    k != CXCursor_UnexposedExpr && k != CXCursor_CStyleCastExpr &&
+		    k != CXCursor_BinaryOperator)
 			break;
 		n = children(c, &kids);
-		if (n < 1) {
+		if (n < 1 || (k == CXCursor_BinaryOperator && n != 2)) {
 			free(kids);
 			break;
 		}
-		c = k == CXCursor_CStyleCastExpr || k == CXCursor_UnexposedExpr ? kids[n - 1] : kids[0];
+		if (k == CXCursor_BinaryOperator)
+			/* p + i, i + p; for address arithmetic done in integers
+			 * ((uintptr_t)&map[1] + pad) the left operand */
+			c = clang_getCanonicalType(clang_getCursorType(kids[1])).kind == CXType_Pointer
+				? kids[1] : kids[0];
+		else
+			c = k == CXCursor_CStyleCastExpr || k == CXCursor_UnexposedExpr ? kids[n - 1] : kids[0];
 		free(kids);
 	}
 	return clang_getNullCursor();
+}
+
+int points_to_fresh(struct ectx *x, CXCursor c)
+{
+	CXCursor base = base_pointer(c);
+
+	return !clang_Cursor_isNull(base) && is_local(base) && is_fresh(x, base);
 }

@@ -151,9 +151,11 @@ void set_fresh(struct ectx *x, CXCursor var, int on);
 int is_fresh(struct ectx *x, CXCursor var);
 /* Is VALUE a call of an allocator (memory no other thread can know)? */
 int is_allocation(CXCursor value);
-/* The local pointer variable that lvalue C is reached through (n in
- * n->a, n->in.b, n[2], *n), or a null cursor. */
+/* The local pointer variable that lvalue or pointer C is reached through
+ * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
 CXCursor base_pointer(CXCursor c);
+/* Is lvalue or pointer C reached through a fresh local pointer? */
+int points_to_fresh(struct ectx *x, CXCursor c);
 
 /* extract_text.c */
 int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off);
