@@ -339,6 +339,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		free(x->fresh[i]);
 	x->nfresh = 0;
 	x->no_escape = 0;
+	x->self_store = clang_getNullCursor();
 	x->nactive = 0;
 	x->collect = NULL;
 

@@ -518,7 +518,7 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 				deps_add(&uses, param);
 				free(param);
 			}
-			if (m == M_READ && !x->no_escape)
+			if (m == M_READ && !x->no_escape && !clang_equalCursors(ref, x->self_store))
 				set_fresh(x, ref, 0);
 		}
 	} else if (k == CXCursor_MemberRefExpr && n >= 1) {
@@ -627,7 +627,10 @@ static void walk_call(struct ectx *x, CXCursor c)
 	 * (p = READ_ONCE(gp); get_a(p)). */
 	struct deps argdeps = { 0 }, calldeps = { 0 }, *outer = x->collect;
 
+	CXCursor self = x->self_store;
+
 	x->no_escape = 0;            /* a pointer passed is handed on */
+	x->self_store = clang_getNullCursor();
 	for (int i = 1; i < n; i++) {
 		char *obj = clang_getCursorType(kids[i]).kind == CXType_Pointer ||
 			    is_array_type(clang_getCursorType(kids[i])) ? object_of_pointer(x, kids[i]) : NULL;
@@ -662,6 +665,7 @@ static void walk_call(struct ectx *x, CXCursor c)
 		}
 	}
 	x->no_escape = saved;
+	x->self_store = self;
 	e = emit(x, EV_CALL, c);
 	e->uses = calldeps.buf;
 	e->target = link_key_of_callee(c);
@@ -687,11 +691,15 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 	char *usr = usr_of(var);
 	int escaping = usr && is_escaping(x, usr), saved;
 
+	CXCursor self = x->self_store;
+
 	x->collect = &from;
 	saved = x->no_escape;
 	x->no_escape = 0;            /* a copy of a fresh pointer hands it on */
+	x->self_store = clang_getNullCursor();
 	walk_expr(x, value, M_READ);
 	x->no_escape = saved;
+	x->self_store = self;
 	x->collect = outer;
 	deps_merge(outer, &from);
 	if (clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer)
@@ -724,13 +732,19 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 			return;
 	} else {
 		int saved = x->no_escape;
+		CXCursor self = x->self_store, base = base_pointer(target);
 
 		x->no_escape = 0;    /* a pointer stored is handed on */
+		/* ... unless it is stored into its own object
+		 * (n->next = (void *)&n[1]; map->entries = (char *)&map[1]):
+		 * that hands it to no one else. */
+		x->self_store = !clang_Cursor_isNull(base) && is_local(base) ? base : clang_getNullCursor();
 		x->collect = &value;
 		walk_expr(x, rhs, M_READ);
 		x->collect = outer;
 		deps_merge(outer, &value);
 		x->no_escape = saved;
+		x->self_store = self;
 	}
 	walk_expr(x, lhs, M_WRITE);
 	b = &x->fn->blocks[x->cur];
@@ -999,11 +1013,13 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 		     u->mode == M_RMW ? OP_RMW : OP_READ;
 
 	int saved_no_escape = x->no_escape;
+	CXCursor saved_self = x->self_store;
 
 	/* WRITE_ONCE(head, n) hands n on; memset(n, ...), memcpy(n, src, ...)
 	 * (plain accesses through a function) only use the memory they are
 	 * given, and keep a fresh pointer fresh. */
 	x->no_escape = v->plain ? saved_no_escape + 1 : 0;
+	x->self_store = clang_getNullCursor();
 	if (u->site && x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
 		x->active[x->nactive++] = u->site;
 	/* Arguments in order: the object's address first collects "uses",
@@ -1038,6 +1054,7 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	if (u->site && x->nactive > 0 && x->active[x->nactive - 1] == u->site)
 		x->nactive--;
 	x->no_escape = saved_no_escape;
+	x->self_store = saved_self;
 
 	if (ord == ORD_ARG) {
 		const char *p = u->args;

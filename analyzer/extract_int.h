@@ -102,6 +102,10 @@ struct ectx {
 	int nfresh, freshcap;
 	int no_escape;                    /* a pointer read here is only tested
 					     or dereferenced, not handed on */
+	CXCursor self_store;              /* the local pointer a store writes
+					     through (n in n->next = &n[1]):
+					     its value stored into its own
+					     object is handed to no one */
 
 	struct deps *collect;             /* where locals read go, or NULL */
 	unsigned discarded_start;         /* the expression statement being walked: */

@@ -76,3 +76,57 @@ Test(fresh, index_read_from_fresh_memory_does_not_make_a_shared_write_private)
 		   "	" INSERT
 		   "}\n");
 }
+
+/* ---- a pointer into the fresh object stored into the object itself ---- */
+
+Test(fresh, pointer_into_itself_stored_into_the_fresh_object_keeps_it_fresh)
+{
+	expect_one(HEADERS LIST
+		   "void add(int k) {\n"
+		   "	struct node *n = malloc(2 * sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	n->next = (struct node *)&n[1];\n"
+		   "	n->key = k;\n"
+		   "	" INSERT
+		   "}\n");
+}
+
+/* Concurrency Kit's ck_ht_map_create: the entries follow the header,
+ * aligned with integer arithmetic on the address. */
+Test(fresh, aligned_address_inside_the_fresh_object_keeps_it_fresh)
+{
+	expect_one(HEADERS "#include <stdint.h>\n"
+		   "struct map { unsigned size; char *entries; } *cur;\n"
+		   "static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n"
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n + 63);\n"
+		   "	if (!m) abort();\n"
+		   "	m->entries = (char *)(((uintptr_t)&m[1] + 63) & ~(uintptr_t)63);\n"
+		   "	m->size = n;\n"
+		   "	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n"
+		   "}\n"
+		   "void shrink(void) { pthread_mutex_lock(&lock); cur->size--; pthread_mutex_unlock(&lock); }\n");
+}
+
+Test(fresh, write_after_publication_still_races_after_a_store_into_itself)
+{
+	expect_one(HEADERS LIST
+		   "void add(int k) {\n"
+		   "	struct node *n = malloc(2 * sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	n->next = (struct node *)&n[1];\n"
+		   "	" INSERT
+		   "	n->key = k; /*D*/\n"
+		   "}\n");
+}
+
+Test(fresh, fresh_pointer_stored_into_another_object_is_handed_on)
+{
+	expect_one(HEADERS LIST
+		   "void add_after(struct node *q, int k) {\n"
+		   "	struct node *n = malloc(sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	q->next = n;\n"
+		   "	n->key = k; /*D*/\n"
+		   "}\n");
+}
