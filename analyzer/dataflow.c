@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE   /* qsort_r */
 #include "dataflow.h"
+#include "fresh.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -399,7 +400,7 @@ static int state_merge(struct state *to, const struct state *from)
 }
 
 /* Does plain access E initialise memory fresh from an allocator, that no
- * other thread can reach yet (",!new," in its uses, extract_expr.c)?  Such
+ * other thread can reach yet (fresh.c, extract_fresh.c)?  Such
  * an access may still be published too early (writer side), but it races
  * with nothing before its publication: it is no reader-side access, no
  * racing access and no lockset member. */
@@ -1011,7 +1012,6 @@ static void number_events(struct program *p)
 				e->gid = p->next_gid++;
 				e->oid = e->object ? intern_object(p, e->object) : -1;
 				e->param_use = e->uses && strstr(e->uses, ",$") != NULL;
-				e->fresh_init = e->uses && strstr(e->uses, ",!new,") != NULL;
 				if (e->kind == EV_ACCESS && e->target && e->oid >= 0) {
 					grow(&p->fnptrs, &p->fnptrcap, p->nfnptrs + 1, sizeof *p->fnptrs);
 					p->fnptrs[p->nfnptrs].oid = e->oid;
@@ -1245,6 +1245,16 @@ static struct summary *summary_of(struct program *p, const char *key, const char
 		if (file && p->fns[p->key_fn[i]].file && strcmp(p->fns[p->key_fn[i]].file, file) == 0)
 			return &p->sums[p->key_fn[i]];
 	return &p->sums[p->key_fn[lo]];
+}
+
+/* The index of the function a call of KEY from FILE reaches, or -1 (for
+ * fresh.c). */
+static int function_index(void *prog, const char *key, const char *file)
+{
+	struct program *p = prog;
+	struct summary *s = summary_of(p, key, file);
+
+	return s ? (int)(s - p->sums) : -1;
 }
 
 static int is_named(const struct event *e, const char *name)
@@ -2165,6 +2175,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	}
 	scope_program_globals(&p);
 	number_events(&p);
+	mark_fresh_inits(fns, nfns, function_index, &p);
 	find_called(&p);
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;

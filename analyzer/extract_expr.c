@@ -19,10 +19,10 @@
 
 void deps_add(struct deps *d, const char *item)
 {
-	size_t n = strlen(item);
+	size_t n = item ? strlen(item) : 0;
 	char probe[160];
 
-	if (!d)
+	if (!d || !item)
 		return;
 	snprintf(probe, sizeof probe, ",%s,", item);
 	if (d->buf && strstr(d->buf, probe))
@@ -519,7 +519,7 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 				free(param);
 			}
 			if (m == M_READ && !x->no_escape && !clang_equalCursors(ref, x->self_store))
-				set_fresh(x, ref, 0);
+				set_fresh(x, ref, NULL);
 		}
 	} else if (k == CXCursor_MemberRefExpr && n >= 1) {
 		int arrow = clang_getCursorType(kids[0]).kind == CXType_Pointer;
@@ -542,8 +542,8 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 	/* Only this access initialises fresh memory: an access whose address
 	 * merely uses a value read from it (shared[n->idx]) does not, so the
 	 * mark is not passed on to the enclosing expression. */
-	if (k != CXCursor_DeclRefExpr && points_to_fresh(x, c))
-		deps_add(&uses, "!new");
+	if (k != CXCursor_DeclRefExpr)
+		deps_add(&uses, points_to_fresh(x, c));
 
 	obj = m == M_ADDR || is_signal_flag(clang_getCursorType(c)) ? NULL : object_of_lvalue(x, c);
 	if (obj) {
@@ -703,7 +703,7 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 	x->collect = outer;
 	deps_merge(outer, &from);
 	if (clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer)
-		set_fresh(x, var, !escaping && is_allocation(value));
+		set_fresh(x, var, escaping ? NULL : allocation_mark(value));
 	if (!escaping) {
 		struct event *e = emit(x, EV_LOCAL, at);
 
@@ -1033,8 +1033,8 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			x->collect = outer;
 			deps_merge(outer, &uses);
 			obj = v->lvalue ? object_of_lvalue(x, u->roots[a]) : object_of_pointer(x, u->roots[a]);
-			if (v->plain && !v->lvalue && points_to_fresh(x, u->roots[a]))
-				deps_add(&uses, "!new");    /* memset(n, 0, sizeof *n) */
+			if (v->plain && !v->lvalue)      /* memset(n, 0, sizeof *n) */
+				deps_add(&uses, points_to_fresh(x, u->roots[a]));
 			display = display_text(x, u->roots[a]);
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));

@@ -1,7 +1,9 @@
 /* analyzer/extract_fresh.c — which local pointers hold memory that no
  * other thread can reach yet (fresh from an allocator, and not handed on
  * since), so that the accesses through them are initialisation
- * (",!new," in their uses; dataflow.c, is_new). */
+ * (",!new," in their uses; fresh.c and dataflow.c, is_new), and which
+ * functions return such memory (allocator wrappers: marks on their
+ * returns, which fresh.c reads). */
 #include "extract_int.h"
 
 #include <stdlib.h>
@@ -10,49 +12,61 @@
 /* Fresh pointers (see struct ectx): N = malloc(...) makes N fresh; the
  * first read of N's value that may hand it on (a store, an argument, a
  * return, a copy) ends it.  In walk order, which is program order except
- * around loops. */
+ * around loops.  Each fresh pointer has the mark that the accesses through
+ * it carry in their uses:
+ *   "!new"       memory from an allocator;
+ *   "!new:KEY"   the value returned by function KEY (its link key): fresh
+ *                if KEY is an allocator wrapper, which only the analysis
+ *                can tell, over the whole tree (fresh.c). */
 static int fresh_at(struct ectx *x, const char *usr)
 {
 	for (int i = 0; usr && i < x->nfresh; i++)
-		if (strcmp(x->fresh[i], usr) == 0)
+		if (strcmp(x->fresh[i].usr, usr) == 0)
 			return i;
 	return -1;
 }
 
-void set_fresh(struct ectx *x, CXCursor var, int on)
+void set_fresh(struct ectx *x, CXCursor var, char *mark)
 {
 	CXString s = clang_getCursorUSR(var);
 	const char *usr = clang_getCString(s);
 	int i = fresh_at(x, usr);
 
-	if (on && i < 0 && usr && *usr) {
-		grow(&x->fresh, &x->freshcap, x->nfresh + 1, sizeof *x->fresh);
-		x->fresh[x->nfresh++] = xstrdup(usr);
-	} else if (!on && i >= 0) {
-		free(x->fresh[i]);
+	if (i >= 0) {
+		free(x->fresh[i].usr);
+		free(x->fresh[i].mark);
 		x->fresh[i] = x->fresh[--x->nfresh];
+	}
+	if (mark && usr && *usr) {
+		grow(&x->fresh, &x->freshcap, x->nfresh + 1, sizeof *x->fresh);
+		x->fresh[x->nfresh].usr = xstrdup(usr);
+		x->fresh[x->nfresh++].mark = mark;
+	} else {
+		free(mark);
 	}
 	clang_disposeString(s);
 }
 
-int is_fresh(struct ectx *x, CXCursor var)
+void forget_fresh(struct ectx *x)
 {
-	CXString s = clang_getCursorUSR(var);
-	int r = fresh_at(x, clang_getCString(s)) >= 0;
-
-	clang_disposeString(s);
-	return r;
+	for (int i = 0; i < x->nfresh; i++) {
+		free(x->fresh[i].usr);
+		free(x->fresh[i].mark);
+	}
+	x->nfresh = 0;
 }
 
-/* Is VALUE a call of an allocator (memory no other thread can know)? */
-int is_allocation(CXCursor value)
+const char *fresh_mark(struct ectx *x, CXCursor var)
 {
-	static const char *const allocators[] = {
-		"malloc", "calloc", "aligned_alloc", "kmalloc", "kzalloc", "kcalloc",
-	};
-	CXString s;
-	int r = 0;
+	CXString s = clang_getCursorUSR(var);
+	int i = fresh_at(x, clang_getCString(s));
 
+	clang_disposeString(s);
+	return i >= 0 ? x->fresh[i].mark : NULL;
+}
+
+static CXCursor strip_casts(CXCursor value)
+{
 	while (clang_getCursorKind(value) == CXCursor_ParenExpr ||
 	       clang_getCursorKind(value) == CXCursor_CStyleCastExpr ||
 	       clang_getCursorKind(value) == CXCursor_UnexposedExpr) {
@@ -66,13 +80,59 @@ int is_allocation(CXCursor value)
 		value = k[n - 1];
 		free(k);
 	}
+	return value;
+}
+
+char *allocation_mark(CXCursor value)
+{
+	static const char *const allocators[] = {
+		"malloc", "calloc", "aligned_alloc", "kmalloc", "kzalloc", "kcalloc",
+	};
+	CXString s;
+	CXCursor callee;
+	char *r = NULL;
+
+	value = strip_casts(value);
 	if (clang_getCursorKind(value) != CXCursor_CallExpr)
-		return 0;
+		return NULL;
 	s = clang_getCursorSpelling(value);
 	for (size_t i = 0; i < sizeof allocators / sizeof allocators[0]; i++)
 		if (strcmp(clang_getCString(s), allocators[i]) == 0)
-			r = 1;
+			r = xstrdup("!new");
 	clang_disposeString(s);
+	callee = clang_getCursorReferenced(value);
+	if (!r && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
+	    clang_getCanonicalType(clang_getCursorType(value)).kind == CXType_Pointer) {
+		char *key = function_link_key(callee);
+
+		r = xasprintf("!new:%s", key);
+		free(key);
+	}
+	return r;
+}
+
+char *return_mark(struct ectx *x, CXCursor value)
+{
+	CXCursor v = strip_casts(value);
+	CXEvalResult ev;
+	char *r = NULL;
+
+	if (clang_getCursorKind(v) == CXCursor_DeclRefExpr) {
+		CXCursor ref = clang_getCursorReferenced(v);
+		const char *m = is_local(ref) ? fresh_mark(x, ref) : NULL;
+
+		return m ? xstrdup(m) : NULL;
+	}
+	if (clang_getCursorKind(v) == CXCursor_CallExpr)
+		return allocation_mark(v);
+	/* NULL, 0: a failed allocation */
+	if (clang_getCursorKind(v) != CXCursor_IntegerLiteral && clang_getCursorKind(v) != CXCursor_GNUNullExpr)
+		return NULL;
+	ev = clang_Cursor_Evaluate(v);
+	if (ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0)
+		r = xstrdup("!null");
+	if (ev)
+		clang_EvalResult_dispose(ev);
 	return r;
 }
 
@@ -113,9 +173,9 @@ CXCursor base_pointer(CXCursor c)
 	return clang_getNullCursor();
 }
 
-int points_to_fresh(struct ectx *x, CXCursor c)
+const char *points_to_fresh(struct ectx *x, CXCursor c)
 {
 	CXCursor base = base_pointer(c);
 
-	return !clang_Cursor_isNull(base) && is_local(base) && is_fresh(x, base);
+	return !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
 }

@@ -97,8 +97,9 @@ struct ectx {
 	int naliases, aliascap;
 	/* Local pointers holding memory fresh from an allocator whose value has
 	 * not escaped yet (in walk order): accesses through them initialise
-	 * memory no other thread can reach (marked ",!new," in uses). */
-	char **fresh;
+	 * memory no other thread can reach (marked ",!new," in uses; see
+	 * extract_fresh.c). */
+	struct { char *usr, *mark; } *fresh;
 	int nfresh, freshcap;
 	int no_escape;                    /* a pointer read here is only tested
 					     or dereferenced, not handed on */
@@ -144,6 +145,7 @@ void note_escaping(struct ectx *x, CXCursor body);
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
 void walk_asm(struct ectx *x, CXCursor c);
 void forget_aliases(struct ectx *x);
+/* Adds ITEM to D (either may be NULL: nothing to add). */
 void deps_add(struct deps *d, const char *item);
 
 /* Is REF (a declaration) a variable local to the function being walked
@@ -151,15 +153,25 @@ void deps_add(struct deps *d, const char *item);
 int is_local(CXCursor ref);
 
 /* extract_fresh.c */
-void set_fresh(struct ectx *x, CXCursor var, int on);
-int is_fresh(struct ectx *x, CXCursor var);
-/* Is VALUE a call of an allocator (memory no other thread can know)? */
-int is_allocation(CXCursor value);
+/* Local pointer VAR now holds fresh memory whose accesses carry MARK
+ * (taken over), or, MARK NULL, no longer does. */
+void set_fresh(struct ectx *x, CXCursor var, char *mark);
+/* The mark of local pointer VAR if it is fresh, else NULL. */
+const char *fresh_mark(struct ectx *x, CXCursor var);
+void forget_fresh(struct ectx *x);
+/* The mark VALUE makes a pointer fresh with, when it is a call: "!new"
+ * for an allocator, "!new:KEY" for another function; NULL otherwise. */
+char *allocation_mark(CXCursor value);
+/* What a "return VALUE;" tells about fresh memory (for allocator
+ * wrappers): the mark of a fresh pointer or allocation returned, "!null"
+ * for a null pointer, or NULL. */
+char *return_mark(struct ectx *x, CXCursor value);
 /* The local pointer variable that lvalue or pointer C is reached through
  * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
 CXCursor base_pointer(CXCursor c);
-/* Is lvalue or pointer C reached through a fresh local pointer? */
-int points_to_fresh(struct ectx *x, CXCursor c);
+/* The mark of the fresh local pointer that lvalue or pointer C is reached
+ * through, or NULL. */
+const char *points_to_fresh(struct ectx *x, CXCursor c);
 
 /* extract_text.c */
 int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off);

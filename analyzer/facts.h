@@ -36,7 +36,7 @@ struct event {
 	int oid;           /* number of its object, -1 if none (likewise) */
 	int param_use;     /* USES names a callee parameter ("$KEY:N"; likewise):
 			      asked at every call, so computed once */
-	int fresh_init;    /* USES holds ",!new," (see is_new in dataflow.c) */
+	int fresh_init;    /* initialises fresh memory (fresh.h) */
 };
 
 struct block {

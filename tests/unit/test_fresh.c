@@ -130,3 +130,86 @@ Test(fresh, fresh_pointer_stored_into_another_object_is_handed_on)
 		   "	n->key = k; /*D*/\n"
 		   "}\n");
 }
+
+/* ---- allocator wrappers ---- */
+
+#define MAP \
+	"struct map { unsigned size; char *entries; } *cur;\n" \
+	"static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"void shrink(void) { pthread_mutex_lock(&lock); cur->size--; pthread_mutex_unlock(&lock); }\n"
+#define MAP_CREATE \
+	"static struct map *map_create(unsigned n) {\n" \
+	"	struct map *m = malloc(sizeof *m + n);\n" \
+	"	if (!m)\n" \
+	"		return NULL;\n" \
+	"	m->entries = (char *)&m[1];\n" \
+	"	return m;\n" \
+	"}\n"
+#define GROW(call, mark) \
+	"void grow(unsigned n) {\n" \
+	"	struct map *m = " call ";\n" \
+	"	if (!m) return;\n" \
+	"	m->size = n; " mark "\n" \
+	"	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n" \
+	"}\n"
+
+Test(fresh, result_of_an_allocator_wrapper_is_fresh)
+{
+	/* wrappers of wrappers too (perfbook's existence_alloc_cache) */
+	expect_one(HEADERS MAP MAP_CREATE
+		   "static struct map *map_create_twice(unsigned n) { return map_create(2 * n); }\n"
+		   GROW("map_create_twice(n)", ""));
+}
+
+Test(fresh, allocator_wrapper_defined_in_another_file)
+{
+	struct src s[] = {
+		{ "map.h", "#include <pthread.h>\n#include <stdlib.h>\n"
+			   "struct map { unsigned size; char *entries; };\n"
+			   "struct map *map_new(unsigned n);\n" },
+		{ "map.c", "#include \"map.h\"\n"
+			   "struct map *map_new(unsigned n) {\n"
+			   "	struct map *m = calloc(1, sizeof *m + n);\n"
+			   "	if (m == NULL)\n"
+			   "		goto fail;\n"
+			   "	m->entries = (char *)(m + 1);\n"
+			   "	return m;\n"
+			   "fail:\n"
+			   "	return 0;\n"
+			   "}\n" },
+		{ "use.c", "#include \"map.h\"\n"
+			   "struct map *cur;\n"
+			   "static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n"
+			   "void shrink(void) { pthread_mutex_lock(&lock); cur->size--; pthread_mutex_unlock(&lock); }\n"
+			   GROW("map_new(n)", "") },
+	};
+
+	expect_findings(s, 3, NULL);
+}
+
+Test(fresh, function_that_may_return_a_shared_object_is_no_allocator)
+{
+	expect_one(HEADERS MAP
+		   "static struct map *map_get(unsigned n) {\n"
+		   "	struct map *m;\n"
+		   "	pthread_mutex_lock(&lock); m = cur; pthread_mutex_unlock(&lock);\n"
+		   "	if (m)\n"
+		   "		return m;\n"
+		   "	return malloc(sizeof(struct map) + n);\n"
+		   "}\n"
+		   GROW("map_get(n)", "/*D*/"));
+}
+
+Test(fresh, function_that_publishes_what_it_allocates_is_no_allocator)
+{
+	expect_one(HEADERS MAP
+		   "struct map *last;\n"
+		   "static struct map *map_create(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n);\n"
+		   "	if (!m)\n"
+		   "		return NULL;\n"
+		   "	WRITE_ONCE(last, m);\n"
+		   "	return m;\n"
+		   "}\n"
+		   GROW("map_create(n)", "/*D*/"));
+}
