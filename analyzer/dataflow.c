@@ -1056,6 +1056,31 @@ static int param_use(const struct event *e, const char *callee, size_t kl)
 	return -1;
 }
 
+/* Does E, an access of a callee, initialise fresh memory when seen through
+ * CALL: it is made through a pointer parameter the callee has not handed
+ * on yet, and CALL passes fresh memory for it (map_init(m) right after
+ * m = malloc(...); fresh.h)? */
+static int initialises(const struct event *call, const struct event *e)
+{
+	return e->fresh_param > 0 && e->fresh_param <= 32 && !e->fresh_init &&
+	       (call->fresh_args >> (e->fresh_param - 1) & 1u);
+}
+
+/* E as an initialising access, for a call that passes fresh memory. */
+static struct event *fresh_clone(struct program *p, const struct event *e)
+{
+	struct event *c = xmalloc(sizeof *c);
+
+	*c = *e;                     /* strings other than object and display are shared */
+	c->object = xstrdup(e->object);
+	c->display = e->display ? xstrdup(e->display) : NULL;
+	c->gid = p->next_gid++;
+	c->fresh_init = 1;
+	grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
+	p->out->clones[p->out->nclones++] = c;
+	return c;
+}
+
 /* A private local ("l:FUNCTION:v", extract_expr.c) is never shared: a
  * callee's accesses through the parameter that receives it are dropped
  * (below), like the caller's own accesses to it.
@@ -1116,6 +1141,8 @@ static struct event *through_call(struct program *p, const struct event *call, c
 			private = strncmp(obj, "l:", 2) == 0;
 			free(obj);
 		}
+		if (!private && initialises(call, e))
+			return m->slots[h].clone = fresh_clone(p, e);
 		return m->slots[h].clone = private ? NULL : e;
 	}
 	obj = call_argument(call, atoi(e->object + 3 + kl));
@@ -1131,6 +1158,7 @@ static struct event *through_call(struct program *p, const struct event *call, c
 		c->display = readable_object(obj);   /* not a raw USR in messages */
 		c->gid = p->next_gid++;
 		c->oid = intern_object(p, obj);
+		c->fresh_init |= initialises(call, e);
 		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
 		p->out->clones[p->out->nclones++] = c;
 	}

@@ -352,6 +352,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		e->name = xstrdup("constructor");
 	}
 	note_escaping(x, body);
+	fresh_parameters(x);
 	walk_stmt(x, body);
 	jump(x, f->exit);
 }

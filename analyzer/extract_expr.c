@@ -609,6 +609,23 @@ static char *private_local(struct ectx *x, CXCursor arg)
 	return r;
 }
 
+/* ARG, argument N of a call, points into fresh memory (map_init(m) right
+ * after m = malloc(...)): "#N=MARK" in the call's uses says so, before
+ * passing the pointer ends its freshness.  The callee's writes through
+ * that parameter initialise it (fresh.c).  (Only memory fresh in this
+ * function: a parameter's own "!newarg" mark is not passed further.) */
+static void note_fresh_argument(struct ectx *x, struct deps *calldeps, CXCursor arg, int n)
+{
+	const char *fresh = points_to_fresh(x, arg);
+	char *item;
+
+	if (!fresh || strncmp(fresh, "!newarg:", 8) == 0)
+		return;
+	item = xasprintf("#%d=%s", n, fresh);
+	deps_add(calldeps, item);
+	free(item);
+}
+
 static void walk_call(struct ectx *x, CXCursor c)
 {
 	CXCursor *kids;
@@ -626,7 +643,6 @@ static void walk_call(struct ectx *x, CXCursor c)
 	 * address dependency on a marked read made by the caller
 	 * (p = READ_ONCE(gp); get_a(p)). */
 	struct deps argdeps = { 0 }, calldeps = { 0 }, *outer = x->collect;
-
 	CXCursor self = x->self_store;
 
 	x->no_escape = 0;            /* a pointer passed is handed on */
@@ -651,6 +667,7 @@ static void walk_call(struct ectx *x, CXCursor c)
 		free(obj);
 		targets = t;
 		len++;
+		note_fresh_argument(x, &calldeps, kids[i], i - 1);
 		x->collect = &argdeps;
 		walk_expr(x, kids[i], M_READ);
 		x->collect = outer;

@@ -17,7 +17,10 @@
  *   "!new"       memory from an allocator;
  *   "!new:KEY"   the value returned by function KEY (its link key): fresh
  *                if KEY is an allocator wrapper, which only the analysis
- *                can tell, over the whole tree (fresh.c). */
+ *                can tell, over the whole tree (fresh.c);
+ *   "!newarg:N"  pointer parameter N, until handed on: fresh in the calls
+ *                that pass fresh memory for it (map_init(m) after
+ *                m = malloc(...); fresh.c, dataflow.c's through_call). */
 static int fresh_at(struct ectx *x, const char *usr)
 {
 	for (int i = 0; usr && i < x->nfresh; i++)
@@ -45,6 +48,18 @@ void set_fresh(struct ectx *x, CXCursor var, char *mark)
 		free(mark);
 	}
 	clang_disposeString(s);
+}
+
+void fresh_parameters(struct ectx *x)
+{
+	int n = clang_Cursor_getNumArguments(x->fn_cursor);
+
+	for (int i = 0; i < n; i++) {
+		CXCursor p = clang_Cursor_getArgument(x->fn_cursor, i);
+
+		if (clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Pointer)
+			set_fresh(x, p, xasprintf("!newarg:%d", i));
+	}
 }
 
 void forget_fresh(struct ectx *x)
@@ -121,7 +136,7 @@ char *return_mark(struct ectx *x, CXCursor value)
 		CXCursor ref = clang_getCursorReferenced(v);
 		const char *m = is_local(ref) ? fresh_mark(x, ref) : NULL;
 
-		return m ? xstrdup(m) : NULL;
+		return m && strncmp(m, "!newarg:", 8) != 0 ? xstrdup(m) : NULL;
 	}
 	if (clang_getCursorKind(v) == CXCursor_CallExpr)
 		return allocation_mark(v);

@@ -159,6 +159,9 @@ void set_fresh(struct ectx *x, CXCursor var, char *mark);
 /* The mark of local pointer VAR if it is fresh, else NULL. */
 const char *fresh_mark(struct ectx *x, CXCursor var);
 void forget_fresh(struct ectx *x);
+/* At the entry of the function being walked: its pointer parameters are
+ * fresh in the calls that pass fresh memory ("!newarg:N"). */
+void fresh_parameters(struct ectx *x);
 /* The mark VALUE makes a pointer fresh with, when it is a call: "!new"
  * for an allocator, "!new:KEY" for another function; NULL otherwise. */
 char *allocation_mark(CXCursor value);

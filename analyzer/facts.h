@@ -37,6 +37,10 @@ struct event {
 	int param_use;     /* USES names a callee parameter ("$KEY:N"; likewise):
 			      asked at every call, so computed once */
 	int fresh_init;    /* initialises fresh memory (fresh.h) */
+	int fresh_param;   /* 1 + the parameter N whose fresh argument makes
+			      this access initialisation, 0 for none (fresh.h) */
+	unsigned fresh_args;  /* EV_CALL: bit N set when argument N points
+				 into fresh memory (fresh.h) */
 };
 
 struct block {

@@ -87,6 +87,30 @@ static int returns_fresh(struct ctx *c, const struct function *fn)
 	return fresh;
 }
 
+/* "N": parameter N, for fresh_param. */
+static int param_number(const char *item, void *arg)
+{
+	*(int *)arg = 1 + atoi(item);
+	return 1;
+}
+
+struct arg_ctx { struct ctx *c; unsigned bits; };
+
+/* "N=!new" or "N=!new:KEY" (after "#"): argument N points into fresh
+ * memory, for fresh_args. */
+static int fresh_argument(const char *item, void *arg)
+{
+	struct arg_ctx *a = arg;
+	char *end;
+	long n = strtol(item, &end, 10);
+
+	if (end == item || n < 0 || n >= 32)
+		return 0;
+	if (strcmp(end, "=!new") == 0 || (strncmp(end, "=!new:", 6) == 0 && is_wrapper_key(end + 6, a->c)))
+		a->bits |= 1u << n;
+	return 0;
+}
+
 void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *rctx)
 {
 	unsigned char *wrapper = xcalloc((size_t)nfns + 1, 1);
@@ -109,8 +133,15 @@ void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *
 			for (int i = 0; i < fns[fi].blocks[b].nevents; i++) {
 				struct event *e = &fns[fi].blocks[b].events[i];
 
+				struct arg_ctx a = { &c, 0 };
+
 				e->fresh_init = e->uses && (has_item(e->uses, "!new") ||
 							    each_item(e->uses, "!new:", is_wrapper_key, &c));
+				e->fresh_param = 0;
+				each_item(e->uses, "!newarg:", param_number, &e->fresh_param);
+				if (e->kind == EV_CALL)
+					each_item(e->uses, "#", fresh_argument, &a);
+				e->fresh_args = a.bits;
 			}
 	}
 	free(wrapper);

@@ -16,7 +16,11 @@ typedef int (*resolve_fn)(void *ctx, const char *key, const char *file);
  * fresh memory: uses ",!new," (an allocator's memory), or ",!new:KEY,"
  * (the value a call of KEY returned) when KEY is an allocator wrapper: a
  * function that returns fresh memory on every path that returns
- * something other than a null pointer, and does so on at least one. */
+ * something other than a null pointer, and does so on at least one.
+ * Also sets, for the callers' view of a callee (dataflow.c,
+ * through_call), fresh_param on the accesses made through a pointer
+ * parameter before it is handed on (",!newarg:N,"), and fresh_args on
+ * the calls that pass fresh memory (",#N=!new," or ",#N=!new:KEY,"). */
 void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *ctx);
 
 #endif

@@ -213,3 +213,57 @@ Test(fresh, function_that_publishes_what_it_allocates_is_no_allocator)
 		   "}\n"
 		   GROW("map_create(n)", "/*D*/"));
 }
+
+/* ---- initialisers that receive the fresh pointer ---- */
+
+#define MAP_INIT \
+	"static void map_init(struct map *m, unsigned n) {\n" \
+	"	memset(m, 0, sizeof *m);\n" \
+	"	m->size = n; " MARK "\n" \
+	"	m->entries = (char *)&m[1];\n" \
+	"}\n"
+
+Test(fresh, initialiser_called_with_fresh_memory_initialises_it)
+{
+#define MARK ""
+	expect_one(HEADERS MAP MAP_INIT
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n);\n"
+		   "	if (!m) return;\n"
+		   "	map_init(m, n);\n"
+		   "	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n"
+		   "}\n");
+#undef MARK
+}
+
+Test(fresh, the_same_initialiser_called_on_shared_memory_races)
+{
+#define MARK "/*D*/"
+	expect_one(HEADERS MAP MAP_INIT
+		   "void reset(unsigned n) {\n"
+		   "	struct map *m;\n"
+		   "	pthread_mutex_lock(&lock); m = cur; pthread_mutex_unlock(&lock);\n"
+		   "	map_init(m, n);\n"
+		   "}\n"
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n);\n"
+		   "	if (!m) return;\n"
+		   "	map_init(m, n);\n"
+		   "	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n"
+		   "}\n");
+#undef MARK
+}
+
+Test(fresh, initialiser_writing_after_it_publishes_still_races)
+{
+	expect_one(HEADERS MAP
+		   "static void map_publish(struct map *m, unsigned n) {\n"
+		   "	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n"
+		   "	m->size = n; /*D*/\n"
+		   "}\n"
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n);\n"
+		   "	if (!m) return;\n"
+		   "	map_publish(m, n);\n"
+		   "}\n");
+}
