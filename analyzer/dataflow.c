@@ -719,9 +719,18 @@ static void keep_exported(struct evset *set, const char *name, const unsigned ch
 
 /* ---- facts ---- */
 
+/* A callee's access seen as initialisation through one call is still
+ * the callee's access when it is published too early: one finding, not
+ * one per call that initialises (see fresh_clone). */
+static struct event *original(struct event *e)
+{
+	return e->orig ? e->orig : e;
+}
+
 static void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
 			  struct event *plain, struct event *marked, struct function *fn)
 {
+	plain = original(plain);
 	if (pairset_get(seen, plain->gid, marked->gid) >= 0)
 		return;
 	pairset_put(seen, plain->gid, marked->gid, *n);
@@ -734,7 +743,10 @@ static void add_candidate(struct candidate **arr, int *n, int *cap, struct pairs
 static void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
 		     struct event *marked, struct event *fence, struct function *fn, int ordered)
 {
-	int i = pairset_get(seen, plain->gid, marked->gid);
+	int i;
+
+	plain = original(plain);
+	i = pairset_get(seen, plain->gid, marked->gid);
 
 	if (i >= 0) {
 		if (fence && !(*arr)[i].fence)
@@ -1067,7 +1079,7 @@ static int initialises(const struct event *call, const struct event *e)
 }
 
 /* E as an initialising access, for a call that passes fresh memory. */
-static struct event *fresh_clone(struct program *p, const struct event *e)
+static struct event *fresh_clone(struct program *p, struct event *e)
 {
 	struct event *c = xmalloc(sizeof *c);
 
@@ -1076,6 +1088,7 @@ static struct event *fresh_clone(struct program *p, const struct event *e)
 	c->display = e->display ? xstrdup(e->display) : NULL;
 	c->gid = p->next_gid++;
 	c->fresh_init = 1;
+	c->orig = e->orig ? e->orig : e;
 	grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
 	p->out->clones[p->out->nclones++] = c;
 	return c;

@@ -41,6 +41,8 @@ struct event {
 			      this access initialisation, 0 for none (fresh.h) */
 	unsigned fresh_args;  /* EV_CALL: bit N set when argument N points
 				 into fresh memory (fresh.h) */
+	struct event *orig;   /* the callee's event that this initialising
+				 copy stands for in one call (through_call) */
 };
 
 struct block {

@@ -7,6 +7,7 @@
  * give nothing and its buggy twin must still be reported.  Real scans,
  * through scan_helper.c. */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "scan_helper.h"
 
@@ -266,4 +267,28 @@ Test(fresh, initialiser_writing_after_it_publishes_still_races)
 		   "	if (!m) return;\n"
 		   "	map_publish(m, n);\n"
 		   "}\n");
+}
+
+/* An initialiser's write published too early is one finding, whether the
+ * call that reaches the publication passed fresh memory or not. */
+Test(fresh, initialising_write_published_too_early_is_reported_once)
+{
+	const char *text;
+	int n = 0;
+
+	expect_one(HEADERS "struct map { unsigned size; } *cur;\n"
+		   "static void map_init(struct map *m, unsigned n) { m->size = n; } /*W*/\n"
+		   "static void publish(struct map *m) { WRITE_ONCE(cur, m); }\n"
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m);\n"
+		   "	if (!m) return;\n"
+		   "	map_init(m, n);\n"
+		   "	publish(m);\n"
+		   "}\n"
+		   "void reuse(struct map *m, unsigned n) { map_init(m, n); publish(m); }\n"
+		   "unsigned get(void) { struct map *m = smp_load_acquire(&cur); return m ? m->size : 0; }\n");
+	text = last_findings_text();
+	for (const char *p = text; (p = strstr(p, "publishes it")) != NULL; p++)
+		n++;
+	cr_assert_eq(n, 1, "%s", text);
 }
