@@ -894,7 +894,7 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 			free(defined_in);
 			if (v)
 				handle_call_in_macro(x, v, c);
-			else
+			else if (!unevaluated_call(c))
 				walk_call(x, c);
 			return;
 		}
@@ -915,6 +915,22 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 	}
 
 	n = children(c, &kids);
+	if (n > 0 && (k == CXCursor_UnexposedExpr || k == CXCursor_CompoundLiteralExpr ||
+		      k == CXCursor_GenericSelectionExpr)) {
+		unsigned char *walk = xcalloc((size_t)n, 1);
+
+		if (evaluated_operands(c, kids, n, walk)) {
+			/* the selected _Generic association is what is used;
+			 * the rest are values */
+			for (int i = 0; i < n; i++)
+				if (walk[i])
+					walk_expr(x, kids[i], k == CXCursor_GenericSelectionExpr ? m : M_READ);
+			free(walk);
+			free(kids);
+			return;
+		}
+		free(walk);
+	}
 	if (k == CXCursor_BinaryOperator && n == 2) {
 		operator_of(x, c, kids, n, op, sizeof op);
 		if (strcmp(op, "=") == 0)

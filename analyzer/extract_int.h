@@ -176,6 +176,16 @@ CXCursor base_pointer(CXCursor c);
  * through, or NULL. */
 const char *points_to_fresh(struct ectx *x, CXCursor c);
 
+/* extract_uneval.c */
+/* Is CALL one of the builtins that do not evaluate their operand
+ * (__builtin_constant_p)? */
+int unevaluated_call(CXCursor call);
+/* When expression C (children KIDS, N of them) has operands that are not
+ * evaluated (__builtin_offsetof's type, a compound literal's type,
+ * _Generic's controlling expression and unselected associations): sets
+ * WALK[i] for the children that are, and returns 1; else returns 0. */
+int evaluated_operands(CXCursor c, CXCursor *kids, int n, unsigned char *walk);
+
 /* extract_text.c */
 int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off);
 int written_in_file(struct ectx *x, CXSourceLocation l);
