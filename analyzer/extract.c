@@ -337,6 +337,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	forget_aliases(x);
 	forget_fresh(x);
 	x->no_escape = 0;
+	x->conditional = 0;
 	x->self_store = clang_getNullCursor();
 	x->nactive = 0;
 	x->collect = NULL;

@@ -694,6 +694,10 @@ static void walk_call(struct ectx *x, CXCursor c)
 	 * the analysis resolves it to the functions stored there. */
 	if (!e->target && n > 0)
 		e->object = object_of_lvalue(x, kids[0]);
+	/* exit(1), abort(): the path ends here, with no edge to the function's
+	 * exit; what follows (until a label or a join) is unreachable. */
+	if (!x->conditional && never_returns(x, c))
+		x->cur = new_block(x);
 	free(kids);
 }
 
@@ -936,8 +940,12 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 		if (strcmp(op, "=") == 0)
 			walk_assignment(x, kids[0], kids[1]);
 		else {
+			int lazy = strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
+
 			walk_expr(x, kids[0], M_READ);
+			x->conditional += lazy;       /* (x || abort()) */
 			walk_expr(x, kids[1], M_READ);
+			x->conditional -= lazy;
 		}
 	} else if (k == CXCursor_CompoundAssignOperator && n == 2) {
 		walk_expr(x, kids[1], M_READ);
@@ -964,14 +972,19 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 			if (clang_isExpression(clang_getCursorKind(kids[i])))
 				walk_expr(x, kids[i], m);
 	} else {
+		/* c ? a : b: a and b are walked in one block, as if both ran */
+		int lazy = k == CXCursor_ConditionalOperator;
+
 		for (int i = 0; i < n; i++) {
 			enum CXCursorKind ck = clang_getCursorKind(kids[i]);
 
+			x->conditional += lazy && i == 1;
 			if (clang_isExpression(ck))
 				walk_expr(x, kids[i], M_READ);
 			else if (clang_isStatement(ck))
 				walk_stmt(x, kids[i]);
 		}
+		x->conditional -= lazy && n > 1;
 	}
 	free(kids);
 }

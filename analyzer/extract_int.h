@@ -103,6 +103,10 @@ struct ectx {
 	int nfresh, freshcap;
 	int no_escape;                    /* a pointer read here is only tested
 					     or dereferenced, not handed on */
+	int conditional;                  /* inside an operand that may not be
+					     evaluated (?:, && and ||, which stay
+					     in one block): a call there that
+					     never returns ends no path */
 	CXCursor self_store;              /* the local pointer a store writes
 					     through (n in n->next = &n[1]):
 					     its value stored into its own
@@ -185,6 +189,10 @@ int unevaluated_call(CXCursor call);
  * _Generic's controlling expression and unselected associations): sets
  * WALK[i] for the children that are, and returns 1; else returns 0. */
 int evaluated_operands(CXCursor c, CXCursor *kids, int n, unsigned char *walk);
+
+/* extract_noreturn.c */
+/* Does CALL never return (exit, abort, a function declared noreturn)? */
+int never_returns(struct ectx *x, CXCursor call);
 
 /* extract_text.c */
 int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off);
