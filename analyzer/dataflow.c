@@ -92,6 +92,9 @@ struct summary {
 	struct evset exit_plain, exit_reads, all_plain, all_reads, all_mwrites;
 	struct xset entry_mwrites, entry_plain;
 	int calls_create;
+	int noreturn;             /* no path reaches the exit (every one ends in
+				     exit(), abort() or the like): a call of it
+				     ends the caller's path too */
 	unsigned version;         /* counts the replacements (see call_view) */
 };
 
@@ -1468,11 +1471,18 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 			if (seen->v[i]->object)
 				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
 					     !c->p->called[c->fn - c->p->fns]);
+	/* die(): what the callee did happened, but nothing after the call
+	 * does on this path (see transfer). */
+	if (cs->noreturn)
+		s->reached = 0;
 }
 
 static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 {
 	struct summary *me = c->sum;
+
+	if (!s->reached)             /* after a call that never returns */
+		return;
 
 	switch (e->kind) {
 	case EV_ACCESS:
@@ -1726,6 +1736,7 @@ static void run_function(struct program *p, int fi)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
 			transfer(&c, &cur, &f->blocks[b].events[i]);
 	}
+	fresh.noreturn = !in[f->exit].reached;
 	if (in[f->exit].reached) {
 		fresh.must_kill = in[f->exit].killed;
 		es_copy(&fresh.exit_plain, &in[f->exit].pend_plain);
@@ -1764,7 +1775,8 @@ static void run_function(struct program *p, int fi)
 static unsigned summary_weight(const struct summary *s)
 {
 	return s->must_kill * 7919u + (unsigned)(s->exit_plain.n + 3 * s->exit_reads.n +
-		5 * s->all_plain.n + 7 * s->all_reads.n + 11 * s->entry_mwrites.n + 13 * s->entry_plain.n);
+		5 * s->all_plain.n + 7 * s->all_reads.n + 11 * s->entry_mwrites.n + 13 * s->entry_plain.n +
+		17 * s->noreturn);
 }
 
 static int key_cmp(const void *a, const void *b, void *prog)

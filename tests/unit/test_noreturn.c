@@ -57,6 +57,13 @@ Test(noreturn, function_that_returns_still_leaves_its_read_pending)
 	"	pthread_mutex_unlock(&m);\n" \
 	"}\n"
 
+Test(noreturn, lock_released_on_the_way_out_is_still_held_after)
+{
+	expect_one(HEADERS LOCKED
+		   "static void die(const char *msg) { fprintf(stderr, \"%s\\n\", msg); exit(1); }\n"
+		   UNLOCK_THEN("die(\"bad\")", ""));
+}
+
 Test(noreturn, declared_noreturn_functions_end_the_path)
 {
 	expect_one(HEADERS LOCKED
