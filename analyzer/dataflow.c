@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE   /* qsort_r */
 #include "dataflow.h"
+#include "fresh.h"
 #include "guards.h"
 
 #include <stdio.h>
@@ -102,6 +103,9 @@ struct summary {
 	/* A lock wrapper: the parameter whose lock it leaves held on every
 	 * path (call_rcu_lock(&m)), or releases; -1 for none. */
 	int lock_param, unlock_param;
+	int noreturn;             /* no path reaches the exit (every one ends in
+				     exit(), abort() or the like): a call of it
+				     ends the caller's path too */
 	unsigned version;         /* counts the replacements (see call_view) */
 };
 
@@ -417,7 +421,7 @@ static int quiet(const struct state *s)
 }
 
 /* Does plain access E initialise memory fresh from an allocator, that no
- * other thread can reach yet (",!new," in its uses, extract_expr.c)?  Such
+ * other thread can reach yet (fresh.c, extract_fresh.c)?  Such
  * an access may still be published too early (writer side), but it races
  * with nothing before its publication: it is no reader-side access, no
  * racing access and no lockset member. */
@@ -754,9 +758,18 @@ static void keep_exported(struct evset *set, const char *name, const unsigned ch
 
 /* ---- facts ---- */
 
+/* A callee's access seen as initialisation through one call is still
+ * the callee's access when it is published too early: one finding, not
+ * one per call that initialises (see fresh_clone). */
+static struct event *original(struct event *e)
+{
+	return e->orig ? e->orig : e;
+}
+
 static void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
 			  struct event *plain, struct event *marked, struct function *fn)
 {
+	plain = original(plain);
 	if (pairset_get(seen, plain->gid, marked->gid) >= 0)
 		return;
 	pairset_put(seen, plain->gid, marked->gid, *n);
@@ -769,7 +782,10 @@ static void add_candidate(struct candidate **arr, int *n, int *cap, struct pairs
 static void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
 		     struct event *marked, struct event *fence, struct function *fn, int ordered)
 {
-	int i = pairset_get(seen, plain->gid, marked->gid);
+	int i;
+
+	plain = original(plain);
+	i = pairset_get(seen, plain->gid, marked->gid);
 
 	if (i >= 0) {
 		if (fence && !(*arr)[i].fence)
@@ -1047,7 +1063,6 @@ static void number_events(struct program *p)
 				e->gid = p->next_gid++;
 				e->oid = e->object ? intern_object(p, e->object) : -1;
 				e->param_use = e->uses && strstr(e->uses, ",$") != NULL;
-				e->fresh_init = e->uses && strstr(e->uses, ",!new,") != NULL;
 				if (e->kind == EV_ACCESS && e->target && e->oid >= 0) {
 					grow(&p->fnptrs, &p->fnptrcap, p->nfnptrs + 1, sizeof *p->fnptrs);
 					p->fnptrs[p->nfnptrs].oid = e->oid;
@@ -1090,6 +1105,32 @@ static int param_use(const struct event *e, const char *callee, size_t kl)
 			return atoi(u + kl + 1);
 	}
 	return -1;
+}
+
+/* Does E, an access of a callee, initialise fresh memory when seen through
+ * CALL: it is made through a pointer parameter the callee has not handed
+ * on yet, and CALL passes fresh memory for it (map_init(m) right after
+ * m = malloc(...); fresh.h)? */
+static int initialises(const struct event *call, const struct event *e)
+{
+	return e->fresh_param > 0 && e->fresh_param <= 32 && !e->fresh_init &&
+	       (call->fresh_args >> (e->fresh_param - 1) & 1u);
+}
+
+/* E as an initialising access, for a call that passes fresh memory. */
+static struct event *fresh_clone(struct program *p, struct event *e)
+{
+	struct event *c = xmalloc(sizeof *c);
+
+	*c = *e;                     /* strings other than object and display are shared */
+	c->object = xstrdup(e->object);
+	c->display = e->display ? xstrdup(e->display) : NULL;
+	c->gid = p->next_gid++;
+	c->fresh_init = 1;
+	c->orig = e->orig ? e->orig : e;
+	grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
+	p->out->clones[p->out->nclones++] = c;
+	return c;
 }
 
 /* A private local ("l:FUNCTION:v", extract_expr.c) is never shared: a
@@ -1152,6 +1193,8 @@ static struct event *through_call(struct program *p, const struct event *call, c
 			private = strncmp(obj, "l:", 2) == 0;
 			free(obj);
 		}
+		if (!private && initialises(call, e))
+			return m->slots[h].clone = fresh_clone(p, e);
 		return m->slots[h].clone = private ? NULL : e;
 	}
 	obj = call_argument(call, atoi(e->object + 3 + kl));
@@ -1167,6 +1210,7 @@ static struct event *through_call(struct program *p, const struct event *call, c
 		c->display = readable_object(obj);   /* not a raw USR in messages */
 		c->gid = p->next_gid++;
 		c->oid = intern_object(p, obj);
+		c->fresh_init |= initialises(call, e);
 		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
 		p->out->clones[p->out->nclones++] = c;
 	}
@@ -1292,6 +1336,16 @@ static struct summary *summary_of(struct program *p, const char *key, const char
 		if (file && p->fns[p->key_fn[i]].file && strcmp(p->fns[p->key_fn[i]].file, file) == 0)
 			return &p->sums[p->key_fn[i]];
 	return &p->sums[p->key_fn[lo]];
+}
+
+/* The index of the function a call of KEY from FILE reaches, or -1 (for
+ * fresh.c). */
+static int function_index(void *prog, const char *key, const char *file)
+{
+	struct program *p = prog;
+	struct summary *s = summary_of(p, key, file);
+
+	return s ? (int)(s - p->sums) : -1;
 }
 
 static int is_named(const struct event *e, const char *name)
@@ -1643,11 +1697,18 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 			if (seen->v[i]->object)
 				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
 					     !c->p->called[c->fn - c->p->fns]);
+	/* die(): what the callee did happened, but nothing after the call
+	 * does on this path (see transfer). */
+	if (cs->noreturn)
+		s->reached = 0;
 }
 
 static void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 {
 	struct summary *me = c->sum;
+
+	if (!s->reached)             /* after a call that never returns */
+		return;
 
 	switch (e->kind) {
 	case EV_ACCESS:
@@ -1916,6 +1977,7 @@ static void run_function(struct program *p, int fi)
 			transfer(&c, &cur, &f->blocks[b].events[i]);
 	}
 	find_lock_wrapper(f, in[f->exit].reached ? &in[f->exit] : NULL, &fresh);
+	fresh.noreturn = !in[f->exit].reached;
 	if (in[f->exit].reached) {
 		fresh.must_kill = in[f->exit].killed;
 		es_copy(&fresh.exit_plain, &in[f->exit].pend_plain);
@@ -1966,7 +2028,8 @@ static void run_function(struct program *p, int fi)
 static unsigned summary_weight(const struct summary *s)
 {
 	return s->must_kill * 7919u + (unsigned)(s->exit_plain.n + 3 * s->exit_reads.n +
-		5 * s->all_plain.n + 7 * s->all_reads.n + 11 * s->entry_mwrites.n + 13 * s->entry_plain.n);
+		5 * s->all_plain.n + 7 * s->all_reads.n + 11 * s->entry_mwrites.n + 13 * s->entry_plain.n +
+		17 * s->noreturn);
 }
 
 static int key_cmp(const void *a, const void *b, void *prog)
@@ -2695,6 +2758,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	}
 	scope_program_globals(&p);
 	number_events(&p);
+	mark_fresh_inits(fns, nfns, function_index, &p);
 	find_called(&p);
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;

@@ -335,10 +335,10 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		free(x->escaping[i]);
 	x->nescaping = 0;
 	forget_aliases(x);
-	for (int i = 0; i < x->nfresh; i++)
-		free(x->fresh[i]);
-	x->nfresh = 0;
+	forget_fresh(x);
 	x->no_escape = 0;
+	x->conditional = 0;
+	x->self_store = clang_getNullCursor();
 	x->nactive = 0;
 	x->collect = NULL;
 
@@ -353,6 +353,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		e->name = xstrdup("constructor");
 	}
 	note_escaping(x, body);
+	fresh_parameters(x);
 	walk_stmt(x, body);
 	jump(x, f->exit);
 }
@@ -471,8 +472,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	for (int i = 0; i < x.nescaping; i++)
 		free(x.escaping[i]);
 	free(x.escaping);
-	for (int i = 0; i < x.nfresh; i++)
-		free(x.fresh[i]);
+	forget_fresh(&x);
 	free(x.fresh);
 	forget_aliases(&x);
 	free(x.aliases);

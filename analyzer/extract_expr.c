@@ -19,10 +19,10 @@
 
 void deps_add(struct deps *d, const char *item)
 {
-	size_t n = strlen(item);
+	size_t n = item ? strlen(item) : 0;
 	char probe[160];
 
-	if (!d)
+	if (!d || !item)
 		return;
 	snprintf(probe, sizeof probe, ",%s,", item);
 	if (d->buf && strstr(d->buf, probe))
@@ -176,108 +176,9 @@ static int is_escaping(struct ectx *x, const char *usr)
 	return 0;
 }
 
-/* Fresh pointers (see struct ectx): N = malloc(...) makes N fresh; the
- * first read of N's value that may hand it on (a store, an argument, a
- * return, a copy) ends it.  In walk order, which is program order except
- * around loops. */
-static int fresh_at(struct ectx *x, const char *usr)
-{
-	for (int i = 0; usr && i < x->nfresh; i++)
-		if (strcmp(x->fresh[i], usr) == 0)
-			return i;
-	return -1;
-}
-
-static void set_fresh(struct ectx *x, CXCursor var, int on)
-{
-	CXString s = clang_getCursorUSR(var);
-	const char *usr = clang_getCString(s);
-	int i = fresh_at(x, usr);
-
-	if (on && i < 0 && usr && *usr) {
-		grow(&x->fresh, &x->freshcap, x->nfresh + 1, sizeof *x->fresh);
-		x->fresh[x->nfresh++] = xstrdup(usr);
-	} else if (!on && i >= 0) {
-		free(x->fresh[i]);
-		x->fresh[i] = x->fresh[--x->nfresh];
-	}
-	clang_disposeString(s);
-}
-
-static int is_fresh(struct ectx *x, CXCursor var)
-{
-	CXString s = clang_getCursorUSR(var);
-	int r = fresh_at(x, clang_getCString(s)) >= 0;
-
-	clang_disposeString(s);
-	return r;
-}
-
-/* Is VALUE a call of an allocator (memory no other thread can know)? */
-static int is_allocation(CXCursor value)
-{
-	static const char *const allocators[] = {
-		"malloc", "calloc", "aligned_alloc", "kmalloc", "kzalloc", "kcalloc",
-	};
-	CXString s;
-	int r = 0;
-
-	while (clang_getCursorKind(value) == CXCursor_ParenExpr ||
-	       clang_getCursorKind(value) == CXCursor_CStyleCastExpr ||
-	       clang_getCursorKind(value) == CXCursor_UnexposedExpr) {
-		CXCursor *k;
-		int n = children(value, &k);
-
-		if (n == 0) {
-			free(k);
-			break;
-		}
-		value = k[n - 1];
-		free(k);
-	}
-	if (clang_getCursorKind(value) != CXCursor_CallExpr)
-		return 0;
-	s = clang_getCursorSpelling(value);
-	for (size_t i = 0; i < sizeof allocators / sizeof allocators[0]; i++)
-		if (strcmp(clang_getCString(s), allocators[i]) == 0)
-			r = 1;
-	clang_disposeString(s);
-	return r;
-}
-
-/* The local pointer variable that lvalue C is reached through (n in
- * n->a, n->in.b, n[2], *n), or a null cursor. */
-static CXCursor base_pointer(CXCursor c)
-{
-	for (int depth = 0; depth < 16; depth++) {
-		enum CXCursorKind k = clang_getCursorKind(c);
-		CXCursor *kids;
-		int n;
-
-		if (k == CXCursor_DeclRefExpr) {
-			CXCursor ref = clang_getCursorReferenced(c);
-
-			return clang_getCanonicalType(clang_getCursorType(ref)).kind == CXType_Pointer
-				? ref : clang_getNullCursor();
-		}
-		if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr &&
-		    k != CXCursor_UnaryOperator && k != CXCursor_ParenExpr &&
-		    k != CXCursor_UnexposedExpr && k != CXCursor_CStyleCastExpr)
-			break;
-		n = children(c, &kids);
-		if (n < 1) {
-			free(kids);
-			break;
-		}
-		c = k == CXCursor_CStyleCastExpr || k == CXCursor_UnexposedExpr ? kids[n - 1] : kids[0];
-		free(kids);
-	}
-	return clang_getNullCursor();
-}
-
 /* Is REF (a declaration) a variable local to the function being walked
  * (a parameter, or an automatic variable)? */
-static int is_local(CXCursor ref)
+int is_local(CXCursor ref)
 {
 	enum CXCursorKind k = clang_getCursorKind(ref);
 
@@ -617,8 +518,8 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 				deps_add(&uses, param);
 				free(param);
 			}
-			if (m == M_READ && !x->no_escape)
-				set_fresh(x, ref, 0);
+			if (m == M_READ && !x->no_escape && !clang_equalCursors(ref, x->self_store))
+				set_fresh(x, ref, NULL);
 		}
 	} else if (k == CXCursor_MemberRefExpr && n >= 1) {
 		int arrow = clang_getCursorType(kids[0]).kind == CXType_Pointer;
@@ -636,14 +537,13 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 		walk_expr(x, kids[0], M_READ);
 		x->no_escape -= deref_only;
 	}
-	if (k != CXCursor_DeclRefExpr) {
-		CXCursor base = base_pointer(c);
-
-		if (!clang_Cursor_isNull(base) && is_local(base) && is_fresh(x, base))
-			deps_add(&uses, "!new");
-	}
 	x->collect = outer;
 	deps_merge(outer, &uses);
+	/* Only this access initialises fresh memory: an access whose address
+	 * merely uses a value read from it (shared[n->idx]) does not, so the
+	 * mark is not passed on to the enclosing expression. */
+	if (k != CXCursor_DeclRefExpr)
+		deps_add(&uses, points_to_fresh(x, c));
 
 	obj = m == M_ADDR || is_signal_flag(clang_getCursorType(c)) ? NULL : object_of_lvalue(x, c);
 	if (obj) {
@@ -709,6 +609,23 @@ static char *private_local(struct ectx *x, CXCursor arg)
 	return r;
 }
 
+/* ARG, argument N of a call, points into fresh memory (map_init(m) right
+ * after m = malloc(...)): "#N=MARK" in the call's uses says so, before
+ * passing the pointer ends its freshness.  The callee's writes through
+ * that parameter initialise it (fresh.c).  (Only memory fresh in this
+ * function: a parameter's own "!newarg" mark is not passed further.) */
+static void note_fresh_argument(struct ectx *x, struct deps *calldeps, CXCursor arg, int n)
+{
+	const char *fresh = points_to_fresh(x, arg);
+	char *item;
+
+	if (!fresh || strncmp(fresh, "!newarg:", 8) == 0)
+		return;
+	item = xasprintf("#%d=%s", n, fresh);
+	deps_add(calldeps, item);
+	free(item);
+}
+
 static void walk_call(struct ectx *x, CXCursor c)
 {
 	CXCursor *kids;
@@ -726,8 +643,10 @@ static void walk_call(struct ectx *x, CXCursor c)
 	 * address dependency on a marked read made by the caller
 	 * (p = READ_ONCE(gp); get_a(p)). */
 	struct deps argdeps = { 0 }, calldeps = { 0 }, *outer = x->collect;
+	CXCursor self = x->self_store;
 
 	x->no_escape = 0;            /* a pointer passed is handed on */
+	x->self_store = clang_getNullCursor();
 	for (int i = 1; i < n; i++) {
 		char *obj = clang_getCursorType(kids[i]).kind == CXType_Pointer ||
 			    is_array_type(clang_getCursorType(kids[i])) ? object_of_pointer(x, kids[i]) : NULL;
@@ -748,6 +667,7 @@ static void walk_call(struct ectx *x, CXCursor c)
 		free(obj);
 		targets = t;
 		len++;
+		note_fresh_argument(x, &calldeps, kids[i], i - 1);
 		x->collect = &argdeps;
 		walk_expr(x, kids[i], M_READ);
 		x->collect = outer;
@@ -762,6 +682,7 @@ static void walk_call(struct ectx *x, CXCursor c)
 		}
 	}
 	x->no_escape = saved;
+	x->self_store = self;
 	e = emit(x, EV_CALL, c);
 	/* The call's result, when it is part of a value ("@N" as for a
 	 * marked read): a caller that tests what a callee returns
@@ -782,6 +703,10 @@ static void walk_call(struct ectx *x, CXCursor c)
 	 * the analysis resolves it to the functions stored there. */
 	if (!e->target && n > 0)
 		e->object = object_of_lvalue(x, kids[0]);
+	/* exit(1), abort(): the path ends here, with no edge to the function's
+	 * exit; what follows (until a label or a join) is unreachable. */
+	if (!x->conditional && never_returns(x, c))
+		x->cur = new_block(x);
 	free(kids);
 }
 
@@ -796,15 +721,19 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 	char *usr = usr_of(var);
 	int escaping = usr && is_escaping(x, usr), saved;
 
+	CXCursor self = x->self_store;
+
 	x->collect = &from;
 	saved = x->no_escape;
 	x->no_escape = 0;            /* a copy of a fresh pointer hands it on */
+	x->self_store = clang_getNullCursor();
 	walk_expr(x, value, M_READ);
 	x->no_escape = saved;
+	x->self_store = self;
 	x->collect = outer;
 	deps_merge(outer, &from);
 	if (clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer)
-		set_fresh(x, var, !escaping && is_allocation(value));
+		set_fresh(x, var, escaping ? NULL : allocation_mark(value));
 	if (!escaping) {
 		struct event *e = emit(x, EV_LOCAL, at);
 
@@ -833,13 +762,19 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 			return;
 	} else {
 		int saved = x->no_escape;
+		CXCursor self = x->self_store, base = base_pointer(target);
 
 		x->no_escape = 0;    /* a pointer stored is handed on */
+		/* ... unless it is stored into its own object
+		 * (n->next = (void *)&n[1]; map->entries = (char *)&map[1]):
+		 * that hands it to no one else. */
+		x->self_store = !clang_Cursor_isNull(base) && is_local(base) ? base : clang_getNullCursor();
 		x->collect = &value;
 		walk_expr(x, rhs, M_READ);
 		x->collect = outer;
 		deps_merge(outer, &value);
 		x->no_escape = saved;
+		x->self_store = self;
 	}
 	walk_expr(x, lhs, M_WRITE);
 	b = &x->fn->blocks[x->cur];
@@ -1039,7 +974,7 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 			free(defined_in);
 			if (v)
 				handle_call_in_macro(x, v, c);
-			else
+			else if (!unevaluated_call(c))
 				walk_call(x, c);
 			return;
 		}
@@ -1060,6 +995,22 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 	}
 
 	n = children(c, &kids);
+	if (n > 0 && (k == CXCursor_UnexposedExpr || k == CXCursor_CompoundLiteralExpr ||
+		      k == CXCursor_GenericSelectionExpr)) {
+		unsigned char *walk = xcalloc((size_t)n, 1);
+
+		if (evaluated_operands(c, kids, n, walk)) {
+			/* the selected _Generic association is what is used;
+			 * the rest are values */
+			for (int i = 0; i < n; i++)
+				if (walk[i])
+					walk_expr(x, kids[i], k == CXCursor_GenericSelectionExpr ? m : M_READ);
+			free(walk);
+			free(kids);
+			return;
+		}
+		free(walk);
+	}
 	if (k == CXCursor_ConditionalOperator && n == 3) {
 		walk_conditional(x, kids, m);
 	} else if (k == CXCursor_BinaryOperator && n == 2) {
@@ -1069,8 +1020,12 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 		else if (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0)
 			walk_short_circuit(x, kids);
 		else {
+			int lazy = strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
+
 			walk_expr(x, kids[0], M_READ);
+			x->conditional += lazy;       /* (x || abort()) */
 			walk_expr(x, kids[1], M_READ);
+			x->conditional -= lazy;
 		}
 	} else if (k == CXCursor_CompoundAssignOperator && n == 2) {
 		walk_expr(x, kids[1], M_READ);
@@ -1097,14 +1052,19 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 			if (clang_isExpression(clang_getCursorKind(kids[i])))
 				walk_expr(x, kids[i], m);
 	} else {
+		/* c ? a : b: a and b are walked in one block, as if both ran */
+		int lazy = k == CXCursor_ConditionalOperator;
+
 		for (int i = 0; i < n; i++) {
 			enum CXCursorKind ck = clang_getCursorKind(kids[i]);
 
+			x->conditional += lazy && i == 1;
 			if (clang_isExpression(ck))
 				walk_expr(x, kids[i], M_READ);
 			else if (clang_isStatement(ck))
 				walk_stmt(x, kids[i]);
 		}
+		x->conditional -= lazy && n > 1;
 	}
 	free(kids);
 }
@@ -1179,8 +1139,13 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 		     u->mode == M_RMW ? OP_RMW : OP_READ;
 
 	int saved_no_escape = x->no_escape;
+	CXCursor saved_self = x->self_store;
 
-	x->no_escape = 0;            /* WRITE_ONCE(head, n) hands n on */
+	/* WRITE_ONCE(head, n) hands n on; memset(n, ...), memcpy(n, src, ...)
+	 * (plain accesses through a function) only use the memory they are
+	 * given, and keep a fresh pointer fresh. */
+	x->no_escape = v->plain ? saved_no_escape + 1 : 0;
+	x->self_store = clang_getNullCursor();
 	if (u->site && x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
 		x->active[x->nactive++] = u->site;
 	/* Arguments in order: the object's address first collects "uses",
@@ -1194,6 +1159,8 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			x->collect = outer;
 			deps_merge(outer, &uses);
 			obj = v->lvalue ? object_of_lvalue(x, u->roots[a]) : object_of_pointer(x, u->roots[a]);
+			if (v->plain && !v->lvalue)      /* memset(n, 0, sizeof *n) */
+				deps_add(&uses, points_to_fresh(x, u->roots[a]));
 			display = display_text(x, u->roots[a]);
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));
@@ -1213,6 +1180,7 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	if (u->site && x->nactive > 0 && x->active[x->nactive - 1] == u->site)
 		x->nactive--;
 	x->no_escape = saved_no_escape;
+	x->self_store = saved_self;
 
 	if (ord == ORD_ARG) {
 		const char *p = u->args;

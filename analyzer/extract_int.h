@@ -97,11 +97,20 @@ struct ectx {
 	int naliases, aliascap;
 	/* Local pointers holding memory fresh from an allocator whose value has
 	 * not escaped yet (in walk order): accesses through them initialise
-	 * memory no other thread can reach (marked ",!new," in uses). */
-	char **fresh;
+	 * memory no other thread can reach (marked ",!new," in uses; see
+	 * extract_fresh.c). */
+	struct { char *usr, *mark; } *fresh;
 	int nfresh, freshcap;
 	int no_escape;                    /* a pointer read here is only tested
 					     or dereferenced, not handed on */
+	int conditional;                  /* inside an operand that may not be
+					     evaluated (?:, && and ||, which stay
+					     in one block): a call there that
+					     never returns ends no path */
+	CXCursor self_store;              /* the local pointer a store writes
+					     through (n in n->next = &n[1]):
+					     its value stored into its own
+					     object is handed to no one */
 
 	struct deps *collect;             /* where locals read go, or NULL */
 	unsigned discarded_start;         /* the expression statement being walked: */
@@ -140,7 +149,50 @@ void note_escaping(struct ectx *x, CXCursor body);
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
 void walk_asm(struct ectx *x, CXCursor c);
 void forget_aliases(struct ectx *x);
+/* Adds ITEM to D (either may be NULL: nothing to add). */
 void deps_add(struct deps *d, const char *item);
+
+/* Is REF (a declaration) a variable local to the function being walked
+ * (a parameter, or an automatic variable)? */
+int is_local(CXCursor ref);
+
+/* extract_fresh.c */
+/* Local pointer VAR now holds fresh memory whose accesses carry MARK
+ * (taken over), or, MARK NULL, no longer does. */
+void set_fresh(struct ectx *x, CXCursor var, char *mark);
+/* The mark of local pointer VAR if it is fresh, else NULL. */
+const char *fresh_mark(struct ectx *x, CXCursor var);
+void forget_fresh(struct ectx *x);
+/* At the entry of the function being walked: its pointer parameters are
+ * fresh in the calls that pass fresh memory ("!newarg:N"). */
+void fresh_parameters(struct ectx *x);
+/* The mark VALUE makes a pointer fresh with, when it is a call: "!new"
+ * for an allocator, "!new:KEY" for another function; NULL otherwise. */
+char *allocation_mark(CXCursor value);
+/* What a "return VALUE;" tells about fresh memory (for allocator
+ * wrappers): the mark of a fresh pointer or allocation returned, "!null"
+ * for a null pointer, or NULL. */
+char *return_mark(struct ectx *x, CXCursor value);
+/* The local pointer variable that lvalue or pointer C is reached through
+ * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
+CXCursor base_pointer(CXCursor c);
+/* The mark of the fresh local pointer that lvalue or pointer C is reached
+ * through, or NULL. */
+const char *points_to_fresh(struct ectx *x, CXCursor c);
+
+/* extract_uneval.c */
+/* Is CALL one of the builtins that do not evaluate their operand
+ * (__builtin_constant_p)? */
+int unevaluated_call(CXCursor call);
+/* When expression C (children KIDS, N of them) has operands that are not
+ * evaluated (__builtin_offsetof's type, a compound literal's type,
+ * _Generic's controlling expression and unselected associations): sets
+ * WALK[i] for the children that are, and returns 1; else returns 0. */
+int evaluated_operands(CXCursor c, CXCursor *kids, int n, unsigned char *walk);
+
+/* extract_noreturn.c */
+/* Does CALL never return (exit, abort, a function declared noreturn)? */
+int never_returns(struct ectx *x, CXCursor call);
 
 /* extract_text.c */
 int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off);

@@ -92,10 +92,16 @@ static void walk_value(struct ectx *x, CXCursor c, const char *sink)
 {
 	struct deps d = { 0 }, *outer = x->collect;
 	struct event *e;
+	/* Whether a value returned is fresh memory (known before the return
+	 * hands it on): the analysis finds allocator wrappers from it. */
+	char *fresh = strcmp(sink, "?ret") == 0 ? return_mark(x, c) : NULL;
 
 	x->collect = &d;
 	walk_expr(x, c, M_READ);
 	x->collect = outer;
+	if (fresh)
+		deps_add(&d, fresh);
+	free(fresh);
 	/* (a return of a value is recorded even when the value depends on
 	 * nothing: it tells the analysis that the function returns one) */
 	if (!d.buf && strcmp(sink, "?ret") != 0)

@@ -11,7 +11,7 @@
 
 /* The version of what the front end records: a translation unit scanned
  * by an older format is parsed again, not reused (scan.c). */
-#define FACTS_FORMAT 3
+#define FACTS_FORMAT 4
 
 enum ev_kind { EV_ACCESS, EV_BARRIER, EV_CALL, EV_LOCK, EV_UNLOCK, EV_LOCAL };
 enum acc { ACC_NONE, ACC_READ, ACC_WRITE, ACC_RMW };
@@ -40,7 +40,13 @@ struct event {
 	int oid;           /* number of its object, -1 if none (likewise) */
 	int param_use;     /* USES names a callee parameter ("$KEY:N"; likewise):
 			      asked at every call, so computed once */
-	int fresh_init;    /* USES holds ",!new," (see is_new in dataflow.c) */
+	int fresh_init;    /* initialises fresh memory (fresh.h) */
+	int fresh_param;   /* 1 + the parameter N whose fresh argument makes
+			      this access initialisation, 0 for none (fresh.h) */
+	unsigned fresh_args;  /* EV_CALL: bit N set when argument N points
+				 into fresh memory (fresh.h) */
+	struct event *orig;   /* the callee's event that this initialising
+				 copy stands for in one call (through_call) */
 };
 
 struct block {

@@ -1,0 +1,294 @@
+/* tests/unit/test_fresh.c — initialisation of fresh objects
+ * (docs/real-code.md, W3): memory fresh from an allocator is private to
+ * its thread until its pointer is handed on, so the plain accesses made
+ * through it before then race with nothing.  memset/memcpy, pointers into
+ * the object stored into itself, allocator wrappers and initialisers that
+ * receive the fresh pointer must not end that.  Each correct shape must
+ * give nothing and its buggy twin must still be reported.  Real scans,
+ * through scan_helper.c. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "scan_helper.h"
+
+#define HEADERS "#include <kcsan/lkmm.h>\n#include <pthread.h>\n#include <stdlib.h>\n#include <string.h>\n"
+/* A list whose nodes are added and walked under one lock. */
+#define LIST \
+	"struct node { int key; struct node *next; } *head;\n" \
+	"static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"void bump(void) {\n" \
+	"	pthread_mutex_lock(&lock);\n" \
+	"	for (struct node *p = head; p; p = p->next) p->key++;\n" \
+	"	pthread_mutex_unlock(&lock);\n" \
+	"}\n"
+#define INSERT "pthread_mutex_lock(&lock); n->next = head; head = n; pthread_mutex_unlock(&lock);\n"
+
+/* ---- memset, memcpy ---- */
+
+Test(fresh, memset_of_fresh_memory_keeps_it_fresh)
+{
+	expect_one(HEADERS LIST
+		   "void add(int k) {\n"
+		   "	struct node *n = malloc(sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	memset(n, 0, sizeof *n);\n"
+		   "	n->key = k;\n"
+		   "	" INSERT
+		   "}\n");
+}
+
+Test(fresh, memcpy_into_fresh_memory_keeps_it_fresh)
+{
+	expect_one(HEADERS LIST
+		   "static const struct node proto;\n"
+		   "void add(int k) {\n"
+		   "	struct node *n = malloc(sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	memcpy(n, &proto, sizeof *n);\n"
+		   "	n->key = k;\n"
+		   "	" INSERT
+		   "}\n");
+}
+
+Test(fresh, write_after_the_node_is_published_still_races)
+{
+	expect_one(HEADERS LIST
+		   "void add(int k) {\n"
+		   "	struct node *n = malloc(sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	memset(n, 0, sizeof *n);\n"
+		   "	" INSERT
+		   "	n->key = k; /*D*/\n"
+		   "}\n");
+}
+
+/* Only the access through the fresh pointer is initialisation, not one
+ * whose address merely uses a value read from the fresh object. */
+Test(fresh, index_read_from_fresh_memory_does_not_make_a_shared_write_private)
+{
+	expect_one(HEADERS LIST
+		   "int table[8];\n"
+		   "void count(void) { pthread_mutex_lock(&lock); table[0]++; pthread_mutex_unlock(&lock); }\n"
+		   "void add(int k) {\n"
+		   "	struct node *n = malloc(sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	n->key = k & 7;\n"
+		   "	table[n->key] = 1; /*D*/\n"
+		   "	" INSERT
+		   "}\n");
+}
+
+/* ---- a pointer into the fresh object stored into the object itself ---- */
+
+Test(fresh, pointer_into_itself_stored_into_the_fresh_object_keeps_it_fresh)
+{
+	expect_one(HEADERS LIST
+		   "void add(int k) {\n"
+		   "	struct node *n = malloc(2 * sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	n->next = (struct node *)&n[1];\n"
+		   "	n->key = k;\n"
+		   "	" INSERT
+		   "}\n");
+}
+
+/* Concurrency Kit's ck_ht_map_create: the entries follow the header,
+ * aligned with integer arithmetic on the address. */
+Test(fresh, aligned_address_inside_the_fresh_object_keeps_it_fresh)
+{
+	expect_one(HEADERS "#include <stdint.h>\n"
+		   "struct map { unsigned size; char *entries; } *cur;\n"
+		   "static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n"
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n + 63);\n"
+		   "	if (!m) abort();\n"
+		   "	m->entries = (char *)(((uintptr_t)&m[1] + 63) & ~(uintptr_t)63);\n"
+		   "	m->size = n;\n"
+		   "	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n"
+		   "}\n"
+		   "void shrink(void) { pthread_mutex_lock(&lock); cur->size--; pthread_mutex_unlock(&lock); }\n");
+}
+
+Test(fresh, write_after_publication_still_races_after_a_store_into_itself)
+{
+	expect_one(HEADERS LIST
+		   "void add(int k) {\n"
+		   "	struct node *n = malloc(2 * sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	n->next = (struct node *)&n[1];\n"
+		   "	" INSERT
+		   "	n->key = k; /*D*/\n"
+		   "}\n");
+}
+
+Test(fresh, fresh_pointer_stored_into_another_object_is_handed_on)
+{
+	expect_one(HEADERS LIST
+		   "void add_after(struct node *q, int k) {\n"
+		   "	struct node *n = malloc(sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	q->next = n;\n"
+		   "	n->key = k; /*D*/\n"
+		   "}\n");
+}
+
+/* ---- allocator wrappers ---- */
+
+#define MAP \
+	"struct map { unsigned size; char *entries; } *cur;\n" \
+	"static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"void shrink(void) { pthread_mutex_lock(&lock); cur->size--; pthread_mutex_unlock(&lock); }\n"
+#define MAP_CREATE \
+	"static struct map *map_create(unsigned n) {\n" \
+	"	struct map *m = malloc(sizeof *m + n);\n" \
+	"	if (!m)\n" \
+	"		return NULL;\n" \
+	"	m->entries = (char *)&m[1];\n" \
+	"	return m;\n" \
+	"}\n"
+#define GROW(call, mark) \
+	"void grow(unsigned n) {\n" \
+	"	struct map *m = " call ";\n" \
+	"	if (!m) return;\n" \
+	"	m->size = n; " mark "\n" \
+	"	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n" \
+	"}\n"
+
+Test(fresh, result_of_an_allocator_wrapper_is_fresh)
+{
+	/* wrappers of wrappers too (perfbook's existence_alloc_cache) */
+	expect_one(HEADERS MAP MAP_CREATE
+		   "static struct map *map_create_twice(unsigned n) { return map_create(2 * n); }\n"
+		   GROW("map_create_twice(n)", ""));
+}
+
+Test(fresh, allocator_wrapper_defined_in_another_file)
+{
+	struct src s[] = {
+		{ "map.h", "#include <pthread.h>\n#include <stdlib.h>\n"
+			   "struct map { unsigned size; char *entries; };\n"
+			   "struct map *map_new(unsigned n);\n" },
+		{ "map.c", "#include \"map.h\"\n"
+			   "struct map *map_new(unsigned n) {\n"
+			   "	struct map *m = calloc(1, sizeof *m + n);\n"
+			   "	if (m == NULL)\n"
+			   "		goto fail;\n"
+			   "	m->entries = (char *)(m + 1);\n"
+			   "	return m;\n"
+			   "fail:\n"
+			   "	return 0;\n"
+			   "}\n" },
+		{ "use.c", "#include \"map.h\"\n"
+			   "struct map *cur;\n"
+			   "static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n"
+			   "void shrink(void) { pthread_mutex_lock(&lock); cur->size--; pthread_mutex_unlock(&lock); }\n"
+			   GROW("map_new(n)", "") },
+	};
+
+	expect_findings(s, 3, NULL);
+}
+
+Test(fresh, function_that_may_return_a_shared_object_is_no_allocator)
+{
+	expect_one(HEADERS MAP
+		   "static struct map *map_get(unsigned n) {\n"
+		   "	struct map *m;\n"
+		   "	pthread_mutex_lock(&lock); m = cur; pthread_mutex_unlock(&lock);\n"
+		   "	if (m)\n"
+		   "		return m;\n"
+		   "	return malloc(sizeof(struct map) + n);\n"
+		   "}\n"
+		   GROW("map_get(n)", "/*D*/"));
+}
+
+Test(fresh, function_that_publishes_what_it_allocates_is_no_allocator)
+{
+	expect_one(HEADERS MAP
+		   "struct map *last;\n"
+		   "static struct map *map_create(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n);\n"
+		   "	if (!m)\n"
+		   "		return NULL;\n"
+		   "	WRITE_ONCE(last, m);\n"
+		   "	return m;\n"
+		   "}\n"
+		   GROW("map_create(n)", "/*D*/"));
+}
+
+/* ---- initialisers that receive the fresh pointer ---- */
+
+#define MAP_INIT \
+	"static void map_init(struct map *m, unsigned n) {\n" \
+	"	memset(m, 0, sizeof *m);\n" \
+	"	m->size = n; " MARK "\n" \
+	"	m->entries = (char *)&m[1];\n" \
+	"}\n"
+
+Test(fresh, initialiser_called_with_fresh_memory_initialises_it)
+{
+#define MARK ""
+	expect_one(HEADERS MAP MAP_INIT
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n);\n"
+		   "	if (!m) return;\n"
+		   "	map_init(m, n);\n"
+		   "	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n"
+		   "}\n");
+#undef MARK
+}
+
+Test(fresh, the_same_initialiser_called_on_shared_memory_races)
+{
+#define MARK "/*D*/"
+	expect_one(HEADERS MAP MAP_INIT
+		   "void reset(unsigned n) {\n"
+		   "	struct map *m;\n"
+		   "	pthread_mutex_lock(&lock); m = cur; pthread_mutex_unlock(&lock);\n"
+		   "	map_init(m, n);\n"
+		   "}\n"
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n);\n"
+		   "	if (!m) return;\n"
+		   "	map_init(m, n);\n"
+		   "	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n"
+		   "}\n");
+#undef MARK
+}
+
+Test(fresh, initialiser_writing_after_it_publishes_still_races)
+{
+	expect_one(HEADERS MAP
+		   "static void map_publish(struct map *m, unsigned n) {\n"
+		   "	pthread_mutex_lock(&lock); cur = m; pthread_mutex_unlock(&lock);\n"
+		   "	m->size = n; /*D*/\n"
+		   "}\n"
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m + n);\n"
+		   "	if (!m) return;\n"
+		   "	map_publish(m, n);\n"
+		   "}\n");
+}
+
+/* An initialiser's write published too early is one finding, whether the
+ * call that reaches the publication passed fresh memory or not. */
+Test(fresh, initialising_write_published_too_early_is_reported_once)
+{
+	const char *text;
+	int n = 0;
+
+	expect_one(HEADERS "struct map { unsigned size; } *cur;\n"
+		   "static void map_init(struct map *m, unsigned n) { m->size = n; } /*W*/\n"
+		   "static void publish(struct map *m) { WRITE_ONCE(cur, m); }\n"
+		   "void grow(unsigned n) {\n"
+		   "	struct map *m = malloc(sizeof *m);\n"
+		   "	if (!m) return;\n"
+		   "	map_init(m, n);\n"
+		   "	publish(m);\n"
+		   "}\n"
+		   "void reuse(struct map *m, unsigned n) { map_init(m, n); publish(m); }\n"
+		   "unsigned get(void) { struct map *m = smp_load_acquire(&cur); return m ? m->size : 0; }\n");
+	text = last_findings_text();
+	for (const char *p = text; (p = strstr(p, "publishes it")) != NULL; p++)
+		n++;
+	cr_assert_eq(n, 1, "%s", text);
+}
