@@ -262,6 +262,26 @@ static char *parameter_target(struct ectx *x, CXCursor ref)
 
 /* The object that lvalue C designates, or NULL when it is not shared (a
  * local) or not known.  Sets *DISPLAY when non-NULL. */
+/* USR, the USR of variable REF, with a file-static's file named by its
+ * whole path: clang names it by the file's base name ("c:serial.c@keys"),
+ * which makes the statics of two serial.c files of a tree one object.
+ * Takes USR; returns the key to use. */
+static char *static_with_path(CXCursor ref, char *usr)
+{
+	const char *at = strchr(usr + 2, '@');
+	char *path, *key;
+
+	if (strncmp(usr, "c:", 2) != 0 || usr[2] == '@' || !at || at == usr + 2)
+		return usr;
+	path = cursor_file_name(ref);
+	if (!path)
+		return usr;
+	key = xasprintf("c:%s%s", path, at);
+	free(path);
+	free(usr);
+	return key;
+}
+
 static char *object_of_lvalue(struct ectx *x, CXCursor c)
 {
 	enum CXCursorKind k;
@@ -283,7 +303,7 @@ static char *object_of_lvalue(struct ectx *x, CXCursor c)
 			free(usr);
 			return NULL;
 		}
-		return usr;
+		return is_local(ref) ? usr : static_with_path(ref, usr);
 	}
 	if (k == CXCursor_MemberRefExpr) {
 		CXCursor base = strip(first_child(c));

@@ -668,6 +668,16 @@ static const char *lock_name(const char *key)
 	return at ? at + 1 : key;
 }
 
+/* Is E's object a field of a struct type (one object for every instance
+ * of the type)?  Two accesses of such a field that each hold a lock,
+ * but not the same one, are most likely to two instances, each guarded
+ * by its own lock (the list_head of a hash bucket under the bucket's
+ * lock, another list under another lock): no data race is claimed. */
+static int is_field(const struct event *e)
+{
+	return e->object && strstr(e->object, "@FI@") != NULL;
+}
+
 static void lock_findings(struct writer *w, const struct analysis *a)
 {
 	/* Per record: does its access hold any lock?  Per object: is it ever
@@ -707,7 +717,8 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 			/* (the same access counts twice when two threads run it) */
 			if ((wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
 			    (wr->fn != acc->fn && !may_run_concurrently(a, wr->fn, acc->fn)) ||
-			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc))
+			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc) ||
+			    (locked_rec[i] && is_field(acc->e)))
 				continue;
 			locked = wr;
 		}

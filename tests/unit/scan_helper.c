@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,6 +60,12 @@ void expect_findings(const struct src *srcs, int n, const char *extra_profile)
 		FILE *f;
 
 		snprintf(p, sizeof p, "%s/%s", dir, srcs[i].name);
+		/* names may have directories: x/s.c */
+		for (char *slash = strchr(p + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+			*slash = '\0';
+			mkdir(p, 0700);
+			*slash = '/';
+		}
 		f = fopen(p, "w");
 		cr_assert_not_null(f);
 		fputs(srcs[i].text, f);
@@ -97,7 +104,9 @@ void expect_findings(const struct src *srcs, int n, const char *extra_profile)
 			 sqlite3_column_text(st, 5), sqlite3_column_text(st, 6));
 		const char *kind = (const char *)sqlite3_column_text(st, 0);
 		const char *file = (const char *)sqlite3_column_text(st, 1);
-		const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+		/* the file's name relative to the temporary directory */
+		const char *base = strncmp(file, dir, strlen(dir)) == 0 && file[strlen(dir)] == '/' ?
+				   file + strlen(dir) + 1 : strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 		int line = sqlite3_column_int(st, 2), matched = 0;
 
 		for (int i = 0; i < nmarks; i++)

@@ -429,3 +429,54 @@ Test(locks, a_wrapper_that_locks_on_some_paths_only_is_no_lock)
 		   "void a(void) { pthread_mutex_lock(&m); count++; pthread_mutex_unlock(&m); }\n"
 		   "void b(int c) { maybe_lock(&m, c);\n count++; /*D*/\n maybe_unlock(&m, c); }\n");
 }
+
+/* ---- W5 of docs/real-code.md: one field object for every instance ---- */
+
+#define TWO_LISTS "#include <pthread.h>\n" \
+	"struct list_head { struct list_head *next, *prev; };\n" \
+	"static inline void list_add(struct list_head *n, struct list_head *h)\n" \
+	"{ n->next = h->next; n->prev = h; h->next->prev = n; h->next = n; }\n" \
+	"static struct list_head readers = { &readers, &readers }, callbacks = { &callbacks, &callbacks };\n" \
+	"static pthread_mutex_t readers_lock = PTHREAD_MUTEX_INITIALIZER, cb_lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"void add_reader(struct list_head *n)   { pthread_mutex_lock(&readers_lock); list_add(n, &readers);   pthread_mutex_unlock(&readers_lock); }\n" \
+	"void add_callback(struct list_head *n) { pthread_mutex_lock(&cb_lock);      list_add(n, &callbacks); pthread_mutex_unlock(&cb_lock); }\n"
+
+/* Two lists, each under its own lock: a field accessed under different
+ * locks is taken for two instances. */
+Test(locks, a_field_under_two_different_locks_is_two_instances)
+{
+	expect_one(TWO_LISTS);
+}
+
+Test(locks, a_field_accessed_under_no_lock_still_races)
+{
+	expect_one(TWO_LISTS "int empty(void) { return readers.next == &readers; } /*D*/\n");
+}
+
+/* ---- W8 of docs/real-code.md: identity across programs ---- */
+
+/* Two file statics of the same name in files of the same base name are
+ * two objects (clang's USR names only the base name). */
+Test(identity, same_named_statics_of_two_same_named_files_are_two_objects)
+{
+	struct src s[] = {
+		{ "x/s.c", LKMM "static int keys; int xflag;\n"
+			   "void x_publish(void) { keys = 1; WRITE_ONCE(xflag, 1); }\n" },
+		{ "y/s.c", LKMM "static int keys; extern int xflag;\n"
+			   "void y_use(void) { if (READ_ONCE(xflag)) keys = 2; }\n" },
+	};
+
+	expect_findings(s, 2, NULL);
+}
+
+Test(identity, a_file_static_still_pairs_within_its_file)
+{
+	struct src s[] = {
+		{ "x/s.c", LKMM "static int keys; int xflag;\n"
+			   "void x_publish(void) { keys = 1; /*W*/ WRITE_ONCE(xflag, 1); }\n"
+			   "void x_use(void) { if (READ_ONCE(xflag))\n keys = 2; /*R*/ }\n" },
+		{ "y/s.c", LKMM "static int keys;\n void y_set(void) { keys = 3; }\n" },
+	};
+
+	expect_findings(s, 2, NULL);
+}
