@@ -668,14 +668,37 @@ static const char *lock_name(const char *key)
 	return at ? at + 1 : key;
 }
 
-/* Is E's object a field of a struct type (one object for every instance
- * of the type)?  Two accesses of such a field that each hold a lock,
- * but not the same one, are most likely to two instances, each guarded
- * by its own lock (the list_head of a hash bucket under the bucket's
- * lock, another list under another lock): no data race is claimed. */
-static int is_field(const struct event *e)
+/* Is lock L a field of the struct type whose field object is DATA
+ * ("c:@S@acct@FI@in_lock" for "c:@S@acct@FI@balance")? */
+static int lock_in_same_struct(const char *l, const char *data)
 {
-	return e->object && strstr(e->object, "@FI@") != NULL;
+	const char *fi = strstr(data, "@FI@");
+
+	if (strncmp(l, "shared:", 7) == 0)
+		l += 7;
+	return fi && strncmp(l, data, (size_t)(fi - data) + 4) == 0;
+}
+
+/* X and Y, two accesses of one field object (one object for every
+ * instance of the struct type), each hold a lock but no common one: are
+ * they taken for accesses of two instances, each guarded by its own lock
+ * (two lists, each under its own global mutex)?  Not when a lock is a
+ * field of the same struct: that is a lock inside the object, and two of
+ * them on one field (deposit under in_lock, withdraw under out_lock) do
+ * not exclude each other. */
+static int other_instances(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
+{
+	const char *l;
+
+	if (!x->e->object || !strstr(x->e->object, "@FI@"))
+		return 0;
+	for (int i = 0; (l = effective_lock(a, x, i)); i++)
+		if (lock_in_same_struct(l, x->e->object))
+			return 0;
+	for (int i = 0; (l = effective_lock(a, y, i)); i++)
+		if (lock_in_same_struct(l, x->e->object))
+			return 0;
+	return 1;
 }
 
 static void lock_findings(struct writer *w, const struct analysis *a)
@@ -718,7 +741,7 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 			if ((wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
 			    (wr->fn != acc->fn && !may_run_concurrently(a, wr->fn, acc->fn)) ||
 			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc) ||
-			    (locked_rec[i] && is_field(acc->e)))
+			    (locked_rec[i] && other_instances(a, acc, wr)))
 				continue;
 			locked = wr;
 		}
