@@ -100,6 +100,7 @@ struct summary {
 	int calls_create;
 	int returns_value;        /* has a "return VALUE;" */
 	struct evset waited;      /* exit_reads that it waits for in a loop */
+	int returns_read;         /* returns a value computed from an exit read */
 	/* A lock wrapper: the parameter whose lock it leaves held on every
 	 * path (call_rcu_lock(&m)), or releases; -1 for none. */
 	int lock_param, unlock_param;
@@ -681,23 +682,24 @@ static int defines_sink(const struct event *e, const char *sink)
 	return e->kind == EV_LOCAL && e->defines && strcmp(e->defines, sink) == 0;
 }
 
-/* Per event index of F (N events): does a loop of F wait for the value
- * of that marked read (while (!READ_ONCE(flag)) ;)?  Whatever F's callers
- * do after the call then runs only once F has seen the value it waited
- * for, whether or not F returns it. */
-static unsigned char *waited_marks(const struct function *f, struct deriv_map *m, int n)
+/* Per event index of F (N events): does the value of that marked read
+ * reach SINK: "?loop", a loop of F waits for it (while (!READ_ONCE(flag))
+ * ;), and whatever F's callers do after the call runs only once F has
+ * seen the value it waited for, whether or not F returns it; "?ret", F
+ * returns it (or a value computed from it). */
+static unsigned char *sink_marks(const struct function *f, struct deriv_map *m, int n, const char *sink)
 {
 	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
 
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
-			if (defines_sink(&f->blocks[b].events[i], "?loop"))
+			if (defines_sink(&f->blocks[b].events[i], sink))
 				for_each_use(f->blocks[b].events[i].uses, mark_item, &u);
 	return u.used;
 }
 
 /* Per event index of F (N events): is the value of that marked read
- * used, flow-insensitively?  (EXPORTED 2: waited_marks.)
+ * used, flow-insensitively?  (EXPORTED 2: sink_marks for "?loop".)
  *
  * USED (EXPORTED 0): tested by a condition, returned, passed to a call,
  * stored (by a plain or a marked write), or part of an address; the value
@@ -716,7 +718,7 @@ static unsigned char *waited_marks(const struct function *f, struct deriv_map *m
 static unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n, int exported)
 {
 	if (exported == 2)
-		return waited_marks(f, m, n);
+		return sink_marks(f, m, n, "?loop");
 	int returns_value = 0;
 	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
 
@@ -1306,6 +1308,9 @@ struct fn_ctx {
 	int cur_block;                /* the block being walked */
 	struct pairset origins;       /* (callee read gid, call index): the
 					 calls that brought the read in */
+	unsigned char *returns_read;  /* per call index: the callee's result
+					 carries a marked read's value
+					 (summary.returns_read) */
 };
 
 /* In fn_ctx.origins: the read came from a callee that returns no value,
@@ -1407,6 +1412,14 @@ static void collect_test_item(const char *item, void *arg)
 	}
 }
 
+/* Like collect_test_item, for the items an address is computed from:
+ * a store's value ("~ITEM") is left out. */
+static void collect_address_item(const char *item, void *arg)
+{
+	if (item[0] != '~')
+		collect_test_item(item, arg);
+}
+
 static int test_deps(void *ctx, const struct event *test, int **out, int *cap)
 {
 	struct test_deps_ctx t = { ctx, out, cap, 0, 0 };
@@ -1453,6 +1466,29 @@ static void note_origins(struct fn_ctx *c, const struct evset *set, const struct
 {
 	for (int i = 0; i < set->n; i++)
 		pairset_put(&c->origins, set->v[i]->gid, waited ? WAITED_IN_CALLEE : call->index, 1);
+}
+
+/* Is the address of P, an access of this function, computed from the
+ * value of a marked read: its own (p = READ_ONCE(head); p->key), or one
+ * that a callee returns (p = get_head(); p = clear_flag(rcu_dereference(x)))?
+ * Then P is reached through that pointer, and its dependency orders it
+ * after that read: another flag read before does not publish what P
+ * accesses (a statistic tested on the way, W7 of docs/real-code.md). */
+static int address_from_marked_read(struct fn_ctx *c, const struct event *p)
+{
+	int *idx = NULL, cap = 0, n, found = 0;
+	struct test_deps_ctx t = { c, &idx, &cap, 0, 0 };
+
+	for_each_use(p->uses, collect_address_item, &t);
+	n = t.n;
+	for (int i = 0; i < n && !found; i++) {
+		const struct event *e = idx[i] >= 0 && idx[i] < c->nevents ? c->by_index[idx[i]] : NULL;
+
+		found = e && ((e->kind == EV_ACCESS && e->marked && e->access != ACC_WRITE) ||
+			      (e->kind == EV_CALL && c->returns_read[idx[i]]));
+	}
+	free(idx);
+	return found;
 }
 
 static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, unsigned extra_killed,
@@ -1526,6 +1562,8 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			continue;   /* address dependency: ordered */
 		if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
 			continue;   /* the same, through the callee's parameter */
+		if (own && address_from_marked_read(c, p))
+			continue;   /* reached through a pointer read with a dependency */
 		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
 	}
 }
@@ -1679,6 +1717,8 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	note_origins(c, view->set[VIEW_EXIT_READS], call, !cs->returns_value);
 	note_origins(c, view->set[VIEW_ALL_READS], call, !cs->returns_value);
 	note_origins(c, &cs->waited, call, 1);
+	if (cs->returns_read && call->index >= 0 && call->index < c->nevents)
+		c->returns_read[call->index] = 1;
 	if (!s->calm)                 /* initialisation in a helper (see transfer) */
 		es_union(&s->pend_plain, view->set[VIEW_EXIT_PLAIN]);
 	es_union(&s->pend_reads, view->set[VIEW_EXIT_READS]);
@@ -1911,7 +1951,8 @@ static int same_shape(const struct summary *a, const struct summary *b)
 	       a->exit_plain.n == b->exit_plain.n && a->exit_reads.n == b->exit_reads.n &&
 	       a->all_plain.n == b->all_plain.n && a->all_reads.n == b->all_reads.n &&
 	       a->all_mwrites.n == b->all_mwrites.n && a->entry_mwrites.n == b->entry_mwrites.n &&
-	       a->entry_plain.n == b->entry_plain.n && a->waited.n == b->waited.n;
+	       a->entry_plain.n == b->entry_plain.n && a->waited.n == b->waited.n &&
+	       a->returns_read == b->returns_read;
 }
 
 static void run_function(struct program *p, int fi)
@@ -1929,6 +1970,7 @@ static void run_function(struct program *p, int fi)
 	c.used = value_marks(f, &c.derived, nevents, 0);
 	c.nevents = nevents;
 	c.by_index = xcalloc(nevents + 1, sizeof *c.by_index);
+	c.returns_read = xcalloc(nevents + 1, 1);
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			struct event *e = &f->blocks[b].events[i];
@@ -1998,6 +2040,16 @@ static void run_function(struct program *p, int fi)
 				es_add(&fresh.waited, r);
 		}
 		free(exported);
+		/* The returned value carries a read: one of its own, or a call's
+		 * whose callee returns one (get_head() returning READ_ONCE(head),
+		 * clear_flag(rcu_dereference(p))). */
+		exported = sink_marks(f, &c.derived, nevents, "?ret");
+		for (int i = 0; i < nevents && !fresh.returns_read; i++)
+			fresh.returns_read = exported[i] && c.by_index[i] &&
+					     ((c.by_index[i]->kind == EV_ACCESS && c.by_index[i]->marked &&
+					       c.by_index[i]->access != ACC_WRITE) ||
+					      (c.by_index[i]->kind == EV_CALL && c.returns_read[i]));
+		free(exported);
 	}
 	/* Replace the old summary. */
 	{
@@ -2018,6 +2070,7 @@ static void run_function(struct program *p, int fi)
 	free(c.pre_spawn);
 	free(c.used);
 	free(c.by_index);
+	free(c.returns_read);
 	guards_free(&c.guards);
 	pairset_free(&c.origins);
 	for (int i = 0; i < c.derived.n; i++)

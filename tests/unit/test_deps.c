@@ -137,3 +137,30 @@ Test(guards, builtin_expect_is_transparent)
 		   "int reader(void) { wake(); return data; }\n"
 		   "int reader2(void) { if (__builtin_expect(READ_ONCE(flag), 1))\n return data; /*R*/\n return 0; }\n");
 }
+
+/* ---- W7 of docs/real-code.md: dependencies through helpers ---- */
+
+#define W7_WRITER "#include <stdint.h>\n" \
+	"struct node { int key; struct node *next; } *head, fixed;\n" \
+	"int count;\n" \
+	"void add(struct node *n, int k) { n->key = k; smp_store_release(&head, n);" \
+	" fixed.key = k; /*W*/ WRITE_ONCE(count, READ_ONCE(count) + 1); }\n"
+
+/* A pointer read with a dependency (directly, through a helper that
+ * returns it, or through clear_flag()) orders what is read through it,
+ * whatever statistic is tested on the way. */
+Test(deps, a_pointer_returned_by_a_helper_keeps_its_dependency)
+{
+	expect_one(LKMM W7_WRITER
+		   "static struct node *clear_flag(struct node *p) { return (struct node *)((uintptr_t)p & ~1UL); }\n"
+		   "static struct node *get_head(void) { return READ_ONCE(head); }\n"
+		   "int l1(void) { struct node *p = clear_flag(READ_ONCE(head)); if (READ_ONCE(count) > 3) return p ? p->key : -1; return 0; }\n"
+		   "int l2(void) { struct node *p = get_head(); return p ? p->key : -1; }\n"
+		   "int l3(void) { struct node *p = READ_ONCE(head); if (READ_ONCE(count) > 3 && p) return p->key; return 0; }\n");
+}
+
+Test(deps, a_field_reached_without_the_pointer_still_needs_the_acquire)
+{
+	expect_one(LKMM W7_WRITER
+		   "int l1(void) { if (READ_ONCE(count) > 3)\n return fixed.key; /*R*/\n return 0; }\n");
+}
