@@ -686,20 +686,24 @@ static int defines_sink(const struct event *e, const char *sink)
  * reach SINK: "?loop", a loop of F waits for it (while (!READ_ONCE(flag))
  * ;), and whatever F's callers do after the call runs only once F has
  * seen the value it waited for, whether or not F returns it; "?ret", F
- * returns it (or a value computed from it). */
-static unsigned char *sink_marks(const struct function *f, struct deriv_map *m, int n, const char *sink)
+ * returns it (or a value computed from it).  With ALWAYS, only sinks in
+ * blocks that run on every path count: a wait loop in one case of a
+ * switch (compat_futex_async's FUTEX_WAIT) does not wait for a caller
+ * that asks for FUTEX_WAKE. */
+static unsigned char *sink_marks(const struct function *f, struct deriv_map *m, int n, const char *sink,
+				 const struct guards *always)
 {
 	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
 
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
-			if (defines_sink(&f->blocks[b].events[i], sink))
+			if (defines_sink(&f->blocks[b].events[i], sink) && (!always || guards_always_runs(always, b)))
 				for_each_use(f->blocks[b].events[i].uses, mark_item, &u);
 	return u.used;
 }
 
 /* Per event index of F (N events): is the value of that marked read
- * used, flow-insensitively?  (EXPORTED 2: sink_marks for "?loop".)
+ * used, flow-insensitively?
  *
  * USED (EXPORTED 0): tested by a condition, returned, passed to a call,
  * stored (by a plain or a marked write), or part of an address; the value
@@ -717,8 +721,6 @@ static unsigned char *sink_marks(const struct function *f, struct deriv_map *m, 
  * they do next. */
 static unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n, int exported)
 {
-	if (exported == 2)
-		return sink_marks(f, m, n, "?loop");
 	int returns_value = 0;
 	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
 
@@ -1313,9 +1315,8 @@ struct fn_ctx {
 					 (summary.returns_read) */
 };
 
-/* In fn_ctx.origins: the read came from a callee that returns no value,
- * so what matters of it to the caller is that the callee waited for it
- * (or stored it): it guards everything after the call. */
+/* In fn_ctx.origins: the callee waited for the read in a loop that runs
+ * on every path (summary.waited): it guards everything after the call. */
 #define WAITED_IN_CALLEE 0x3fffffff
 
 /* The summary of the function a call to KEY from a function in FILE
@@ -1714,9 +1715,12 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	 * its caller too (the last thread event, as in find_quiet_entries). */
 	if (c->p->joins[cs - c->p->sums])
 		s->threads = THREADS_JOINED;
-	note_origins(c, view->set[VIEW_EXIT_READS], call, !cs->returns_value);
-	note_origins(c, view->set[VIEW_ALL_READS], call, !cs->returns_value);
-	note_origins(c, &cs->waited, call, 1);
+	note_origins(c, view->set[VIEW_EXIT_READS], call, 0);
+	note_origins(c, view->set[VIEW_ALL_READS], call, 0);
+	/* (as the call sees them: a read through a parameter is a clone) */
+	for (int i = 0; i < cs->waited.n; i++)
+		pairset_put(&c->origins, through_call(c->p, call, callee, cs->waited.v[i])->gid,
+			    WAITED_IN_CALLEE, 1);
 	if (cs->returns_read && call->index >= 0 && call->index < c->nevents)
 		c->returns_read[call->index] = 1;
 	if (!s->calm)                 /* initialisation in a helper (see transfer) */
@@ -2031,7 +2035,7 @@ static void run_function(struct program *p, int fi)
 		keep_exported(&fresh.exit_reads, f->name, exported, nevents);
 		keep_exported(&fresh.all_reads, f->name, exported, nevents);
 		free(exported);
-		exported = value_marks(f, &c.derived, nevents, 2);
+		exported = sink_marks(f, &c.derived, nevents, "?loop", &c.guards);
 		for (int i = 0; i < fresh.exit_reads.n; i++) {
 			struct event *r = fresh.exit_reads.v[i];
 
@@ -2043,7 +2047,7 @@ static void run_function(struct program *p, int fi)
 		/* The returned value carries a read: one of its own, or a call's
 		 * whose callee returns one (get_head() returning READ_ONCE(head),
 		 * clear_flag(rcu_dereference(p))). */
-		exported = sink_marks(f, &c.derived, nevents, "?ret");
+		exported = sink_marks(f, &c.derived, nevents, "?ret", NULL);
 		for (int i = 0; i < nevents && !fresh.returns_read; i++)
 			fresh.returns_read = exported[i] && c.by_index[i] &&
 					     ((c.by_index[i]->kind == EV_ACCESS && c.by_index[i]->marked &&

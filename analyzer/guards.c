@@ -168,7 +168,18 @@ void guards_compute(const struct function *f, test_deps_fn deps_of, void *ctx, s
 	free(deps);
 	free(stack);
 	free(seen);
-	free(ipdom);
+	out->ipdom = ipdom;
+	out->entry = f->entry;
+}
+
+int guards_always_runs(const struct guards *g, int b)
+{
+	int steps = 0;
+
+	for (int x = g->entry; x >= 0 && x < g->nblocks && steps++ <= g->nblocks; x = g->ipdom[x])
+		if (x == b)
+			return 1;
+	return 0;
 }
 
 int guards_has(const struct guards *g, int b, int index)
@@ -188,5 +199,6 @@ void guards_free(struct guards *g)
 	free(g->v);
 	free(g->n);
 	free(g->cap);
+	free(g->ipdom);
 	memset(g, 0, sizeof *g);
 }

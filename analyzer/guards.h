@@ -24,6 +24,8 @@ struct guards {
 	int **v;        /* per block: the event indexes guarding it */
 	int *n, *cap;
 	int nblocks;
+	int *ipdom;     /* immediate post-dominators, -1 for none */
+	int entry;
 };
 
 /* The event indexes (marked reads, calls) whose values test event TEST
@@ -37,6 +39,10 @@ void guards_compute(const struct function *f, test_deps_fn deps, void *ctx, stru
 
 /* Is block B guarded by the value of event INDEX? */
 int guards_has(const struct guards *g, int b, int index);
+
+/* Does block B run on every path from the function's entry to its exit
+ * (it post-dominates the entry)? */
+int guards_always_runs(const struct guards *g, int b);
 
 void guards_free(struct guards *g);
 

@@ -164,3 +164,13 @@ Test(deps, a_field_reached_without_the_pointer_still_needs_the_acquire)
 	expect_one(LKMM W7_WRITER
 		   "int l1(void) { if (READ_ONCE(count) > 3)\n return fixed.key; /*R*/\n return 0; }\n");
 }
+
+/* A wait loop on only some paths of a callee (compat_futex_async's
+ * FUTEX_WAIT case, called for FUTEX_WAKE) does not wait for its caller. */
+Test(guards, a_wait_on_some_paths_of_a_callee_guards_nothing)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "void writer(void) { data = 1; WRITE_ONCE(flag, 1); }\n"
+		   "static int fut(int *u, int op) { if (op == 0) { while (READ_ONCE(*u) == 1) ; } return 0; }\n"
+		   "int reader(void) { (void)fut(&flag, 1); return data; }\n");
+}
