@@ -1717,10 +1717,14 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 		s->threads = THREADS_JOINED;
 	note_origins(c, view->set[VIEW_EXIT_READS], call, 0);
 	note_origins(c, view->set[VIEW_ALL_READS], call, 0);
-	/* (as the call sees them: a read through a parameter is a clone) */
-	for (int i = 0; i < cs->waited.n; i++)
-		pairset_put(&c->origins, through_call(c->p, call, callee, cs->waited.v[i])->gid,
-			    WAITED_IN_CALLEE, 1);
+	/* (as the call sees them: a read through a parameter is a clone, or
+	 * none when the caller passes a private local) */
+	for (int i = 0; i < cs->waited.n; i++) {
+		struct event *seen = through_call(c->p, call, callee, cs->waited.v[i]);
+
+		if (seen)
+			pairset_put(&c->origins, seen->gid, WAITED_IN_CALLEE, 1);
+	}
 	if (cs->returns_read && call->index >= 0 && call->index < c->nevents)
 		c->returns_read[call->index] = 1;
 	if (!s->calm)                 /* initialisation in a helper (see transfer) */

@@ -174,3 +174,13 @@ Test(guards, a_wait_on_some_paths_of_a_callee_guards_nothing)
 		   "static int fut(int *u, int op) { if (op == 0) { while (READ_ONCE(*u) == 1) ; } return 0; }\n"
 		   "int reader(void) { (void)fut(&flag, 1); return data; }\n");
 }
+
+/* A callee waiting on a private local its caller passes: the read is no
+ * shared access at all (this crashed the analysis once). */
+Test(guards, a_wait_on_a_private_local_passed_to_a_callee)
+{
+	expect_one(LKMM "int data, flag;\n"
+		   "void writer(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "static void wait_on(int *u) { while (!READ_ONCE(*u)) ; }\n"
+		   "int reader(void) { int mine = 1; wait_on(&mine); wait_on(&flag);\n return data; /*R*/ }\n");
+}
