@@ -2339,6 +2339,13 @@ static struct start_edge *find_starts(struct program *p, int *n)
  * tree calls or creates (a library API) may run in several threads.
  * Pairing a function's writer pattern with its own reader pattern needs
  * two activations.  EDGES (N) are the creations (find_starts). */
+/* Is function FI main()?  (Each program of a tree has its own, and two of
+ * them never run in one process.) */
+static int is_program_main(const struct function *fns, int fi)
+{
+	return strcmp(fns[fi].name, "main") == 0;
+}
+
 static void count_instances(struct program *p, const struct start_edge *edges, int n)
 {
 	unsigned char *inst = p->out->instances, *per_root = xcalloc(p->nfns + 1, 1);
@@ -2371,12 +2378,18 @@ static void count_instances(struct program *p, const struct start_edge *edges, i
 		}
 		for (int f = 0; f < p->nfns; f++) {
 			const struct thread_roots *roots = &a->roots[f];
-			unsigned v = 0;
+			unsigned v = 0, mains = 0;
 
 			if (roots->many || roots->n == 0)
 				v = 2;      /* (no root: reached from nowhere known) */
+			/* The main()s of different programs never run together:
+			 * they count once, whatever their number. */
 			for (int i = 0; i < roots->n && v < 2; i++)
-				v += per_root[roots->v[i]];
+				if (is_program_main(p->fns, roots->v[i]))
+					mains = 1;
+				else
+					v += per_root[roots->v[i]];
+			v += mains;
 			if (v > 2)
 				v = 2;
 			if (v > inst[f]) {
@@ -2788,9 +2801,13 @@ int may_run_concurrently(const struct analysis *a, const struct function *f, con
 		if (a->unknown_root[y->v[j]])
 			return 1;
 	for (int i = 0; i < x->n; i++)
-		for (int j = 0; j < y->n; j++)
+		for (int j = 0; j < y->n; j++) {
+			if (x->v[i] != y->v[j] && is_program_main(a->fns, x->v[i]) &&
+			    is_program_main(a->fns, y->v[j]))
+				continue;       /* two programs' main() threads */
 			if (x->v[i] != y->v[j] || a->instances[x->v[i]] >= 2)
 				return 1;
+		}
 	return 0;
 }
 

@@ -480,3 +480,38 @@ Test(identity, a_file_static_still_pairs_within_its_file)
 
 	expect_findings(s, 2, NULL);
 }
+
+/* ---- W15: the main()s of two programs never run together ---- */
+
+#define MAP_LIB "#include <kcsan/lkmm.h>\n" \
+	"struct map { unsigned n_entries; unsigned bound; };\n" \
+	"void map_put(struct map *m);\nunsigned map_get(struct map *m);\n"
+#define MAP_C "#include \"map.h\"\n" \
+	"void map_put(struct map *m) { m->n_entries++; WRITE_ONCE(m->bound, m->n_entries); }\n" \
+	"unsigned map_get(struct map *m) { return READ_ONCE(m->bound); }\n"
+#define PROG_A(writer_thread, mark) "#include \"map.h\"\n#include <pthread.h>\n" \
+	"static struct map m;\n" \
+	"static void *reader(void *arg) { (void)arg; " writer_thread " return (void *)(long)map_get(&m); }\n" \
+	"int main(void) { pthread_t t; pthread_create(&t, 0, reader, 0);\n" \
+	"	for (int i = 0; i < 10; i++) { map_put(&m); if (map_get(&m) > 5) m.n_entries = 0; } " mark "\n" \
+	"	pthread_join(t, 0); return 0; }\n"
+#define PROG_B "#include \"map.h\"\nstatic struct map bm;\n" \
+	"int main(void) { map_put(&bm); return (int)map_get(&bm); }\n"
+
+Test(context, library_code_run_by_the_main_of_two_programs)
+{
+	struct src s[] = { { "map.h", MAP_LIB }, { "map.c", MAP_C }, { "a.c", PROG_A("", "") }, { "b.c", PROG_B } };
+
+	expect_findings(s, 4, NULL);
+}
+
+Test(context, library_code_run_by_two_threads_of_one_program_still_races)
+{
+	struct src s[] = { { "map.h", MAP_LIB },
+			   { "map.c", "#include \"map.h\"\n"
+				      "void map_put(struct map *m) { m->n_entries++; /*W*/ WRITE_ONCE(m->bound, m->n_entries); }\n"
+				      "unsigned map_get(struct map *m) { return READ_ONCE(m->bound); }\n" },
+			   { "a.c", PROG_A("map_put(&m);", "/*R*/") }, { "b.c", PROG_B } };
+
+	expect_findings(s, 4, NULL);
+}
