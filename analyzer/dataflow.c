@@ -99,8 +99,10 @@ struct summary {
 	struct xset entry_mwrites, entry_plain;
 	int calls_create;
 	int returns_value;        /* has a "return VALUE;" */
-	struct evset waited;      /* exit_reads that it waits for in a loop */
+	struct evset waited;      /* all_reads that it waits for in a loop that
+				     runs on every path */
 	int returns_read;         /* returns a value computed from an exit read */
+	int result_tells;         /* ... or a value chosen by testing one */
 	/* A lock wrapper: the parameter whose lock it leaves held on every
 	 * path (call_rcu_lock(&m)), or releases; -1 for none. */
 	int lock_param, unlock_param;
@@ -1715,8 +1717,13 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	 * its caller too (the last thread event, as in find_quiet_entries). */
 	if (c->p->joins[cs - c->p->sums])
 		s->threads = THREADS_JOINED;
-	note_origins(c, view->set[VIEW_EXIT_READS], call, 0);
-	note_origins(c, view->set[VIEW_ALL_READS], call, 0);
+	/* A tested result guards the caller only with the reads it carries:
+	 * futex_op(OP_WAKE) returning a constant says nothing of the futex
+	 * its OP_WAIT case waits on (W14). */
+	if (cs->result_tells) {
+		note_origins(c, view->set[VIEW_EXIT_READS], call, 0);
+		note_origins(c, view->set[VIEW_ALL_READS], call, 0);
+	}
 	/* (as the call sees them: a read through a parameter is a clone, or
 	 * none when the caller passes a private local) */
 	for (int i = 0; i < cs->waited.n; i++) {
@@ -1960,7 +1967,7 @@ static int same_shape(const struct summary *a, const struct summary *b)
 	       a->all_plain.n == b->all_plain.n && a->all_reads.n == b->all_reads.n &&
 	       a->all_mwrites.n == b->all_mwrites.n && a->entry_mwrites.n == b->entry_mwrites.n &&
 	       a->entry_plain.n == b->entry_plain.n && a->waited.n == b->waited.n &&
-	       a->returns_read == b->returns_read;
+	       a->returns_read == b->returns_read && a->result_tells == b->result_tells;
 }
 
 static void run_function(struct program *p, int fi)
@@ -2039,9 +2046,12 @@ static void run_function(struct program *p, int fi)
 		keep_exported(&fresh.exit_reads, f->name, exported, nevents);
 		keep_exported(&fresh.all_reads, f->name, exported, nevents);
 		free(exported);
+		/* (all reads: an acquire that a wait loop polls is no longer
+		 * pending at the exit, but it still decides what the caller
+		 * does next: wait_acquire(&a) in a relay) */
 		exported = sink_marks(f, &c.derived, nevents, "?loop", &c.guards);
-		for (int i = 0; i < fresh.exit_reads.n; i++) {
-			struct event *r = fresh.exit_reads.v[i];
+		for (int i = 0; i < fresh.all_reads.n; i++) {
+			struct event *r = fresh.all_reads.v[i];
 
 			if (r->func == f->name ? r->index < nevents && exported[r->index] :
 			    pairset_get(&c.origins, r->gid, WAITED_IN_CALLEE) >= 0)
@@ -2051,13 +2061,24 @@ static void run_function(struct program *p, int fi)
 		/* The returned value carries a read: one of its own, or a call's
 		 * whose callee returns one (get_head() returning READ_ONCE(head),
 		 * clear_flag(rcu_dereference(p))). */
-		exported = sink_marks(f, &c.derived, nevents, "?ret", NULL);
-		for (int i = 0; i < nevents && !fresh.returns_read; i++)
-			fresh.returns_read = exported[i] && c.by_index[i] &&
-					     ((c.by_index[i]->kind == EV_ACCESS && c.by_index[i]->marked &&
-					       c.by_index[i]->access != ACC_WRITE) ||
-					      (c.by_index[i]->kind == EV_CALL && c.returns_read[i]));
-		free(exported);
+		for (int pass = 0; pass < 2; pass++) {
+			/* The value returned (pass 0), or, for a function that
+			 * returns one, a branch (pass 1): if (READ_ONCE(ready))
+			 * return 1; says what the read saw too, without carrying
+			 * its value (no dependency through it). */
+			int *out = pass ? &fresh.result_tells : &fresh.returns_read;
+
+			if (pass == 1 && !fresh.returns_value)
+				break;
+			exported = sink_marks(f, &c.derived, nevents, pass ? "?test" : "?ret", NULL);
+			for (int i = 0; i < nevents && !*out; i++)
+				*out = exported[i] && c.by_index[i] &&
+				       ((c.by_index[i]->kind == EV_ACCESS && c.by_index[i]->marked &&
+					 c.by_index[i]->access != ACC_WRITE) ||
+					(c.by_index[i]->kind == EV_CALL && c.returns_read[i]));
+			free(exported);
+		}
+		fresh.result_tells |= fresh.returns_read;
 	}
 	/* Replace the old summary. */
 	{

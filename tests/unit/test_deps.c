@@ -184,3 +184,15 @@ Test(guards, a_wait_on_a_private_local_passed_to_a_callee)
 		   "static void wait_on(int *u) { while (!READ_ONCE(*u)) ; }\n"
 		   "int reader(void) { int mine = 1; wait_on(&mine); wait_on(&flag);\n return data; /*R*/ }\n");
 }
+
+/* ---- W14: a callee path the constant argument rules out ---- */
+
+/* futex_op(OP_WAKE) returns a constant: testing its result says nothing
+ * of the futex its OP_WAIT case waits on. */
+Test(guards, a_tested_result_that_carries_no_read_guards_nothing)
+{
+	expect_one(LKMM "int data, ready, futex;\n"
+		   "static int futex_op(int op) { switch (op) { case 0: while (READ_ONCE(futex) == 0) ; break; default: break; } return 0; }\n"
+		   "void writer(void) { data = 1; smp_store_release(&ready, 1); WRITE_ONCE(futex, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&ready)) ; if (futex_op(1) < 0) return 0; return data; }\n");
+}
