@@ -249,6 +249,7 @@ static void found_watchpoint(struct kcsan_ctx *ctx, int slot, uint64_t enc,
 	other_info[slot].info = (struct kcsan_access_info){
 		.ptr = ptr, .size = size, .type = type & ~KCSAN_ACCESS_SCOPED,
 		.tid = ctx->tid, .ip = ip, .reordered = is_reorder, .to_ip = to_ip,
+			.published = is_reorder && ctx->reorder.publish != KCSAN_PUBLISH_NONE,
 	};
 	/* The delayed access was made at the depth of its own function. */
 	kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth,
@@ -325,6 +326,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			struct kcsan_access_info me = {
 				.ptr = ptr, .size = size, .type = type, .tid = ctx->tid,
 				.ip = ip, .reordered = is_reorder, .to_ip = to_ip,
+			.published = is_reorder && ctx->reorder.publish != KCSAN_PUBLISH_NONE,
 			};
 
 			kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth, &me);
@@ -335,6 +337,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 		struct kcsan_access_info me = {
 			.ptr = ptr, .size = size, .type = type & ~KCSAN_ACCESS_SCOPED,
 			.tid = ctx->tid, .ip = ip, .reordered = is_reorder, .to_ip = to_ip,
+			.published = is_reorder && ctx->reorder.publish != KCSAN_PUBLISH_NONE,
 		};
 		struct kcsan_access_info other;
 		int have_other = wait_other_info(slot);

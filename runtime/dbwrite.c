@@ -256,8 +256,13 @@ static const char *record(sqlite3 *db, const struct kcsan_access_info *a,
 	/* Order-independent: the two keys hashed in sorted order. */
 	h = strcmp(ka, kb) < 0 ? fnv(fnv(h, ka), kb) : fnv(fnv(h, kb), ka);
 	snprintf(fp, sizeof(fp), "r%016llx", (unsigned long long)h);
-	if (reord)
-		kind = (reord->type & KCSAN_ACCESS_WRITE) ? "missing-release" : "missing-acquire";
+	/* A delayed write that a marked write (a publication) overtook is a
+	 * missing release; one that overtook none races as it would without
+	 * the delay (two threads bumping one counter): a plain data race. */
+	if (reord && (reord->type & KCSAN_ACCESS_WRITE))
+		kind = reord->published ? "missing-release" : "data-race";
+	else if (reord)
+		kind = "missing-acquire";
 	object_name(a->ptr, obj, sizeof(obj));
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);

@@ -173,6 +173,8 @@ struct kcsan_access_info {
 	uintptr_t ip;
 	int reordered;		/* the access was the delayed one */
 	uintptr_t to_ip;	/* ... and was checked again here */
+	int published;		/* ... and a marked write was made while it
+				   was delayed (a publication it may miss) */
 	/* Callers, innermost first (frame 0, the access itself, is ip). */
 	uintptr_t frames[KCSAN_REPORT_FRAMES - 1];
 	int nframes;
