@@ -475,6 +475,9 @@ static void kill_reads(struct state *s)
 /* ---- dependencies: which marked reads a local's value comes from ---- */
 
 struct derived { const char *local; int *reads; int n, cap; };
+
+/* In a derived's reads: the value comes from a parameter ("$KEY:N"). */
+#define PARAM_SOURCE (-2)
 struct deriv_map { struct derived *v; int n, cap; };
 
 static struct derived *dm_get(struct deriv_map *m, const char *local, int create)
@@ -528,7 +531,9 @@ static void add_use(const char *item, void *arg)
 {
 	struct flow_ctx *c = arg;
 
-	if (item[0] == '@') {
+	if (item[0] == '$') {
+		c->changed |= dm_add(c->target, PARAM_SOURCE);
+	} else if (item[0] == '@') {
 		c->changed |= dm_add(c->target, atoi(item + 1));
 	} else {
 		struct derived *src = dm_get(c->m, item, 0);
@@ -540,7 +545,8 @@ static void add_use(const char *item, void *arg)
 }
 
 /* Flow-insensitively, which marked reads (by event index) can each local's
- * value come from: a small fixpoint over the local assignments. */
+ * value come from, and whether a parameter's can (PARAM_SOURCE): a small
+ * fixpoint over the local assignments. */
 static void compute_derived(struct function *f, struct deriv_map *m)
 {
 	int changed = 1, rounds = 0;
@@ -637,20 +643,29 @@ static int depends_through_call(struct deriv_map *m, const struct event *call, c
 
 struct use_mark { struct deriv_map *m; unsigned char *used; int nevents; };
 
-static void mark_item(const char *item, void *arg)
+/* The local or "@N" event that ITEM, one item of a uses list, names as
+ * a source of a value: a stored value's "~ITEM" and a call argument's
+ * "#N=ITEM" name ITEM; parameters ("$...") and marks ("!new") name none
+ * (NULL). */
+static const char *value_item(const char *item)
 {
-	struct use_mark *u = arg;
-
 	if (item[0] == '~')
 		item++;
 	else if (item[0] == '#') {          /* "#N=ITEM", a call argument */
 		const char *eq = strchr(item, '=');
 
 		if (!eq)
-			return;
+			return NULL;
 		item = eq + 1;
 	}
-	if (item[0] == '$' || item[0] == '!')
+	return item[0] == '$' || item[0] == '!' ? NULL : item;
+}
+
+static void mark_item(const char *item, void *arg)
+{
+	struct use_mark *u = arg;
+
+	if (!(item = value_item(item)))
 		return;
 	if (item[0] == '@') {
 		int k = atoi(item + 1);
@@ -1375,6 +1390,8 @@ static void collect_index(struct test_deps_ctx *t, int k)
 {
 	const struct event *e;
 
+	if (k < 0)
+		return;         /* (PARAM_SOURCE) */
 	for (int i = 0; i < t->n; i++)
 		if ((*t->out)[i] == k)
 			return;
@@ -1394,16 +1411,7 @@ static void collect_test_item(const char *item, void *arg)
 {
 	struct test_deps_ctx *t = arg;
 
-	if (item[0] == '~')
-		item++;
-	else if (item[0] == '#') {
-		const char *eq = strchr(item, '=');
-
-		if (!eq)
-			return;
-		item = eq + 1;
-	}
-	if (item[0] == '$' || item[0] == '!')
+	if (!(item = value_item(item)))
 		return;
 	if (item[0] == '@') {
 		collect_index(t, atoi(item + 1));
@@ -2214,26 +2222,22 @@ static int passes_an_element(const struct event *call, int nargs)
 	return 0;
 }
 
-struct local_set { const char **v; int n, cap; };
-
-static int ls_has(const struct local_set *s, const char *name)
-{
-	for (int i = 0; i < s->n; i++)
-		if (strcmp(s->v[i], name) == 0)
-			return 1;
-	return 0;
-}
-
-struct param_ctx { const struct local_set *set; int found; };
+struct param_ctx { struct deriv_map *m; int found; };
 
 static void check_param_item(const char *item, void *arg)
 {
 	struct param_ctx *c = arg;
+	struct derived *d;
 
 	if (item[0] == '~')
 		return;          /* a value stored, not the address */
-	if (item[0] == '$' || ls_has(c->set, item))
+	if (item[0] == '$') {
 		c->found = 1;
+		return;
+	}
+	d = dm_get(c->m, item, 0);
+	for (int i = 0; d && i < d->n; i++)
+		c->found |= d->reads[i] == PARAM_SOURCE;
 }
 
 /* Start routine F gets, from every creation, its own element of an array
@@ -2244,30 +2248,13 @@ static void check_param_item(const char *item, void *arg)
  * parameter, directly or through locals copied from it. */
 static void mark_thread_owned(struct function *f)
 {
-	struct local_set from_param = { 0 };
-	int changed = 1, rounds = 0;
+	struct deriv_map m = { 0 };
 
-	while (changed && rounds++ < 20) {
-		changed = 0;
-		for (int b = 0; b < f->nblocks; b++)
-			for (int i = 0; i < f->blocks[b].nevents; i++) {
-				struct event *e = &f->blocks[b].events[i];
-				struct param_ctx c = { &from_param, 0 };
-
-				if (e->kind != EV_LOCAL || !e->defines || ls_has(&from_param, e->defines))
-					continue;
-				for_each_use(e->uses, check_param_item, &c);
-				if (c.found) {
-					grow(&from_param.v, &from_param.cap, from_param.n + 1, sizeof *from_param.v);
-					from_param.v[from_param.n++] = e->defines;
-					changed = 1;
-				}
-			}
-	}
+	compute_derived(f, &m);
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			struct event *e = &f->blocks[b].events[i];
-			struct param_ctx c = { &from_param, 0 };
+			struct param_ctx c = { &m, 0 };
 
 			if (e->kind != EV_ACCESS || e->marked || !e->object)
 				continue;
@@ -2275,7 +2262,9 @@ static void mark_thread_owned(struct function *f)
 			if (c.found)
 				e->fresh_init = 1;
 		}
-	free(from_param.v);
+	for (int i = 0; i < m.n; i++)
+		free(m.v[i].reads);
+	free(m.v);
 }
 
 /* Which functions run as threads (p->started), and the creations that

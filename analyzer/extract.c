@@ -269,14 +269,18 @@ char *function_link_key(CXCursor fn)
 	return key;
 }
 
-/* Is FN declared __attribute__((constructor)) (also through a macro such
- * as URCU_ATTR_CONSTRUCTOR)?  libclang shows that attribute only as an
- * unexposed attribute: its tokens tell. */
-static int is_constructor(struct ectx *x, CXCursor fn)
+/* Does one of FN's attributes that libclang shows only as unexposed
+ * (__attribute__((constructor)), C11 _Noreturn, [[noreturn]], also
+ * through a macro such as URCU_ATTR_CONSTRUCTOR) have a token containing
+ * WORD (case-insensitively)? */
+int has_attribute_token(struct ectx *x, CXCursor fn, const char *word)
 {
 	CXCursor *kids;
-	int n = children(fn, &kids), found = 0;
+	int n, found = 0;
 
+	if (!clang_Cursor_hasAttrs(fn))
+		return 0;
+	n = children(fn, &kids);
 	for (int i = 0; i < n && !found; i++) {
 		CXToken *toks;
 		unsigned ntoks;
@@ -287,13 +291,18 @@ static int is_constructor(struct ectx *x, CXCursor fn)
 		for (unsigned t = 0; t < ntoks && !found; t++) {
 			CXString sp = clang_getTokenSpelling(x->tu, toks[t]);
 
-			found = strcasestr(clang_getCString(sp), "constructor") != NULL;
+			found = strcasestr(clang_getCString(sp), word) != NULL;
 			clang_disposeString(sp);
 		}
 		clang_disposeTokens(x->tu, toks, ntoks);
 	}
 	free(kids);
 	return found;
+}
+
+static int is_constructor(struct ectx *x, CXCursor fn)
+{
+	return has_attribute_token(x, fn, "constructor");
 }
 
 static void extract_function(struct ectx *x, CXCursor fn)

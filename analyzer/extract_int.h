@@ -136,6 +136,9 @@ int is_ident_char(char c);
 const struct site *site_containing(struct ectx *x, CXCursor c);
 int site_from_call(struct ectx *x, CXCursor c, struct site *out);
 char *cursor_file_name(CXCursor c);
+/* Does an unexposed attribute of FN have a token containing WORD
+ * (case-insensitively)?  (extract.c) */
+int has_attribute_token(struct ectx *x, CXCursor fn, const char *word);
 /* How calls name function FN across the tree: its name, or path:name for
  * a static function. */
 char *function_link_key(CXCursor fn);

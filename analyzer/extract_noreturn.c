@@ -21,30 +21,7 @@ static const char *const known[] = {
  * libclang shows only as unexposed attributes: their tokens tell. */
 static int has_noreturn_attribute(struct ectx *x, CXCursor fn)
 {
-	CXCursor *kids;
-	int n, found = 0;
-
-	if (!clang_Cursor_hasAttrs(fn))
-		return 0;
-	n = children(fn, &kids);
-	for (int i = 0; i < n && !found; i++) {
-		CXToken *toks;
-		unsigned ntoks;
-
-		if (clang_getCursorKind(kids[i]) != CXCursor_UnexposedAttr)
-			continue;
-		clang_tokenize(x->tu, clang_getCursorExtent(kids[i]), &toks, &ntoks);
-		for (unsigned t = 0; t < ntoks && !found; t++) {
-			CXString sp = clang_getTokenSpelling(x->tu, toks[t]);
-
-			found = strstr(clang_getCString(sp), "noreturn") != NULL ||
-				strstr(clang_getCString(sp), "Noreturn") != NULL;
-			clang_disposeString(sp);
-		}
-		clang_disposeTokens(x->tu, toks, ntoks);
-	}
-	free(kids);
-	return found;
+	return has_attribute_token(x, fn, "noreturn");
 }
 
 int never_returns(struct ectx *x, CXCursor call)
