@@ -3,34 +3,38 @@
 # costs, beside ThreadSanitizer, and what its focus on the static candidates
 # costs on top.  Each program of bench/runtime/ is built with clang -O2
 # three ways -- native, `kcsan-scan cc` and -fsanitize=thread (libtsan) --
-# and scanned into its own database; then run BENCH_RUNS times in each of
-# four configurations:
+# and scanned into its own database; then run in four configurations:
 #   native    the plain build
 #   ours      `kcsan-scan run --db DB`: default options, focus active when
 #             the scan found candidates in the program
 #   no-focus  `kcsan-scan run --db DB --no-focus`: sampling only
 #   tsan      the -fsanitize=thread build
-# The runs are interleaved (every configuration of every program, then
-# again), so that load elsewhere on the machine spreads over all of them,
-# and each figure is the median of its runs.
+# in BENCH_RUNS rounds: a round runs every configuration of every program
+# once, the four of a program one after the other.
 #
-# Run lengths: the native runs do enough iterations to take ~0.3-1 s (timer
-# and scheduling noise stay small beside that); the instrumented builds,
-# 3 to 150 times slower, do fewer, so that a run takes ~0.5-2 s and the
-# whole benchmark ~2-3 minutes.  A slowdown is therefore per iteration:
-# (time / iterations) of the build over (time / iterations) of native; the
-# programs' work is linear in their iteration count.
+# Run lengths: the native runs do enough iterations to take ~0.3-0.6 s and
+# the instrumented builds, 3 to 100 times slower, fewer, so that a run
+# takes ~0.3-1.5 s and the whole benchmark about 2-3 minutes on 2 CPUs.
+# A slowdown is therefore per iteration: (time / iterations) of the build
+# over (time / iterations) of native; the programs' work is linear in their
+# iteration count.
+#
+# Statistics: slowdowns, ratios and costs are computed within each round
+# (the configurations of a program share the load of the moment) and the
+# median over the rounds is printed; times and RSS are medians of the
+# runs.  The spread column (slowest/fastest run) shows how noisy the
+# machine was.
 #
 # Prints per program the iteration counts, the median times, the slowdowns,
 # the ratio ours/TSan, the focus cost (ours / no-focus) and the peak RSS
 # (the program itself: bench/timeit.c), then the medians and PASS/MISS:
 #   median slowdown ours / median slowdown TSan <= 1/3
-#   focus cost ours / no-focus <= 1.5 on every program where focus is active
+#   focus cost ours/no-focus <= 1.5 on every program where focus is active
 #   peak RSS ours <= native * 1.1 + 16 MiB (every program)
 # The raw runs are kept in build/bench-runtime.log.  Always exits 0 (a
 # benchmark, not a test) unless it cannot set up.
 #
-# Environment: BENCH_RUNS (5), BENCH_SCALE (1: a factor on every iteration
+# Environment: BENCH_RUNS (9), BENCH_SCALE (1: a factor on every iteration
 # count, e.g. 0.1 for a quick look), BENCH_TIMEOUT (60 s per run; a run
 # killed by it counts as that long, and its figures are marked '>'),
 # BENCH_CC (clang).
@@ -38,7 +42,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 KS=$(pwd)/build/kcsan-scan
 CC=${BENCH_CC:-clang}
-RUNS=${BENCH_RUNS:-5}
+RUNS=${BENCH_RUNS:-9}
 SCALE=${BENCH_SCALE:-1}
 LIMIT=${BENCH_TIMEOUT:-60}
 LOG=build/bench-runtime.log
@@ -49,13 +53,13 @@ trap 'rm -rf "$W"' EXIT
 unset KCSAN_OPTIONS KCSAN_DB KCSAN_RUN_ID
 
 # program, iterations of the native build, iterations of the instrumented
-# builds (set for ~0.4 s native and ~1 s ours on a 2-CPU AMD EPYC VM).
+# builds (set for ~0.4 s native and ~0.5 s ours on a 2-CPU AMD EPYC VM).
 cat >"$W/programs" <<'EOF'
-counters       12000000 12000000
-mutex_compute     40000     5000
-rcu            40000000  5000000
-seqlock        80000000  3000000
-spsc           80000000  5000000
+counters       12000000  6000000
+mutex_compute     40000     3000
+rcu            50000000  5000000
+seqlock       120000000  2000000
+spsc          100000000  5000000
 EOF
 
 $CC -O2 -Wall -o "$W/timeit" bench/timeit.c || { echo "runtime-bench: cannot build bench/timeit.c"; exit 1; }
@@ -123,8 +127,11 @@ done
 	cat "$W/runs"
 } >"$LOG"
 
-# The figures.  Medians per program and configuration, then the tables.
-awk -v built="$W/built" -v limit="$LIMIT" '
+# The figures.  A slowdown, ratio or cost is computed within each round of
+# runs (the four configurations of a program run one after the other, so
+# that they share the machine's load of the moment) and its median over
+# the rounds is printed; the times are the medians of the runs.
+awk -v built="$W/built" -v limit="$LIMIT" -v runs="$RUNS" '
 function median(s,   a, k, i, j, t) {
 	k = split(s, a, " ")
 	for (i = 2; i <= k; i++)		# insertion sort: a few values
@@ -133,14 +140,15 @@ function median(s,   a, k, i, j, t) {
 		}
 	return ((k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2)
 }
-function spread(s,   a, k, i, lo, hi) {
-	k = split(s, a, " ")
-	lo = hi = a[1]
-	for (i = 2; i <= k; i++) {
-		if (a[i] + 0 < lo + 0) lo = a[i]
-		if (a[i] + 0 > hi + 0) hi = a[i]
-	}
-	return (lo > 0 ? hi / lo : 0)
+function lowest(s,   a, k, i, m) {
+	k = split(s, a, " "); m = a[1]
+	for (i = 2; i <= k; i++) if (a[i] + 0 < m + 0) m = a[i]
+	return m
+}
+function highest(s,   a, k, i, m) {
+	k = split(s, a, " "); m = a[1]
+	for (i = 2; i <= k; i++) if (a[i] + 0 > m + 0) m = a[i]
+	return m
 }
 function mib(k) { return k / 1024 }
 function num(n) { return (n >= 1e6 ? sprintf("%gM", n / 1e6) : (n >= 1e3 ? sprintf("%gk", n / 1e3) : n)) }
@@ -149,14 +157,13 @@ BEGIN {
 		split(line, b, " ")
 		np++; prog[np] = b[1]; nn[b[1]] = b[2]; ni[b[1]] = b[3]; foc[b[1]] = b[4]
 	}
+	nc = split("native ours no-focus tsan", cfg, " ")
 }
 {
-	k = $1 SUBSEP $2
-	t[k] = t[k] " " $4; m[k] = m[k] " " $5
-	if ($6 == "timeout") to[k] = 1
+	T[$1, $2, $3] = $4; t[$1, $2] = t[$1, $2] " " $4; m[$1, $2] = m[$1, $2] " " $5
+	if ($6 == "timeout") { to[$1, $2] = 1; bound = 1 }
 }
 END {
-	nc = split("native ours no-focus tsan", cfg, " ")
 	printf "\nmedian seconds per run; iterations native/instrumented; spread = slowest/fastest run, worst configuration\n"
 	printf "%-14s %13s %8s %8s %9s %8s %7s  %s\n", "program", "iterations", "native", "ours",
 	       "no-focus", "tsan", "spread", "focus"
@@ -164,41 +171,49 @@ END {
 		n = prog[p]; sp = 0
 		for (c = 1; c <= nc; c++) {
 			k = n SUBSEP cfg[c]
-			T[n, cfg[c]] = median(t[k]); R[n, cfg[c]] = median(m[k])
-			if (spread(t[k]) > sp) sp = spread(t[k])
+			if (lowest(t[k]) > 0 && highest(t[k]) / lowest(t[k]) > sp)
+				sp = highest(t[k]) / lowest(t[k])
 			mark[n, cfg[c]] = to[k] ? ">" : ""
 		}
 		printf "%-14s %13s", n, num(nn[n]) "/" num(ni[n])
-		printf " %7.3f%1s %7.3f%1s %8.3f%1s %7.3f%1s", T[n, "native"], mark[n, "native"],
-		       T[n, "ours"], mark[n, "ours"], T[n, "no-focus"], mark[n, "no-focus"],
-		       T[n, "tsan"], mark[n, "tsan"]
+		for (c = 1; c <= nc; c++) {
+			fmt = (c == 3 ? " %8.3f%1s" : " %7.3f%1s")
+			printf fmt, median(t[n, cfg[c]]), mark[n, cfg[c]]
+		}
 		printf " %6.2fx  %s\n", sp, (foc[n] == "off" ? "off" : foc[n] " (candidates/addresses)")
 	}
-	printf "\nslowdown per iteration over native; ratio = ours/TSan; focus cost = ours/no-focus; peak RSS MiB\n"
+	printf "\nper iteration over native; ratio = ours/TSan; cost = ours/no-focus (medians over the %d rounds); peak RSS MiB (medians)\n", runs
 	printf "%-14s %8s %8s %8s %6s %6s %8s %8s %9s %8s\n", "program", "x-ours", "x-nofoc", "x-tsan",
 	       "ratio", "cost", "rss-nat", "rss-ours", "rss-nofoc", "rss-tsan"
 	for (p = 1; p <= np; p++) {
-		n = prog[p]
-		base = T[n, "native"] / nn[n]
-		if (base <= 0) base = 1e-9
-		xo[p] = T[n, "ours"] / ni[n] / base
-		xf[p] = T[n, "no-focus"] / ni[n] / base
-		xt[p] = T[n, "tsan"] / ni[n] / base
-		cost[p] = (xf[p] > 0 ? xo[p] / xf[p] : 0)
-		printf "%-14s %7.1fx %7.1fx %7.1fx %6.2f %6.2f %8.1f %8.1f %9.1f %8.1f\n", n, xo[p], xf[p],
-		       xt[p], (xt[p] > 0 ? xo[p] / xt[p] : 0), cost[p], mib(R[n, "native"]),
-		       mib(R[n, "ours"]), mib(R[n, "no-focus"]), mib(R[n, "tsan"])
-		rss_ok += R[n, "ours"] <= R[n, "native"] * 1.1 + 16 * 1024
-		if (foc[n] != "off" && foc[n] != "?") {
-			nf++; fc = fc " " cost[p]
-			if (cost[p] > fmax) { fmax = cost[p]; fworst = n }
+		n = prog[p]; so = sf = st = sr = sc = ""
+		for (r = 1; r <= runs; r++) {
+			base = T[n, "native", r] / nn[n]
+			if (base <= 0) base = 1e-9
+			xo = T[n, "ours", r] / ni[n] / base
+			xf = T[n, "no-focus", r] / ni[n] / base
+			xt = T[n, "tsan", r] / ni[n] / base
+			so = so " " xo; sf = sf " " xf; st = st " " xt
+			sr = sr " " xo / xt; sc = sc " " xo / xf
 		}
-		so = so " " xo[p]; sf = sf " " xf[p]; st = st " " xt[p]
-		if (mark[n, "ours"] mark[n, "no-focus"] mark[n, "tsan"] mark[n, "native"] != "") bound = 1
+		XO[p] = median(so); XF[p] = median(sf); XT[p] = median(st); cost = median(sc)
+		printf "%-14s %7.1fx %7.1fx %7.1fx %6.2f %6.2f %8.1f %8.1f %9.1f %8.1f\n", n, XO[p], XF[p],
+		       XT[p], median(sr), cost, mib(median(m[n, "native"])), mib(median(m[n, "ours"])),
+		       mib(median(m[n, "no-focus"])), mib(median(m[n, "tsan"]))
+		rss_ok += median(m[n, "ours"]) <= median(m[n, "native"]) * 1.1 + 16 * 1024
+		if (foc[n] != "off" && foc[n] != "?") {
+			nf++; fc = fc " " cost
+			if (cost > fmax) { fmax = cost; fworst = n }
+		}
+		ao = ao " " XO[p]; af = af " " XF[p]; at = at " " XT[p]; ar = ar " " median(sr)
 	}
-	mo = median(so); mf = median(sf); mt = median(st)
+	mo = median(ao); mf = median(af); mt = median(at)
 	printf "\nmedian slowdown: ours %.1fx (no-focus %.1fx), TSan %.1fx; ratio ours/TSan %.2f (no-focus %.2f) (target <= 0.33): %s\n",
 	       mo, mf, mt, mo / mt, mf / mt, (mo / mt <= 1 / 3 ? "PASS" : "MISS")
+	# The ratio of the medians compares the slowdowns of whichever programs
+	# are the medians, which may change from one invocation to the next;
+	# the per-program ratios move less.
+	printf "  per-program ratios ours/TSan: median %.2f, from %.2f to %.2f\n", median(ar), lowest(ar), highest(ar)
 	if (nf)
 		printf "focus cost ours/no-focus, %d program(s) with focus active: median %.2f, worst %.2f (%s) (target <= 1.5 on each): %s\n",
 		       nf, median(fc), fmax, fworst, (fmax <= 1.5 ? "PASS" : "MISS")
@@ -207,7 +222,7 @@ END {
 	printf "peak RSS ours <= native + 10%% + 16 MiB: %d/%d programs: %s\n",
 	       rss_ok, np, (rss_ok == np ? "PASS" : "MISS")
 	if (bound)
-		printf "(>: a run was stopped after %d s; its figures are lower bounds)\n", limit
+		printf "(>: a run was stopped after %d s; figures built on it are lower bounds)\n", limit
 }' "$W/runs"
 echo "raw runs: $LOG"
 exit 0

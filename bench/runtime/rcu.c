@@ -1,7 +1,10 @@
 /* rcu.c — runtime benchmark: RCU-like pointer publication.  The writer
  * fills a fresh node (plain stores) and publishes it with a release store;
  * two readers load it with acquire and read its fields (plain loads).
- * ./rcu [NODES]
+ * ./rcu [NODES]: NODES published, and as many reads by each reader (a fixed
+ * amount of work per thread: readers that ran until the writer was done
+ * made the run time the writer's alone, fast or slow with whether the
+ * readers got a CPU).
  *
  * The nodes are published in rounds of at most ROUND_NODES: a round starts
  * the three threads on a zeroed array and joins them, so that no node is
@@ -21,8 +24,7 @@ struct node {
 };
 static struct node *nodes;
 static _Atomic(struct node *) cur;
-static atomic_int done;
-static long nnodes;		/* nodes of the current round */
+static long nnodes;		/* nodes (and reads per reader) of the round */
 
 static void *writer(void *arg)
 {
@@ -36,7 +38,6 @@ static void *writer(void *arg)
 		n->d = n->a + n->b + n->c;
 		atomic_store_explicit(&cur, n, memory_order_release);
 	}
-	atomic_store(&done, 1);
 	return NULL;
 }
 
@@ -44,13 +45,11 @@ static void *reader(void *arg)
 {
 	long reads = 0, bad = 0;
 
-	while (!atomic_load_explicit(&done, memory_order_acquire)) {
-		for (int k = 0; k < 16; k++) {
-			struct node *n = atomic_load_explicit(&cur, memory_order_acquire);
+	for (long i = 0; i < nnodes; i++) {
+		struct node *n = atomic_load_explicit(&cur, memory_order_acquire);
 
-			bad += n->d != n->a + n->b + n->c;
-			reads++;
-		}
+		bad += n->d != n->a + n->b + n->c;
+		reads++;
 	}
 	((long *)arg)[0] += reads;
 	((long *)arg)[1] += bad;
@@ -73,7 +72,6 @@ int main(int argc, char **argv)
 		 * stores before the threads' accesses. */
 		memset(nodes, 0, (size_t)nnodes * sizeof(*nodes));
 		atomic_store(&cur, &nodes[0]);
-		atomic_store(&done, 0);
 		for (int i = 0; i < 2; i++)
 			pthread_create(&r[i], NULL, reader, res[i]);
 		pthread_create(&w, NULL, writer, NULL);
