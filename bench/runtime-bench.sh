@@ -1,62 +1,228 @@
 #!/bin/sh
 # bench/runtime-bench.sh — `make bench-runtime`: what the kcsan-scan runtime
-# costs, beside ThreadSanitizer.  Each program of bench/runtime/ is built
-# three ways with clang -O2 -- native, `kcsan-scan cc` (run under
-# `kcsan-scan run`, default options) and -fsanitize=thread (libtsan) -- and
-# run once each.  Prints per program the wall times, the slowdowns over
-# native, the ratio ours/TSan, and peak RSS (GNU time %M of the program
-# itself); then the medians and PASS/MISS against the targets:
-#   median slowdown ratio ours/TSan <= 1/3
+# costs, beside ThreadSanitizer, and what its focus on the static candidates
+# costs on top.  Each program of bench/runtime/ is built with clang -O2
+# three ways -- native, `kcsan-scan cc` and -fsanitize=thread (libtsan) --
+# and scanned into its own database; then run in four configurations:
+#   native    the plain build
+#   ours      `kcsan-scan run --db DB`: default options, focus active when
+#             the scan found candidates in the program
+#   no-focus  `kcsan-scan run --db DB --no-focus`: sampling only
+#   tsan      the -fsanitize=thread build
+# in BENCH_RUNS rounds: a round runs every configuration of every program
+# once, the four of a program one after the other.
+#
+# Run lengths: the native runs do enough iterations to take ~0.3-0.6 s and
+# the instrumented builds, 3 to 100 times slower, fewer, so that a run
+# takes ~0.3-1.5 s and the whole benchmark about 2-3 minutes on 2 CPUs.
+# A slowdown is therefore per iteration: (time / iterations) of the build
+# over (time / iterations) of native; the programs' work is linear in their
+# iteration count.
+#
+# Statistics: slowdowns, ratios and costs are computed within each round
+# (the configurations of a program share the load of the moment) and the
+# median over the rounds is printed; times and RSS are medians of the
+# runs.  The spread column (slowest/fastest run) shows how noisy the
+# machine was.
+#
+# Prints per program the iteration counts, the median times, the slowdowns,
+# the ratio ours/TSan, the focus cost (ours / no-focus) and the peak RSS
+# (the program itself: bench/timeit.c), then the medians and PASS/MISS:
+#   median slowdown ours / median slowdown TSan <= 1/3
+#   focus cost ours/no-focus <= 1.5 on every program where focus is active
 #   peak RSS ours <= native * 1.1 + 16 MiB (every program)
-# Always exits 0 (a benchmark, not a test).  BENCH_CC overrides clang.
+# The raw runs are kept in build/bench-runtime.log.  Always exits 0 (a
+# benchmark, not a test) unless it cannot set up.
+#
+# Environment: BENCH_RUNS (9), BENCH_SCALE (1: a factor on every iteration
+# count, e.g. 0.1 for a quick look), BENCH_TIMEOUT (60 s per run; a run
+# killed by it counts as that long, and its figures are marked '>'),
+# BENCH_CC (clang).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 KS=$(pwd)/build/kcsan-scan
 CC=${BENCH_CC:-clang}
+RUNS=${BENCH_RUNS:-9}
+SCALE=${BENCH_SCALE:-1}
+LIMIT=${BENCH_TIMEOUT:-60}
+LOG=build/bench-runtime.log
+[ -x "$KS" ] && [ -f build/runtime/libkcsan_rt.a ] || {
+	echo "runtime-bench: build first (make all)"; exit 1; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/kcsan-rbench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
+unset KCSAN_OPTIONS KCSAN_DB KCSAN_RUN_ID
 
-# run OUT CMD...: wall seconds and max RSS (KiB) of CMD into $OUT.
-run() {
-	out=$1
-	shift
-	/usr/bin/time -f "%e %M" -o "$out" "$@" >/dev/null 2>"$out.err" || true
+# program, iterations of the native build, iterations of the instrumented
+# builds (set for ~0.4 s native and ~0.5 s ours on a 2-CPU AMD EPYC VM).
+cat >"$W/programs" <<'EOF'
+counters       12000000  6000000
+mutex_compute     40000     3000
+rcu            50000000  5000000
+seqlock       120000000  2000000
+spsc          100000000  5000000
+EOF
+
+$CC -O2 -Wall -o "$W/timeit" bench/timeit.c || { echo "runtime-bench: cannot build bench/timeit.c"; exit 1; }
+echo "runtime-bench: $CC -O2; $RUNS run(s) per measurement (median); BENCH_SCALE=$SCALE; $(nproc) CPU(s); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# Build and scan; the programs that fail are left out.
+: >"$W/built"
+while read -r n nn ni; do
+	src=bench/runtime/$n.c
+	nn=$(awk -v n="$nn" -v s="$SCALE" 'BEGIN { v = int(n * s); print (v > 0 ? v : 1) }')
+	ni=$(awk -v n="$ni" -v s="$SCALE" 'BEGIN { v = int(n * s); print (v > 0 ? v : 1) }')
+	if $CC -O2 -pthread -o "$W/$n-native" "$src" &&
+	   $CC -O2 -pthread -fsanitize=thread -o "$W/$n-tsan" "$src" &&
+	   KCSAN_CC=$CC "$KS" cc -O2 -pthread -o "$W/$n-ours" "$src" &&
+	   "$KS" scan -q --db "$W/$n.db" "$src" </dev/null; then
+		# What focus loads for it (verbose=1 prints "focus: ..."); a
+		# short run: the mapping is done at start-up.
+		KCSAN_OPTIONS=verbose=1 "$KS" run --db "$W/$n.db" -- "$W/$n-ours" 1000 \
+			</dev/null >/dev/null 2>"$W/$n.verbose"
+		f=$(sed -n 's/^kcsan: focus: \([0-9]*\) candidates, \([0-9]*\) addresses.*/\1c\/\2a/p; s/^kcsan: focus: off.*/off/p' \
+			"$W/$n.verbose" | head -n 1)
+		echo "$n $nn $ni ${f:-?}" >>"$W/built"
+	else
+		echo "$n: build or scan failed"
+	fi
+done <"$W/programs"
+
+# One run (stdin: not the list being read): record "program config run seconds rss status".
+measure() {
+	n=$1 cfg=$2 r=$3 iters=$4
+	rm -f "$W/t"
+	case $cfg in
+	native|tsan) "$W/timeit" "$W/t" "$LIMIT" "$W/$n-$cfg" "$iters" </dev/null >/dev/null 2>"$W/err" ;;
+	ours)        "$KS" run --db "$W/$n.db" -- \
+			"$W/timeit" "$W/t" "$LIMIT" "$W/$n-ours" "$iters" </dev/null >/dev/null 2>"$W/err" ;;
+	no-focus)    "$KS" run --db "$W/$n.db" --no-focus -- \
+			"$W/timeit" "$W/t" "$LIMIT" "$W/$n-ours" "$iters" </dev/null >/dev/null 2>"$W/err" ;;
+	esac
+	if [ -s "$W/t" ]; then
+		read -r secs rss st <"$W/t"
+	else
+		secs=$LIMIT rss=0 st=failed
+	fi
+	[ "$st" = ok ] || { echo "$n $cfg run $r: $st"; sed 's/^/  /' "$W/err" | head -n 5; }
+	echo "$n $cfg $r $secs $rss $st" >>"$W/runs"
 }
 
-printf '%-14s %8s %8s %8s %8s %8s %7s %9s %9s %9s\n' program native ours tsan \
-	x-ours x-tsan ratio rss-nat rss-ours rss-tsan
-: >"$W/rows"
-for src in bench/runtime/*.c; do
-	n=$(basename "$src" .c)
-	$CC -O2 -pthread -o "$W/$n-native" "$src" &&
-	$CC -O2 -pthread -fsanitize=thread -o "$W/$n-tsan" "$src" &&
-	KCSAN_CC=$CC "$KS" cc -O2 -pthread -o "$W/$n-ours" "$src" || {
-		echo "$n: build failed"; continue; }
-	run "$W/n" "$W/$n-native"
-	# The time measures the program, not `kcsan-scan run` around it.
-	"$KS" run --db "$W/k.db" -- /usr/bin/time -f "%e %M" -o "$W/o" "$W/$n-ours" \
-		>/dev/null 2>"$W/o.err" || true
-	run "$W/t" "$W/$n-tsan"
-	read -r tn rn <"$W/n"; read -r to ro <"$W/o"; read -r tt rt <"$W/t"
-	awk -v n="$n" -v tn="$tn" -v to="$to" -v tt="$tt" -v rn="$rn" -v ro="$ro" -v rt="$rt" \
-	    -v rows="$W/rows" 'BEGIN {
-		if (tn < 0.01) tn = 0.01
-		xo = to / tn; xt = tt / tn; r = xo / xt
-		printf "%-14s %7.2fs %7.2fs %7.2fs %7.1fx %7.1fx %7.2f %7.1fMB %7.1fMB %7.1fMB\n",
-		       n, tn, to, tt, xo, xt, r, rn / 1024, ro / 1024, rt / 1024
-		rss_ok = (ro <= rn * 1.1 + 16 * 1024)
-		printf "%s %f %f %f %d\n", n, xo, xt, r, rss_ok >> rows
-	}'
+: >"$W/runs"
+r=1
+while [ "$r" -le "$RUNS" ]; do
+	printf 'run %d/%d ...\n' "$r" "$RUNS"
+	while read -r n nn ni f; do
+		measure "$n" native "$r" "$nn"
+		measure "$n" ours "$r" "$ni"
+		measure "$n" no-focus "$r" "$ni"
+		measure "$n" tsan "$r" "$ni"
+	done <"$W/built"
+	r=$((r + 1))
 done
-sort -k2 -g "$W/rows" | awk '{ xo[NR] = $2 } END { m = (NR % 2) ? xo[(NR + 1) / 2] : (xo[NR / 2] + xo[NR / 2 + 1]) / 2; print m }' >"$W/mo"
-sort -k3 -g "$W/rows" | awk '{ xt[NR] = $3 } END { m = (NR % 2) ? xt[(NR + 1) / 2] : (xt[NR / 2] + xt[NR / 2 + 1]) / 2; print m }' >"$W/mt"
-awk -v mo="$(cat "$W/mo")" -v mt="$(cat "$W/mt")" '
-	{ rss_bad += !$5 }
-	END {
-		r = mo / mt
-		printf "median slowdown: ours %.1fx, TSan %.1fx; ratio ours/TSan %.2f (target <= 0.33): %s\n",
-		       mo, mt, r, r <= 1 / 3 ? "PASS" : "MISS"
-		printf "peak RSS ours <= native + 10%% + 16 MiB: %d/%d programs: %s\n",
-		       NR - rss_bad, NR, rss_bad ? "MISS" : "PASS"
-	}' "$W/rows"
+{
+	echo "# $(date -u +%FT%TZ) BENCH_RUNS=$RUNS BENCH_SCALE=$SCALE $(nproc) CPUs"
+	echo "# program iterations(native/instrumented) focus"
+	sed 's/^/# /' "$W/built"
+	echo "# program config run seconds maxrss-KiB status"
+	cat "$W/runs"
+} >"$LOG"
+
+# The figures.  A slowdown, ratio or cost is computed within each round of
+# runs (the four configurations of a program run one after the other, so
+# that they share the machine's load of the moment) and its median over
+# the rounds is printed; the times are the medians of the runs.
+awk -v built="$W/built" -v limit="$LIMIT" -v runs="$RUNS" '
+function median(s,   a, k, i, j, t) {
+	k = split(s, a, " ")
+	for (i = 2; i <= k; i++)		# insertion sort: a few values
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return ((k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2)
+}
+function lowest(s,   a, k, i, m) {
+	k = split(s, a, " "); m = a[1]
+	for (i = 2; i <= k; i++) if (a[i] + 0 < m + 0) m = a[i]
+	return m
+}
+function highest(s,   a, k, i, m) {
+	k = split(s, a, " "); m = a[1]
+	for (i = 2; i <= k; i++) if (a[i] + 0 > m + 0) m = a[i]
+	return m
+}
+function mib(k) { return k / 1024 }
+function num(n) { return (n >= 1e6 ? sprintf("%gM", n / 1e6) : (n >= 1e3 ? sprintf("%gk", n / 1e3) : n)) }
+BEGIN {
+	while ((getline line < built) > 0) {
+		split(line, b, " ")
+		np++; prog[np] = b[1]; nn[b[1]] = b[2]; ni[b[1]] = b[3]; foc[b[1]] = b[4]
+	}
+	nc = split("native ours no-focus tsan", cfg, " ")
+}
+{
+	T[$1, $2, $3] = $4; t[$1, $2] = t[$1, $2] " " $4; m[$1, $2] = m[$1, $2] " " $5
+	if ($6 == "timeout") { to[$1, $2] = 1; bound = 1 }
+}
+END {
+	printf "\nmedian seconds per run; iterations native/instrumented; spread = slowest/fastest run, worst configuration\n"
+	printf "%-14s %13s %8s %8s %9s %8s %7s  %s\n", "program", "iterations", "native", "ours",
+	       "no-focus", "tsan", "spread", "focus"
+	for (p = 1; p <= np; p++) {
+		n = prog[p]; sp = 0
+		for (c = 1; c <= nc; c++) {
+			k = n SUBSEP cfg[c]
+			if (lowest(t[k]) > 0 && highest(t[k]) / lowest(t[k]) > sp)
+				sp = highest(t[k]) / lowest(t[k])
+			mark[n, cfg[c]] = to[k] ? ">" : ""
+		}
+		printf "%-14s %13s", n, num(nn[n]) "/" num(ni[n])
+		for (c = 1; c <= nc; c++) {
+			fmt = (c == 3 ? " %8.3f%1s" : " %7.3f%1s")
+			printf fmt, median(t[n, cfg[c]]), mark[n, cfg[c]]
+		}
+		printf " %6.2fx  %s\n", sp, (foc[n] == "off" ? "off" : foc[n] " (candidates/addresses)")
+	}
+	printf "\nper iteration over native; ratio = ours/TSan; cost = ours/no-focus (medians over the %d rounds); peak RSS MiB (medians)\n", runs
+	printf "%-14s %8s %8s %8s %6s %6s %8s %8s %9s %8s\n", "program", "x-ours", "x-nofoc", "x-tsan",
+	       "ratio", "cost", "rss-nat", "rss-ours", "rss-nofoc", "rss-tsan"
+	for (p = 1; p <= np; p++) {
+		n = prog[p]; so = sf = st = sr = sc = ""
+		for (r = 1; r <= runs; r++) {
+			base = T[n, "native", r] / nn[n]
+			if (base <= 0) base = 1e-9
+			xo = T[n, "ours", r] / ni[n] / base
+			xf = T[n, "no-focus", r] / ni[n] / base
+			xt = T[n, "tsan", r] / ni[n] / base
+			so = so " " xo; sf = sf " " xf; st = st " " xt
+			sr = sr " " xo / xt; sc = sc " " xo / xf
+		}
+		XO[p] = median(so); XF[p] = median(sf); XT[p] = median(st); cost = median(sc)
+		printf "%-14s %7.1fx %7.1fx %7.1fx %6.2f %6.2f %8.1f %8.1f %9.1f %8.1f\n", n, XO[p], XF[p],
+		       XT[p], median(sr), cost, mib(median(m[n, "native"])), mib(median(m[n, "ours"])),
+		       mib(median(m[n, "no-focus"])), mib(median(m[n, "tsan"]))
+		rss_ok += median(m[n, "ours"]) <= median(m[n, "native"]) * 1.1 + 16 * 1024
+		if (foc[n] != "off" && foc[n] != "?") {
+			nf++; fc = fc " " cost
+			if (cost > fmax) { fmax = cost; fworst = n }
+		}
+		ao = ao " " XO[p]; af = af " " XF[p]; at = at " " XT[p]; ar = ar " " median(sr)
+	}
+	mo = median(ao); mf = median(af); mt = median(at)
+	printf "\nmedian slowdown: ours %.1fx (no-focus %.1fx), TSan %.1fx; ratio ours/TSan %.2f (no-focus %.2f) (target <= 0.33): %s\n",
+	       mo, mf, mt, mo / mt, mf / mt, (mo / mt <= 1 / 3 ? "PASS" : "MISS")
+	# The ratio of the medians compares the slowdowns of whichever programs
+	# are the medians, which may change from one invocation to the next;
+	# the per-program ratios move less.
+	printf "  per-program ratios ours/TSan: median %.2f, from %.2f to %.2f\n", median(ar), lowest(ar), highest(ar)
+	if (nf)
+		printf "focus cost ours/no-focus, %d program(s) with focus active: median %.2f, worst %.2f (%s) (target <= 1.5 on each): %s\n",
+		       nf, median(fc), fmax, fworst, (fmax <= 1.5 ? "PASS" : "MISS")
+	else
+		printf "focus cost: focus active on no program (nothing measured)\n"
+	printf "peak RSS ours <= native + 10%% + 16 MiB: %d/%d programs: %s\n",
+	       rss_ok, np, (rss_ok == np ? "PASS" : "MISS")
+	if (bound)
+		printf "(>: a run was stopped after %d s; figures built on it are lower bounds)\n", limit
+}' "$W/runs"
+echo "raw runs: $LOG"
 exit 0
