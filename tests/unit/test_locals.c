@@ -104,3 +104,72 @@ Test(locals, list_head_whose_contents_reach_a_global_is_shared)
 		   "void clear(void) { struct list junk; INIT_LIST(&junk); gl = junk.next; WRITE_ONCE(flag, 1); } /*W*/\n"
 		   "void use(void) { if (READ_ONCE(flag)) INIT_LIST(gl); } /*R*/\n");
 }
+
+/* ---- passed two or more calls deep ---- */
+
+#define SETTERS(mark) "int flag; struct q { int p; } shared;\n" \
+	"static void set1(struct q *t) { t->p = 1; } " mark "\n" \
+	"static void set2(struct q *t) { set1(t); }\n"
+
+Test(locals, local_passed_two_calls_deep_is_private)
+{
+	expect_one(LKMM SETTERS("")
+		   "void *thr(void *a) { struct q mine; set2(&mine); WRITE_ONCE(flag, 1);"
+		   " if (READ_ONCE(flag)) set2(&mine); return a; }\n"
+		   MAIN2);
+}
+
+Test(locals, global_passed_two_calls_deep_still_races)
+{
+	expect_one(LKMM SETTERS("/*W*/ /*R*/")
+		   "void *thr(void *a) { set2(&shared); WRITE_ONCE(flag, 1);"
+		   " if (READ_ONCE(flag)) set2(&shared); return a; }\n"
+		   MAIN2);
+}
+
+Test(locals, local_passed_three_calls_deep_is_private)
+{
+	expect_one(LKMM SETTERS("")
+		   "static void set3(struct q *t) { set2(t); }\n"
+		   "void writer(void) { struct q mine; set3(&mine); WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) { struct q other; if (READ_ONCE(flag)) set3(&other); }\n");
+}
+
+/* set3 is given a local once and the global once: only the global races */
+Test(locals, the_shared_call_of_a_helper_also_given_a_local_still_races)
+{
+	expect_one(LKMM SETTERS("/*W*/")
+		   "static void set3(struct q *t) { set2(t); }\n"
+		   "void writer(void) { struct q mine; set3(&mine); set3(&shared); WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) { if (READ_ONCE(flag)) shared.p = 2; /*R*/ }\n");
+}
+
+/* A caller-owned in/out struct (liburcu's struct cds_lfht_iter through
+ * cds_lfht_test_lookup -> cds_lfht_lookup). */
+#define LOOKUP(shared) \
+	"struct node { int key; struct node *next; } *head;\n" \
+	"struct iter { struct node *node, *next; }" shared ";\n" \
+	"int flag;\n" \
+	"static void lookup(struct iter *it, int key) {\n" \
+	"	struct node *n = READ_ONCE(head);\n" \
+	"	while (n && n->key != key) n = READ_ONCE(n->next);\n"
+
+Test(locals, iterator_filled_two_calls_deep_is_private)
+{
+	expect_one(LKMM LOOKUP("")
+		   "	it->node = n; it->next = n ? n->next : 0; }\n"
+		   "static void test_lookup(struct iter *it, int key) { lookup(it, key); }\n"
+		   "void *thr(void *a) { struct iter it; test_lookup(&it, 1); WRITE_ONCE(flag, 1);"
+		   " if (READ_ONCE(flag)) test_lookup(&it, 2); return it.node; }\n"
+		   MAIN2);
+}
+
+Test(locals, shared_iterator_filled_two_calls_deep_still_races)
+{
+	expect_one(LKMM LOOKUP(" shared_it")
+		   "	it->node = n; it->next = n ? n->next : 0; } /*W*/ /*R*/\n"
+		   "static void test_lookup(struct iter *it, int key) { lookup(it, key); }\n"
+		   "void *thr(void *a) { test_lookup(&shared_it, 1); WRITE_ONCE(flag, 1);"
+		   " if (READ_ONCE(flag)) test_lookup(&shared_it, 2); return a; }\n"
+		   MAIN2);
+}
