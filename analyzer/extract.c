@@ -340,9 +340,6 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	for (int i = 0; i < x->nlabels; i++)
 		free(x->labels[i].name);
 	x->nlabels = 0;
-	for (int i = 0; i < x->nescaping; i++)
-		free(x->escaping[i]);
-	x->nescaping = 0;
 	forget_aliases(x);
 	forget_fresh(x);
 	x->no_escape = 0;
@@ -361,7 +358,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 
 		e->name = xstrdup("constructor");
 	}
-	note_escaping(x, body);
+	analyse_locals(x, body);
 	fresh_parameters(x);
 	walk_stmt(x, body);
 	jump(x, f->exit);
@@ -478,9 +475,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	for (int i = 0; i < x.nlabels; i++)
 		free(x.labels[i].name);
 	free(x.labels);
-	for (int i = 0; i < x.nescaping; i++)
-		free(x.escaping[i]);
-	free(x.escaping);
+	forget_locals(&x);
 	forget_fresh(&x);
 	free(x.fresh);
 	forget_aliases(&x);

@@ -5,7 +5,9 @@
  * USR (the same in every TU that names it), a struct field is the field's
  * USR (the same for every instance of the struct type), an element of an
  * array or the target of a pointer is the array's or pointer's object with
- * "[]" appended.  Locals are not shared, unless their address is taken.
+ * "[]" appended.  Locals are not shared, unless their address escapes, and
+ * neither is what a pointer holding only their addresses designates
+ * (extract_locals.c).
  *
  * Every access also carries "uses": the locals (and marked reads, as
  * "@N") its address is computed from, so that the analysis can tell an
@@ -170,10 +172,7 @@ static char *display_text(struct ectx *x, CXCursor c)
 
 static int is_escaping(struct ectx *x, const char *usr)
 {
-	for (int i = 0; i < x->nescaping; i++)
-		if (strcmp(x->escaping[i], usr) == 0)
-			return 1;
-	return 0;
+	return local_escapes(x, usr);
 }
 
 /* Is REF (a declaration) a variable local to the function being walked
@@ -200,7 +199,6 @@ static int is_array_type(CXType t)
 }
 
 static char *object_of_pointer(struct ectx *x, CXCursor c);
-static void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen);
 static char *function_named(CXCursor c);
 static void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c);
 
@@ -288,6 +286,10 @@ static char *object_of_lvalue(struct ectx *x, CXCursor c)
 
 	c = strip(c);
 	k = clang_getCursorKind(c);
+	/* v.a, (&v)->a, p->a with p = &v: part of a local that stays
+	 * private, whichever way it is reached */
+	if (private_lvalue(x, c))
+		return NULL;
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor ref = clang_getCursorReferenced(c);
 		char *usr;
@@ -348,10 +350,15 @@ static char *object_of_pointer(struct ectx *x, CXCursor c)
 {
 	enum CXCursorKind k;
 	CXType t;
+	char *r;
 
 	c = strip(c);
 	k = clang_getCursorKind(c);
 	t = clang_getCursorType(c);
+	if ((r = private_pointee(x, c)) != NULL) {
+		free(r);              /* into a private local: no shared object */
+		return NULL;
+	}
 	if (k == CXCursor_UnaryOperator) {
 		/* &lvalue (the only unary operator yielding a pointer here). */
 		CXCursor *kids;
@@ -426,7 +433,7 @@ struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at)
  * the text between the operands, when the operands are written there.  A
  * node out of a macro body (SET(x, v) ((x) = (v))) has no such text: its
  * operator comes from the AST and the macro's own text (extract_text.c). */
-static void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
+void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
 {
 	CXFile f, fo;
 	unsigned l, col, start, ostart, oend;
@@ -594,39 +601,13 @@ static char *link_key_of_callee(CXCursor call)
 	return function_link_key(fn);
 }
 
-/* &v or an array v, where v is a local of this function whose address
- * never escapes: "l:FUNCTION:v", an object private to one activation (the
+/* &v, an array v, or a pointer that holds only their addresses (p = &v,
+ * &v.a), where v is a local of this function whose address never
+ * escapes: "l:FUNCTION:v", an object private to one activation (the
  * callee's accesses through that parameter touch no shared memory). */
 static char *private_local(struct ectx *x, CXCursor arg)
 {
-	CXCursor c = strip(arg), ref;
-	char *usr, *name, *r = NULL;
-
-	if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
-	    clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer) {
-		CXCursor op = strip(first_child(c));
-
-		/* &v: the only unary operator turning a non-pointer into a pointer */
-		if (clang_getCanonicalType(clang_getCursorType(op)).kind == CXType_Pointer)
-			return NULL;
-		c = op;
-	} else if (!is_array_type(clang_getCursorType(c))) {
-		return NULL;
-	}
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return NULL;
-	ref = clang_getCursorReferenced(c);
-	if (clang_getCursorKind(ref) != CXCursor_VarDecl || !is_local(ref) ||
-	    clang_getCursorTLSKind(ref) != CXTLS_None)
-		return NULL;
-	usr = usr_of(ref);
-	if (usr && !is_escaping(x, usr)) {
-		name = spelling_of(ref);
-		r = xasprintf("l:%s:%s", x->fn->link_key, name);
-		free(name);
-	}
-	free(usr);
-	return r;
+	return private_pointee(x, arg);
 }
 
 /* ARG, argument N of a call, points into fresh memory (map_init(m) right
@@ -642,6 +623,24 @@ static void note_fresh_argument(struct ectx *x, struct deps *calldeps, CXCursor 
 	if (!fresh || strncmp(fresh, "!newarg:", 8) == 0)
 		return;
 	item = xasprintf("#%d=%s", n, fresh);
+	deps_add(calldeps, item);
+	free(item);
+}
+
+/* ARG, argument N of a call, is the value a parameter M of this function
+ * came in with (set1(t) in set2(struct q *t)): "#N=$KEY:M" in the call's
+ * uses.  The callee's accesses through its parameter N are then reached
+ * through parameter M here too, so that a caller of this function that
+ * passes a private local keeps them private, however deep (dataflow.c,
+ * through_call). */
+static void note_forwarded_parameter(struct ectx *x, struct deps *calldeps, CXCursor arg, int n)
+{
+	int m = forwarded_parameter(x, arg);
+	char *item;
+
+	if (m < 0)
+		return;
+	item = xasprintf("#%d=$%s:%d", n, x->fn->link_key, m);
 	deps_add(calldeps, item);
 	free(item);
 }
@@ -688,6 +687,7 @@ static void walk_call(struct ectx *x, CXCursor c)
 		targets = t;
 		len++;
 		note_fresh_argument(x, &calldeps, kids[i], i - 1);
+		note_forwarded_parameter(x, &calldeps, kids[i], i - 1);
 		x->collect = &argdeps;
 		walk_expr(x, kids[i], M_READ);
 		x->collect = outer;
@@ -1091,7 +1091,7 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 
 /* The outermost descendants of C written inside argument ranges of S:
  * ROOTS[i] gets argument i's expression (null when not found). */
-static void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth)
+void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth)
 {
 	CXCursor *kids;
 	int n;
@@ -1315,79 +1315,6 @@ static void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CX
 	emit_primitive(x, &u, c);
 	free(u.args);
 	free(kids);
-}
-
-static void mark_escaping(struct ectx *x, CXCursor unary)
-{
-	CXCursor *kids;
-	int n = children(unary, &kids);
-	char op[8];
-
-	if (n == 1) {
-		operator_of(x, unary, kids, n, op, sizeof op);
-		if (strcmp(op, "&") == 0) {
-			CXCursor t = strip(kids[0]);
-			CXCursor ref = clang_getCursorReferenced(t);
-
-			if (clang_getCursorKind(t) == CXCursor_DeclRefExpr && is_local(ref) &&
-			    clang_getCursorKind(ref) == CXCursor_VarDecl) {
-				char *usr = usr_of(ref);
-
-				if (usr && !is_escaping(x, usr)) {
-					grow(&x->escaping, &x->escap, x->nescaping + 1, sizeof *x->escaping);
-					x->escaping[x->nescaping++] = usr;
-				} else {
-					free(usr);
-				}
-			}
-		}
-	}
-	free(kids);
-}
-
-/* Finds the locals whose address escapes to where another thread could
- * use it: stored somewhere, returned, or handed to pthread_create.  An
- * address passed to a call (an atomic builtin's "expected" argument,
- * memcpy, a helper) is only used during the call and does not count. */
-static void find_escaping(struct ectx *x, CXCursor c, int in_call_arg)
-{
-	enum CXCursorKind k = clang_getCursorKind(c);
-	struct site site;
-	CXCursor *kids;
-	int n, args_are_call_args = 0;
-
-	if (k == CXCursor_UnaryOperator && !in_call_arg)
-		mark_escaping(x, c);
-	if (k == CXCursor_CallExpr) {
-		CXString name = clang_getCursorSpelling(c);
-
-		args_are_call_args = strcmp(clang_getCString(name), "pthread_create") != 0;
-		clang_disposeString(name);
-	} else if (site_containing(x, c) || (k == CXCursor_UnexposedExpr && site_from_call(x, c, &site))) {
-		args_are_call_args = 1;
-	}
-	n = children(c, &kids);
-	/* An atomic builtin (__c11_atomic_store(&x, ...): an AtomicExpr,
-	 * which libclang 14 exposes only as an UnexposedExpr with its
-	 * operands as children) uses the address during the operation, like
-	 * a call.  A vocabulary site in the file says so already, but one
-	 * inside a project macro's body is no site of the file.  (An
-	 * implicit cast, the other UnexposedExpr, has one child.) */
-	if (k == CXCursor_UnexposedExpr && n >= 2)
-		args_are_call_args = 1;
-	for (int i = 0; i < n; i++) {
-		enum CXCursorKind ck = clang_getCursorKind(kids[i]);
-		int transparent = ck == CXCursor_ParenExpr || ck == CXCursor_CStyleCastExpr ||
-				  ck == CXCursor_UnexposedExpr || ck == CXCursor_UnaryOperator;
-
-		find_escaping(x, kids[i], args_are_call_args || (in_call_arg && transparent));
-	}
-	free(kids);
-}
-
-void note_escaping(struct ectx *x, CXCursor body)
-{
-	find_escaping(x, body, 0);
 }
 
 /* T var = INIT; — like an assignment to the local. */

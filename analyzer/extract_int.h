@@ -91,8 +91,9 @@ struct ectx {
 	const struct site *active[16];    /* sites being expanded (nested) */
 	int nactive;
 
-	char **escaping;                  /* USRs of locals whose address is taken */
-	int nescaping, escap;
+	struct locals *locals;            /* the function's locals: which stay
+					     private, where pointers point
+					     (extract_locals.c) */
 	struct { char *usr, *target; } *aliases;   /* local pointer -> object */
 	int naliases, aliascap;
 	/* Local pointers holding memory fresh from an allocator whose value has
@@ -148,7 +149,6 @@ enum mode { M_READ, M_WRITE, M_RMW, M_ADDR };
 void walk_expr(struct ectx *x, CXCursor c, enum mode m);
 void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m);
 struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at);
-void note_escaping(struct ectx *x, CXCursor body);
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
 void walk_asm(struct ectx *x, CXCursor c);
 void forget_aliases(struct ectx *x);
@@ -158,6 +158,32 @@ void deps_add(struct deps *d, const char *item);
 /* Is REF (a declaration) a variable local to the function being walked
  * (a parameter, or an automatic variable)? */
 int is_local(CXCursor ref);
+/* The operator of unary or binary operator C (children KIDS, N of them):
+ * "&", "*", "++", "=", "+=", "==", ... ("" if unknown). */
+void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen);
+/* The outermost descendants of C written inside the argument ranges of
+ * site S: ROOTS[i] gets argument i's expression (left null when not
+ * found).  DEPTH is 0. */
+void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth);
+
+/* extract_locals.c */
+/* Before walking function body BODY: which locals' addresses escape, and
+ * what each local pointer may point to. */
+void analyse_locals(struct ectx *x, CXCursor body);
+void forget_locals(struct ectx *x);
+/* Does the address of the local variable named USR escape to where
+ * another thread could use it? */
+int local_escapes(struct ectx *x, const char *usr);
+/* "l:FUNCTION:v" when pointer expression C can point only into locals of
+ * this function whose address does not escape (&v, an array v, p = &v
+ * and its copies, (&v)->a, &v.a[2]); NULL otherwise. */
+char *private_pointee(struct ectx *x, CXCursor c);
+/* Is lvalue C part of such a local (v.a, (&v)->a, p->a with p = &v)? */
+int private_lvalue(struct ectx *x, CXCursor c);
+/* N when pointer expression C is the value parameter N of the function
+ * came in with, or points into what it points to (t, &t->a, t + 1, a copy
+ * of t), and nothing else; -1 otherwise. */
+int forwarded_parameter(struct ectx *x, CXCursor c);
 
 /* extract_fresh.c */
 /* Local pointer VAR now holds fresh memory whose accesses carry MARK

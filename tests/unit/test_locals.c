@@ -1,0 +1,175 @@
+/* tests/unit/test_locals.c — W4 of docs/real-code.md: a local stays private
+ * when it is reached through a pointer ((&m)->b, as CPU_SET and
+ * CDS_INIT_LIST_HEAD expand; p = &m; p->b) or passed two or more calls
+ * deep (set2(&m) where set2 calls set1, which writes the fields; a
+ * caller-owned in/out struct such as an iterator).  Each correct shape
+ * must give nothing; its buggy twin, on an object that really is shared
+ * (a global, or a local whose address escapes to a global, a marked store
+ * or another thread), must still be reported.  Real scans, through
+ * scan_helper.c (extract_locals.c, private_args.c). */
+#include <criterion/criterion.h>
+
+#include "scan_helper.h"
+
+#define LKMM "#include <kcsan/lkmm.h>\n#include <pthread.h>\n"
+#define MAIN2 \
+	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+/* ---- reached through &m ---- */
+
+#define RUN_ON_THREADS \
+	"void *thr(void *a) { run_on(1); while (READ_ONCE(goflag) == 0) ; run_on(2); return a; }\n" \
+	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n" \
+	"  run_on(0); WRITE_ONCE(goflag, 1); for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(locals, cpu_set_on_a_local_mask_is_private)
+{
+	expect_one("#define _GNU_SOURCE\n#include <sched.h>\n" LKMM
+		   "int goflag;\n"
+		   "void run_on(int cpu) { cpu_set_t mask; CPU_ZERO(&mask); CPU_SET(cpu, &mask);"
+		   " sched_setaffinity(0, sizeof(mask), &mask); }\n"
+		   RUN_ON_THREADS);
+}
+
+Test(locals, cpu_set_on_a_global_mask_still_races)
+{
+	expect_one("#define _GNU_SOURCE\n#include <sched.h>\n" LKMM
+		   "int goflag;\n"
+		   "cpu_set_t mask;\n"
+		   "void run_on(int cpu) { CPU_ZERO(&mask); CPU_SET(cpu, &mask); /*D*/ /*R*/ /*W*/\n"
+		   " sched_setaffinity(0, sizeof(mask), &mask); }\n"
+		   RUN_ON_THREADS);
+}
+
+Test(locals, local_reached_through_its_address_or_a_pointer_copy_is_private)
+{
+	expect_one(LKMM "int flag; struct q { int p; };\n"
+		   "void *thr(void *a) {\n"
+		   "	struct q mine, *pm = &mine;\n"
+		   "	void *v = pm;\n"
+		   "	struct q *p = (struct q *)v, *p2 = p;\n"
+		   "	pm->p = 1; p2->p = 2;\n"
+		   "	WRITE_ONCE(flag, 1);\n"
+		   "	if (READ_ONCE(flag)) (&mine)->p = 3;\n"
+		   "	return a;\n"
+		   "}\n"
+		   MAIN2);
+}
+
+Test(locals, local_published_by_a_marked_store_is_shared)
+{
+	expect_one(LKMM "int flag; struct q { int p; } *shared;\n"
+		   "void writer(void) { struct q mine; smp_store_release(&shared, &mine);\n"
+		   "	mine.p = 1; /*W*/\n"
+		   "	WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) { if (READ_ONCE(flag)) shared->p = 2; /*R*/ }\n");
+}
+
+Test(locals, pointer_copy_published_by_a_marked_store_is_shared)
+{
+	expect_one(LKMM "int flag; struct q { int p; } *shared;\n"
+		   "void writer(void) { struct q mine, *pm = &mine; WRITE_ONCE(shared, pm);\n"
+		   "	pm->p = 1; /*W*/\n"
+		   "	WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) { if (READ_ONCE(flag)) shared->p = 2; /*R*/ }\n");
+}
+
+Test(locals, local_handed_to_a_thread_through_a_pointer_copy_is_shared)
+{
+	expect_one(LKMM "int flag; struct q { int p; };\n"
+		   "void *thr(void *a) { struct q *m = a; if (READ_ONCE(flag)) m->p = 2; /*R*/ return 0; }\n"
+		   "int main(void) { pthread_t t; struct q mine, *pm = &mine;\n"
+		   "	pthread_create(&t, 0, thr, pm);\n"
+		   "	pm->p = 1; /*W*/\n"
+		   "	WRITE_ONCE(flag, 1); pthread_join(t, 0); return 0; }\n");
+}
+
+/* CDS_INIT_LIST_HEAD(&junk) stores &junk into junk itself: that hands the
+ * address to no one, until junk's contents go somewhere shared. */
+#define INIT_LIST "struct list { struct list *next, *prev; } *gl;\n" \
+	"#define INIT_LIST(ptr) (ptr)->next = (ptr)->prev = (ptr)\n" \
+	"int flag;\n"
+
+Test(locals, list_head_pointing_to_itself_is_private)
+{
+	expect_one(LKMM INIT_LIST
+		   "void clear(void) { struct list junk; INIT_LIST(&junk); WRITE_ONCE(flag, 1); }\n"
+		   "void use(void) { struct list mine; if (READ_ONCE(flag)) INIT_LIST(&mine); }\n");
+}
+
+Test(locals, list_head_whose_contents_reach_a_global_is_shared)
+{
+	expect_one(LKMM INIT_LIST
+		   "void clear(void) { struct list junk; INIT_LIST(&junk); gl = junk.next; WRITE_ONCE(flag, 1); } /*W*/\n"
+		   "void use(void) { if (READ_ONCE(flag)) INIT_LIST(gl); } /*R*/\n");
+}
+
+/* ---- passed two or more calls deep ---- */
+
+#define SETTERS(mark) "int flag; struct q { int p; } shared;\n" \
+	"static void set1(struct q *t) { t->p = 1; } " mark "\n" \
+	"static void set2(struct q *t) { set1(t); }\n"
+
+Test(locals, local_passed_two_calls_deep_is_private)
+{
+	expect_one(LKMM SETTERS("")
+		   "void *thr(void *a) { struct q mine; set2(&mine); WRITE_ONCE(flag, 1);"
+		   " if (READ_ONCE(flag)) set2(&mine); return a; }\n"
+		   MAIN2);
+}
+
+Test(locals, global_passed_two_calls_deep_still_races)
+{
+	expect_one(LKMM SETTERS("/*W*/ /*R*/")
+		   "void *thr(void *a) { set2(&shared); WRITE_ONCE(flag, 1);"
+		   " if (READ_ONCE(flag)) set2(&shared); return a; }\n"
+		   MAIN2);
+}
+
+Test(locals, local_passed_three_calls_deep_is_private)
+{
+	expect_one(LKMM SETTERS("")
+		   "static void set3(struct q *t) { set2(t); }\n"
+		   "void writer(void) { struct q mine; set3(&mine); WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) { struct q other; if (READ_ONCE(flag)) set3(&other); }\n");
+}
+
+/* set3 is given a local once and the global once: only the global races */
+Test(locals, the_shared_call_of_a_helper_also_given_a_local_still_races)
+{
+	expect_one(LKMM SETTERS("/*W*/")
+		   "static void set3(struct q *t) { set2(t); }\n"
+		   "void writer(void) { struct q mine; set3(&mine); set3(&shared); WRITE_ONCE(flag, 1); }\n"
+		   "void reader(void) { if (READ_ONCE(flag)) shared.p = 2; /*R*/ }\n");
+}
+
+/* A caller-owned in/out struct (liburcu's struct cds_lfht_iter through
+ * cds_lfht_test_lookup -> cds_lfht_lookup). */
+#define LOOKUP(shared) \
+	"struct node { int key; struct node *next; } *head;\n" \
+	"struct iter { struct node *node, *next; }" shared ";\n" \
+	"int flag;\n" \
+	"static void lookup(struct iter *it, int key) {\n" \
+	"	struct node *n = READ_ONCE(head);\n" \
+	"	while (n && n->key != key) n = READ_ONCE(n->next);\n"
+
+Test(locals, iterator_filled_two_calls_deep_is_private)
+{
+	expect_one(LKMM LOOKUP("")
+		   "	it->node = n; it->next = n ? n->next : 0; }\n"
+		   "static void test_lookup(struct iter *it, int key) { lookup(it, key); }\n"
+		   "void *thr(void *a) { struct iter it; test_lookup(&it, 1); WRITE_ONCE(flag, 1);"
+		   " if (READ_ONCE(flag)) test_lookup(&it, 2); return it.node; }\n"
+		   MAIN2);
+}
+
+Test(locals, shared_iterator_filled_two_calls_deep_still_races)
+{
+	expect_one(LKMM LOOKUP(" shared_it")
+		   "	it->node = n; it->next = n ? n->next : 0; } /*W*/ /*R*/\n"
+		   "static void test_lookup(struct iter *it, int key) { lookup(it, key); }\n"
+		   "void *thr(void *a) { test_lookup(&shared_it, 1); WRITE_ONCE(flag, 1);"
+		   " if (READ_ONCE(flag)) test_lookup(&shared_it, 2); return a; }\n"
+		   MAIN2);
+}
