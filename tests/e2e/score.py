@@ -39,6 +39,10 @@ def scan(binary, path, workdir):
     r = subprocess.run([binary, "scan", "-q", "--db", db, path], capture_output=True, text=True)
     if r.returncode not in (0, 1):
         raise RuntimeError("scan failed (%d): %s" % (r.returncode, r.stderr.strip()))
+    if "does not parse" in r.stderr:
+        # a program that does not parse gives no finding: that must not
+        # pass for a clean result
+        raise RuntimeError("does not parse: %s" % r.stderr.strip())
     rep = subprocess.run([binary, "report", "--db", db, "--format", "json"], capture_output=True, text=True)
     if rep.returncode != 0:
         raise RuntimeError("report failed (%d): %s" % (rep.returncode, rep.stderr.strip()))
