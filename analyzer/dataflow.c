@@ -29,7 +29,6 @@
 #define _GNU_SOURCE   /* qsort_r */
 #include "dataflow.h"
 #include "fresh.h"
-#include "private_args.h"
 #include "guards.h"
 
 #include <stdio.h>
@@ -782,9 +781,7 @@ static void keep_exported(struct evset *set, const char *name, const unsigned ch
 
 /* A callee's access seen as initialisation through one call is still
  * the callee's access when it is published too early: one finding, not
- * one per call that initialises (see fresh_clone).  Likewise a copy that
- * carries a parameter passed on (forward_clone) is the callee's access,
- * as a flag and in locksets too. */
+ * one per call that initialises (see fresh_clone). */
 static struct event *original(struct event *e)
 {
 	return e->orig ? e->orig : e;
@@ -794,7 +791,6 @@ static void add_candidate(struct candidate **arr, int *n, int *cap, struct pairs
 			  struct event *plain, struct event *marked, struct function *fn)
 {
 	plain = original(plain);
-	marked = original(marked);
 	if (pairset_get(seen, plain->gid, marked->gid) >= 0)
 		return;
 	pairset_put(seen, plain->gid, marked->gid, *n);
@@ -810,7 +806,6 @@ static void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, 
 	int i;
 
 	plain = original(plain);
-	marked = original(marked);
 	i = pairset_get(seen, plain->gid, marked->gid);
 
 	if (i >= 0) {
@@ -849,7 +844,6 @@ static void record_locks(struct analysis *a, struct event *e, struct function *f
 
 	if (is_new(e))
 		return;
-	e = original(e);
 	seen = pairset_get(&a->recseen, (int)(fn - a->fns), e->gid);
 
 	/* One record per function and access: an access reached from many
@@ -1126,8 +1120,6 @@ static int param_use(const struct event *e, const char *callee, size_t kl)
 {
 	const char *u = e->uses;
 
-	if (e->fwd_use && strncmp(e->fwd_use, callee, kl) == 0 && e->fwd_use[kl] == ':')
-		return atoi(e->fwd_use + kl + 1);   /* forward_clone */
 	while (u && (u = strstr(u, ",$")) != NULL) {
 		u += 2;
 		if (strncmp(u, callee, kl) == 0 && u[kl] == ':')
@@ -1162,37 +1154,9 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 	return c;
 }
 
-/* The parameter of the caller that CALL passes on as its argument N
- * ("#N=$KEY:M" in its uses: "KEY:M,..."), or NULL. */
-static const char *forwarded(const struct event *call, int n)
-{
-	char tag[24];
-	const char *u;
-
-	snprintf(tag, sizeof tag, ",#%d=$", n);
-	u = call->uses ? strstr(call->uses, tag) : NULL;
-	return u ? u + strlen(tag) : NULL;
-}
-
-/* E seen through CALL, which passes the caller's parameter (FWD, see
- * forwarded) for the one E's address comes from, and may pass a private
- * local (private_args.h): a copy that names that parameter, so that the
- * caller's own callers can tell whether they pass a private local, however
- * many calls deep (set2(&mine) where set2(t) calls set1(t), which writes
- * t->p).  Elsewhere the copy is the callee's access (original). */
-static struct event *forward_clone(struct program *p, struct event *e, const char *fwd)
-{
-	struct event *c = fresh_clone(p, e);
-
-	c->fresh_init = e->fresh_init;
-	c->fwd_use = fwd;
-	return c;
-}
-
 /* A private local ("l:FUNCTION:v", extract_expr.c) is never shared: a
  * callee's accesses through the parameter that receives it are dropped
- * (below), like the caller's own accesses to it, also when the callee
- * passes that parameter further on (forward_clone).
+ * (below), like the caller's own accesses to it.
  *
  * E as seen from CALL into CALLEE: itself, or, when E's object is one of
  * the callee's pointer parameters, a copy on the object the caller passed
@@ -1245,7 +1209,6 @@ static struct event *through_call(struct program *p, const struct event *call, c
 		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
 		 * every instance, unless the caller passes a private local. */
 		int n = param_use(e, callee, kl), private = 0;
-		const char *fwd = n >= 0 ? forwarded(call, n) : NULL;
 
 		if (n >= 0 && (obj = call_argument(call, n)) != NULL) {
 			private = strncmp(obj, "l:", 2) == 0;
@@ -1253,8 +1216,6 @@ static struct event *through_call(struct program *p, const struct event *call, c
 		}
 		if (!private && initialises(call, e))
 			return m->slots[h].clone = fresh_clone(p, e);
-		if (!private && fwd && n < 32 && (call->priv_args >> n & 1))
-			return m->slots[h].clone = forward_clone(p, e, fwd);
 		return m->slots[h].clone = private ? NULL : e;
 	}
 	obj = call_argument(call, atoi(e->object + 3 + kl));
@@ -2886,7 +2847,6 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	scope_program_globals(&p);
 	number_events(&p);
 	mark_fresh_inits(fns, nfns, function_index, &p);
-	mark_private_args(fns, nfns, function_index, &p);
 	find_called(&p);
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;

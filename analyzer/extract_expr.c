@@ -627,24 +627,6 @@ static void note_fresh_argument(struct ectx *x, struct deps *calldeps, CXCursor 
 	free(item);
 }
 
-/* ARG, argument N of a call, is the value a parameter M of this function
- * came in with (set1(t) in set2(struct q *t)): "#N=$KEY:M" in the call's
- * uses.  The callee's accesses through its parameter N are then reached
- * through parameter M here too, so that a caller of this function that
- * passes a private local keeps them private, however deep (dataflow.c,
- * through_call). */
-static void note_forwarded_parameter(struct ectx *x, struct deps *calldeps, CXCursor arg, int n)
-{
-	int m = forwarded_parameter(x, arg);
-	char *item;
-
-	if (m < 0)
-		return;
-	item = xasprintf("#%d=$%s:%d", n, x->fn->link_key, m);
-	deps_add(calldeps, item);
-	free(item);
-}
-
 static void walk_call(struct ectx *x, CXCursor c)
 {
 	CXCursor *kids;
@@ -687,7 +669,6 @@ static void walk_call(struct ectx *x, CXCursor c)
 		targets = t;
 		len++;
 		note_fresh_argument(x, &calldeps, kids[i], i - 1);
-		note_forwarded_parameter(x, &calldeps, kids[i], i - 1);
 		x->collect = &argdeps;
 		walk_expr(x, kids[i], M_READ);
 		x->collect = outer;

@@ -180,10 +180,6 @@ int local_escapes(struct ectx *x, const char *usr);
 char *private_pointee(struct ectx *x, CXCursor c);
 /* Is lvalue C part of such a local (v.a, (&v)->a, p->a with p = &v)? */
 int private_lvalue(struct ectx *x, CXCursor c);
-/* N when pointer expression C is the value parameter N of the function
- * came in with, or points into what it points to (t, &t->a, t + 1, a copy
- * of t), and nothing else; -1 otherwise. */
-int forwarded_parameter(struct ectx *x, CXCursor c);
 
 /* extract_fresh.c */
 /* Local pointer VAR now holds fresh memory whose accesses carry MARK

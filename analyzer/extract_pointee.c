@@ -1,7 +1,7 @@
 /* analyzer/extract_pointee.c — the front end's questions about the locals
  * of the function being walked, once their points-to sets are solved
  * (extract_locals.h): does a local escape, does a pointer expression point
- * only into private locals (and which), is it a parameter passed on.  A
+ * only into private locals (and which).  A
  * question names an expression, whose set is rebuilt from the sets of the
  * variables it reads; shapes that name no object are "other". */
 #include "extract_locals.h"
@@ -242,26 +242,4 @@ int private_lvalue(struct ectx *x, CXCursor c)
 	qclear(l, 0);
 	resolve_address(x, c, 0);
 	return private_in(l, qset(l, 0)) >= 0;
-}
-
-int forwarded_parameter(struct ectx *x, CXCursor c)
-{
-	struct locals *l = x->locals;
-	const uint64_t *s;
-	int found = -1;
-
-	if (!l || !clang_isExpression(clang_getCursorKind(c)))
-		return -1;
-	qclear(l, 0);
-	resolve(x, c, 0);
-	s = qset(l, 0);
-	if (has_bit(s, OTHER))
-		return -1;
-	for (int i = 0; i < l->nvars; i++) {
-		if (has_bit(s, ADDR(i)) || (has_bit(s, PARAM(i)) && found >= 0))
-			return -1;
-		if (has_bit(s, PARAM(i)))
-			found = l->vars[i].param;
-	}
-	return found;
 }

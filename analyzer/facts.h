@@ -11,7 +11,7 @@
 
 /* The version of what the front end records: a translation unit scanned
  * by an older format is parsed again, not reused (scan.c). */
-#define FACTS_FORMAT 7
+#define FACTS_FORMAT 6
 
 enum ev_kind { EV_ACCESS, EV_BARRIER, EV_CALL, EV_LOCK, EV_UNLOCK, EV_LOCAL };
 enum acc { ACC_NONE, ACC_READ, ACC_WRITE, ACC_RMW };
@@ -45,16 +45,8 @@ struct event {
 			      this access initialisation, 0 for none (fresh.h) */
 	unsigned fresh_args;  /* EV_CALL: bit N set when argument N points
 				 into fresh memory (fresh.h) */
-	unsigned priv_args;   /* EV_CALL: bit N set when argument N may be a
-				 private local of some caller (private_args.h) */
-	struct event *orig;   /* the callee's event that this copy (an
-				 initialising one, or one carrying a
-				 parameter passed on) stands for in one call
-				 (through_call) */
-	const char *fwd_use;  /* a copy seen through a call that passes the
-				 caller's own parameter on: "KEY:M,..." in
-				 that call's uses, read as "$KEY:M" would be
-				 in USES (through_call) */
+	struct event *orig;   /* the callee's event that this initialising
+				 copy stands for in one call (through_call) */
 };
 
 struct block {
