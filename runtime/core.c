@@ -223,27 +223,15 @@ static void delay_window(struct kcsan_ctx *ctx, int budgeted)
 	}
 }
 
-/* Why an access is watched: should_watch, or the forced re-check. */
-enum watch {
-	WATCH_NO,
-	WATCH_SAMPLED,		/* ordinary sampling: skip counter, delay budget */
-	WATCH_FOCUS_BURST,	/* a focused site's first executions (focus.c):
-				 * never held back, skip counter left alone */
-	WATCH_FOCUS_PACED,	/* a focused site later: delay budget, skip
-				 * counter left alone */
-	WATCH_FORCED,		/* the re-check after a publication (weakmem.c) */
-};
-
-/* Plain accesses (and assertions) are sampled; marked ones never watched. */
-static inline enum watch should_watch(struct kcsan_ctx *ctx, int type, int is_reorder)
+/* Plain accesses (and assertions) are sampled; marked ones never watched.
+ * 2: a focused access (focus.c), watched outside the ordinary sampling. */
+static inline int should_watch(struct kcsan_ctx *ctx, int type, int is_reorder)
 {
-	int f;
-
 	if ((type & KCSAN_ACCESS_ATOMIC) && !(type & KCSAN_ACCESS_ASSERT))
-		return WATCH_NO;
-	if (__builtin_expect(ctx->focus_state != 0, 0) && (f = kcsan_focus_take(ctx, is_reorder)))
-		return f == KCSAN_FOCUS_BURST ? WATCH_FOCUS_BURST : WATCH_FOCUS_PACED;
-	return --ctx->skip < 0 ? WATCH_SAMPLED : WATCH_NO;
+		return 0;
+	if (__builtin_expect(ctx->focus_state != 0, 0) && kcsan_focus_take(ctx, is_reorder))
+		return 2;
+	return --ctx->skip < 0;
 }
 
 /* This thread's access hit another thread's watchpoint. */
@@ -293,7 +281,7 @@ static int wait_other_info(int slot)
 
 static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			     size_t size, int type, uintptr_t ip, int is_reorder,
-			     uintptr_t to_ip, enum watch watch)
+			     uintptr_t to_ip, int focused)
 {
 	const int is_write = (type & KCSAN_ACCESS_WRITE) != 0;
 	const int is_assert = (type & KCSAN_ACCESS_ASSERT) != 0;
@@ -302,7 +290,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	int slot;
 
 	/* A focused watchpoint leaves the sampling of the rest alone. */
-	if (watch == WATCH_SAMPLED || watch == WATCH_FORCED)
+	if (!focused)
 		kcsan_reset_skip(ctx);
 
 	slot = insert_watchpoint((uintptr_t)ptr, size, is_write, &enc);
@@ -319,8 +307,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	 */
 	handlers = ctx->handlers;
 	old = is_reorder ? 0 : read_value(ptr, size);
-	/* (a focused burst is outside the budget: not counted in it) */
-	delay_window(ctx, watch != WATCH_FOCUS_BURST);
+	delay_window(ctx, !focused);     /* (focus has a pace of its own) */
 	new_ = is_reorder ? 0 : read_value(ptr, size);
 	/* A signal handler of this thread ran during the window: it may have
 	 * changed the value itself (its accesses are not checked while we are
@@ -390,9 +377,8 @@ void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
 	const uintptr_t cur_ip = ip;
 	const int cur_type = type;
 	const int own = !is_reorder;	/* called for this access itself */
-	enum watch watch;
 	uint64_t enc;
-	int slot;
+	int slot, watch;
 
 again:
 	slot = find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc);
@@ -403,21 +389,13 @@ again:
 	/* The re-check of a delayed access right after a publication is
 	 * watched whatever the sampling says (weakmem.c). */
 	if ((watch = should_watch(ctx, type, is_reorder)) ||
-	    (is_reorder && kcsan_reorder_force_watch(ctx) && (watch = WATCH_FORCED))) {
-		const int budgeted = watch == WATCH_SAMPLED || watch == WATCH_FOCUS_PACED;
-
-		if (!budgeted || !over_delay_budget(ctx)) {
-			if (watch == WATCH_FOCUS_PACED)
-				kcsan_focus_paced(ctx, 1);
-			setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip, watch);
+	    (is_reorder && kcsan_reorder_force_watch(ctx) && (watch = 3))) {
+		/* (3: the forced re-check after a publication) */
+		if (watch != 1 || !over_delay_budget(ctx)) {
+			setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip, watch == 2);
 			goto out;
 		}
-		/* Over budget: sampled again later (focus has a countdown
-		 * of its own, which slows down). */
-		if (watch == WATCH_SAMPLED)
-			kcsan_reset_skip(ctx);
-		else
-			kcsan_focus_paced(ctx, 0);
+		kcsan_reset_skip(ctx);      /* over budget: sampled again later */
 	}
 	/*
 	 * Simulated reordering: the delayed access is checked again along
@@ -445,31 +423,6 @@ out:
 		kcsan_reorder_note_access(ctx, cur_type, cur_ip);
 }
 
-/*
- * The fast path, the common case: no watchpoint anywhere, so nothing to
- * find; this access (and the re-check of the delayed one, which the slow
- * path would also count) is not sampled; no watched re-check is due.  Same
- * decisions as __kcsan_check_access_ctx with nothing focused, without its
- * calls.  1 when done, 0 when the access needs the slow path.
- */
-static inline int check_fast(struct kcsan_ctx *ctx, int type, uintptr_t ip)
-{
-	const int marked = (type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) ==
-			   KCSAN_ACCESS_ATOMIC;
-	long dec;
-
-	if (__builtin_expect(__atomic_load_n(&kcsan_active_watchpoints, __ATOMIC_RELAXED) != 0, 0) ||
-	    ctx->reorder.publish == KCSAN_PUBLISH_PENDING)
-		return 0;
-	dec = !marked + (ctx->reorder.size && kcsan_opts.weak_memory && !ctx->nested);
-	if (ctx->skip < dec)
-		return 0;
-	ctx->skip -= dec;
-	if (marked && (type & KCSAN_ACCESS_WRITE))
-		kcsan_reorder_note_access(ctx, type, ip);
-	return 1;
-}
-
 void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct kcsan_ctx *ctx;
@@ -483,21 +436,34 @@ void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr
 	    __atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) != 2 ||
 	    !kcsan_opts.enabled)
 		return;
-	/* Focus, if active, has nothing to do at most accesses (not a site's
-	 * code, nothing armed; focus.h): those may take the fast path. */
-	if ((!kcsan_focus_active || kcsan_focus_idle(ctx, ip)) && check_fast(ctx, type, ip))
-		return;
+	/*
+	 * Fast path, the common case: no watchpoint anywhere, so nothing to
+	 * find; this access (and the re-check of the delayed one, which the
+	 * slow path would also count) is not sampled; no watched re-check is
+	 * due.  Same decisions as the slow path, without its calls.
+	 */
+	if (__builtin_expect(__atomic_load_n(&kcsan_active_watchpoints, __ATOMIC_RELAXED) == 0, 1) &&
+	    ctx->reorder.publish != KCSAN_PUBLISH_PENDING &&
+	    !kcsan_focus_active) {      /* (focus looks at every access's address) */
+		const int marked = (type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) ==
+				   KCSAN_ACCESS_ATOMIC;
+		const long dec = !marked + (ctx->reorder.size && kcsan_opts.weak_memory &&
+					    !ctx->nested);
+
+		if (ctx->skip >= dec) {
+			ctx->skip -= dec;
+			if (marked && (type & KCSAN_ACCESS_WRITE))
+				kcsan_reorder_note_access(ctx, type, ip);
+			return;
+		}
+	}
 	ctx->in_rt = 1;
 	compiler_barrier();	/* a signal handler must see in_rt set first */
 	if (kcsan_focus_active) {
-		struct kcsan_focus_range *r = kcsan_focus_before(ctx, type, ip);
+		unsigned int f = kcsan_focus_before(ctx, type, ip);
 
-		/* A site's execution that focus does not watch this time (past
-		 * its burst, most of them), nor a re-check armed for: the rest
-		 * is the fast path's decision again. */
-		if (ctx->focus_state || !check_fast(ctx, type, ip))
-			__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);
-		kcsan_focus_after(ctx, r, type);
+		__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);
+		kcsan_focus_after(ctx, f, type);
 	} else {
 		__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);
 	}

@@ -93,10 +93,6 @@ struct kcsan_ctx {
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
 	unsigned int focus_state;	/* focus.c: this access / re-check is focused */
-	long focus_skip;	/* focus.c: accesses in focused code past its
-				 * burst left before the next paced watchpoint */
-	unsigned int focus_backoff;	/* focus.c: that countdown's pace halved
-					 * this many times (delay budget spent) */
 	/* Delay budget (core.c, max_delay_pct): when this thread was first
 	 * seen and how long it has spent in delay windows, nanoseconds. */
 	uint64_t born_ns, delayed_ns;

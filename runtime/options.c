@@ -28,15 +28,13 @@
  *                           (focus.c); `kcsan-scan run --no-focus` sets 0
  *   focus_burst=64          a focused site (a candidate's code) is watched at
  *                           each of its first focus_burst executions ...
- *   focus_skip=63           ... then at about one in focus_skip+1 of a
- *                           thread's accesses in such code (focus.c)
- *   max_delay_pct=10        a thread's sampled watchpoints, and its focused
- *                           ones past their burst, wait (udelay) at most
- *                           this percentage of the time since the thread
- *                           started: an access past the budget is not
- *                           watched.  A focused site's burst and the
- *                           re-check of a delayed access right after a
- *                           publication are never held back.
+ *   focus_skip=63           ... then at every (focus_skip+1)-th
+ *   max_delay_pct=10        a thread's ordinarily sampled watchpoints wait
+ *                           (udelay) at most this percentage of the time
+ *                           since the thread started: a sampled access
+ *                           past the budget is not watched.  Focused
+ *                           accesses and the re-check of a delayed access
+ *                           right after a publication are never held back.
  *                           0: no cap (the kernel's behaviour)
  */
 #define _GNU_SOURCE
