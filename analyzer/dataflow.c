@@ -1543,6 +1543,7 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			 int own, const struct event *call, const char *callee)
 {
 	struct analysis *a = c->p->out;
+	int through_pointer = -1;     /* address_from_marked_read(P), asked once */
 
 	if (!c->p->emit || !p->object || is_new(p))
 		return;
@@ -1573,7 +1574,9 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			continue;   /* address dependency: ordered */
 		if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
 			continue;   /* the same, through the callee's parameter */
-		if (own && address_from_marked_read(c, p))
+		if (own && through_pointer < 0)
+			through_pointer = address_from_marked_read(c, p);
+		if (own && through_pointer)
 			continue;   /* reached through a pointer read with a dependency */
 		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
 	}

@@ -126,16 +126,22 @@ Test(guards, reads_that_run_on_the_flag_value_are_still_reported)
 		   "int r7(void) { wait_ready();\n return data; /*R*/ }\n");
 }
 
-/* __builtin_expect (likely/unlikely) is its first argument, not a call
- * the value is handed to: a helper that only tests a futex inside it
- * guards nothing of its callers, and a tested flag still guards. */
+/* Code written with __builtin_expect (likely/unlikely) is judged as the
+ * same code without it: a helper that only tests a futex inside it guards
+ * nothing of its callers, a tested flag still guards, and a helper whose
+ * wait loop is written with unlikely() still waits for the flag.  (Since
+ * a callee's reads guard only through its result or its wait loops, this
+ * holds whether the front end walks __builtin_expect as its argument,
+ * walk_expect, or as a call; the test pins the behaviour, not that step.) */
 Test(guards, builtin_expect_is_transparent)
 {
 	expect_one(LKMM "int data, futex, flag;\n"
 		   "static inline void wake(void) { if (__builtin_expect(READ_ONCE(futex) == -1, 0)) WRITE_ONCE(futex, 0); }\n"
+		   "static void wait_ready(void) { while (__builtin_expect(!READ_ONCE(flag), 0)) ; }\n"
 		   "void writer(void) { data = 1; /*W*/ WRITE_ONCE(flag, 1); wake(); }\n"
 		   "int reader(void) { wake(); return data; }\n"
-		   "int reader2(void) { if (__builtin_expect(READ_ONCE(flag), 1))\n return data; /*R*/\n return 0; }\n");
+		   "int reader2(void) { if (__builtin_expect(READ_ONCE(flag), 1))\n return data; /*R*/\n return 0; }\n"
+		   "int reader3(void) { wait_ready();\n return data; /*R*/ }\n");
 }
 
 /* ---- W7 of docs/real-code.md: dependencies through helpers ---- */
