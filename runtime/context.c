@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fastpath.h"
 #include "focus.h"
 #include "kcsan_rt.h"
 
@@ -64,6 +65,13 @@ void kcsan_init(void)
 	}
 	atexit(kcsan_atexit);
 	__atomic_store_n(&kcsan_initialized, 2, __ATOMIC_RELEASE);
+	/* Open the fast path (fastpath.h): with focus, every access asks the
+	 * focus map first; with enabled=0 it stays closed and the slow path
+	 * returns at once. */
+	if (kcsan_focus_active)
+		__atomic_fetch_add(&kcsan_gate, KCSAN_GATE_FOCUS, __ATOMIC_RELAXED);
+	if (kcsan_opts.enabled)
+		__atomic_fetch_sub(&kcsan_gate, KCSAN_GATE_CLOSED, __ATOMIC_RELEASE);
 }
 
 /* xorshift64*: cheap, per thread, good enough to de-synchronise sampling. */

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "encoding.h"
+#include "fastpath.h"
 #include "focus.h"
 #include "kcsan_rt.h"
 
@@ -37,7 +38,10 @@
 #define KCSAN_SLOT_PAGE_SHIFT	12
 
 static uint64_t watchpoints[KCSAN_NUM_WATCHPOINTS];
-int kcsan_active_watchpoints;
+
+/* fastpath.h: closed until kcsan_init() opens it; counts the watchpoints
+ * being set up in its low bits. */
+unsigned int kcsan_gate = KCSAN_GATE_CLOSED;
 
 /* Filled by the thread that consumed the watchpoint of the same slot; the
  * slot stays KCSAN_WP_CONSUMED (nobody else can claim or consume it) until
@@ -63,7 +67,7 @@ static void child_after_fork(void)
 		__atomic_store_n(&watchpoints[i], KCSAN_WP_INVALID, __ATOMIC_RELAXED);
 		__atomic_store_n(&other_info[i].ready, 0, __ATOMIC_RELAXED);
 	}
-	__atomic_store_n(&kcsan_active_watchpoints, 0, __ATOMIC_RELAXED);
+	__atomic_and_fetch(&kcsan_gate, ~KCSAN_GATE_WATCHES, __ATOMIC_RELAXED);
 }
 
 __attribute__((constructor)) static void core_register_fork(void)
@@ -107,6 +111,15 @@ static int find_watchpoint(uintptr_t addr, size_t size, int only_writes, uint64_
 	return -1;
 }
 
+/* Is any of the slots an access at addr looks at in use?  (Most often
+ * none is: the one watchpoint of the moment is on another page.) */
+static inline int any_watchpoint_near(uintptr_t addr)
+{
+	return (__atomic_load_n(&watchpoints[slot_of(addr, -1)], __ATOMIC_RELAXED) |
+		__atomic_load_n(&watchpoints[slot_of(addr, 0)], __ATOMIC_RELAXED) |
+		__atomic_load_n(&watchpoints[slot_of(addr, 1)], __ATOMIC_RELAXED)) != 0;
+}
+
 /* Claim a free slot near the access's own one; -1 when all three are busy
  * (the access is then simply not watched this time). */
 static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t *enc)
@@ -116,7 +129,7 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 	int i;
 
 	/* Counted first: an access that sees the count 0 skips the table. */
-	__atomic_fetch_add(&kcsan_active_watchpoints, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&kcsan_gate, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 3; i++) {
 		unsigned int slot = slot_of(addr, order[i]);
 		uint64_t expected = KCSAN_WP_INVALID;
@@ -129,7 +142,7 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 			return (int)slot;
 		}
 	}
-	__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
 	return -1;
 }
 
@@ -319,7 +332,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	expected = enc;
 	if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
 					0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
 		/* Not consumed.  A changed value means a writer the runtime
 		 * does not see (uninstrumented code, another process). */
 		if (old != new_ && kcsan_opts.report_unknown_origin) {
@@ -348,7 +361,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);
 		}
 		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
-		__atomic_fetch_sub(&kcsan_active_watchpoints, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
 		/* Two assertions are not accesses: no race between them. */
 		if (!(have_other && is_assert && (other.type & KCSAN_ACCESS_ASSERT)))
 			kcsan_report_race(&me, have_other ? &other : NULL,
@@ -423,6 +436,42 @@ out:
 		kcsan_reorder_note_access(ctx, cur_type, cur_ip);
 }
 
+/*
+ * The gate is not 0.  While a watchpoint exists anywhere, every access of
+ * every thread would otherwise take the slow path; most have nothing to do
+ * with it, which three loads tell (the access, and the delayed access it
+ * also re-checks).  A watchpoint set up after this look is missed, as in
+ * the kernel: the same happens to an access made just before it.
+ */
+void kcsan_check_gated(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	struct kcsan_ctx *ctx = &kcsan_tls;
+	const unsigned int gate = __atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED);
+	uint64_t enc;
+
+	if (gate & KCSAN_GATE_CLOSED)
+		goto slow;
+	if (gate & KCSAN_GATE_WATCHES) {
+		if (any_watchpoint_near((uintptr_t)ptr) &&
+		    find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc) >= 0)
+			goto slow;
+		if (ctx->reorder.size && !ctx->nested &&
+		    any_watchpoint_near((uintptr_t)ctx->reorder.ptr) &&
+		    find_watchpoint((uintptr_t)ctx->reorder.ptr, ctx->reorder.size,
+				    !(ctx->reorder.type & KCSAN_ACCESS_WRITE), &enc) >= 0)
+			goto slow;
+	}
+	/* Focus: an access it has nothing to do with is as fast as without. */
+	if ((gate & KCSAN_GATE_FOCUS) && kcsan_focus_wants(ctx, ip, type))
+		goto slow;
+	if (kcsan_skip_fast(ctx, type))
+		return;
+slow:
+	kcsan_check_access(ptr, size, type, ip);
+}
+
+/* The slow path of kcsan_check (fastpath.h), which sends here every access
+ * that may have something to do; hooks.c calls it directly. */
 void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct kcsan_ctx *ctx;
@@ -436,27 +485,6 @@ void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr
 	    __atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) != 2 ||
 	    !kcsan_opts.enabled)
 		return;
-	/*
-	 * Fast path, the common case: no watchpoint anywhere, so nothing to
-	 * find; this access (and the re-check of the delayed one, which the
-	 * slow path would also count) is not sampled; no watched re-check is
-	 * due.  Same decisions as the slow path, without its calls.
-	 */
-	if (__builtin_expect(__atomic_load_n(&kcsan_active_watchpoints, __ATOMIC_RELAXED) == 0, 1) &&
-	    ctx->reorder.publish != KCSAN_PUBLISH_PENDING &&
-	    !kcsan_focus_active) {      /* (focus looks at every access's address) */
-		const int marked = (type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) ==
-				   KCSAN_ACCESS_ATOMIC;
-		const long dec = !marked + (ctx->reorder.size && kcsan_opts.weak_memory &&
-					    !ctx->nested);
-
-		if (ctx->skip >= dec) {
-			ctx->skip -= dec;
-			if (marked && (type & KCSAN_ACCESS_WRITE))
-				kcsan_reorder_note_access(ctx, type, ip);
-			return;
-		}
-	}
 	ctx->in_rt = 1;
 	compiler_barrier();	/* a signal handler must see in_rt set first */
 	if (kcsan_focus_active) {

@@ -16,8 +16,8 @@
  *                     access's own return address is looked up;
  *   the check         a focused plain access (a candidate's code, of the
  *                     candidate's kind) takes a watchpoint at each of the
- *                     site's first focus_burst executions, then at every
- *                     focus_skip+1-th (focus_due); the ordinary skip counter
+ *                     site's first focus_burst executions, then about once
+ *                     per focus_pace (focus_due); the ordinary skip counter
  *                     of the rest is left alone (kcsan_focus_take, from
  *                     core.c's should_watch);
  *   after the check   at the marked access a writer-side candidate pairs
@@ -28,6 +28,12 @@
  *                     their access) takes a watchpoint.  That is the moment
  *                     the racing reader, having seen the flag, reads the
  *                     data: KCSAN's "reordered" report.
+ *
+ * The accesses focus has nothing to do with -- all of them outside focused
+ * code, and a hot focused site's executions between two of its watches --
+ * stay on the fast path (fastpath.h): a map of the code by 4-byte chunk
+ * says where focused code is, and kcsan_focus_wants_site() tells a site's
+ * execution that is not due from one that may be, without the slow path.
  *
  * Static barriers by address: a hook only knows its own code address, and
  * an inline-asm barrier has none that reaches the runtime.  A barrier that
@@ -42,6 +48,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "focus.h"
 
@@ -50,6 +57,7 @@
 #define FOCUS_RECHECK	0x2	/* watch the delayed access at its next check */
 
 int kcsan_focus_active;
+struct kcsan_focus_code kcsan_focus_code;
 static struct kcsan_focus_table table;
 static uintptr_t range_min, range_max;
 
@@ -86,6 +94,75 @@ static void say_off(const char *why)
 		dprintf(kcsan_opts.log_fd, "kcsan: focus: off (%s): sampling only\n", why);
 }
 
+/* Focused code spanning more than this is not mapped (the map takes as
+ * many bytes as the span, and only its pages with focused code are ever
+ * touched): focus is then off. */
+#define FOCUS_MAP_MAX_SPAN	((uintptr_t)64 << 20)
+
+/* kcsan_focus_code: each chunk of code that holds (part of) a range gets
+ * that range's index + 1, or KCSAN_FOCUS_SEVERAL if it holds parts of two. */
+static int build_code_map(void)
+{
+	struct kcsan_focus_code *c = &kcsan_focus_code;
+	size_t i;
+
+	c->barriers = table.nbarriers != 0;
+	if (!table.nranges)
+		return 0;
+	if (range_max - range_min > FOCUS_MAP_MAX_SPAN)
+		return -1;
+	c->base = range_min & ~(uintptr_t)(KCSAN_FOCUS_CHUNK - 1);
+	c->span = range_max - c->base;
+	c->chunk = calloc(c->span / KCSAN_FOCUS_CHUNK + 1, sizeof(*c->chunk));
+	if (!c->chunk) {
+		c->span = 0;
+		return -1;
+	}
+	for (i = 0; i < table.nranges; i++) {
+		uintptr_t k = (table.ranges[i].lo - c->base) / KCSAN_FOCUS_CHUNK;
+		uintptr_t last = (table.ranges[i].hi - 1 - c->base) / KCSAN_FOCUS_CHUNK;
+
+		for (; k <= last; k++)
+			c->chunk[k] = c->chunk[k] ? KCSAN_FOCUS_SEVERAL : (uint32_t)(i + 1);
+	}
+	return 0;
+}
+
+/*
+ * Pacing.  Past its burst, a site is watched about once per focus_pace, on
+ * the cheapest clock there is (the coarse monotonic clock: a few ns, one
+ * tick of 1-4 ms).  A watch costs
+ * its thread a delay window (udelay), and the re-check after the paired
+ * marked access another: at most (2 * udelay) / focus_pace of a thread per
+ * hot site, however hot -- while a site that runs now and then is watched
+ * at every execution, which is where focus finds what sampling cannot.
+ */
+static clockid_t pace_clock = CLOCK_MONOTONIC;
+static uint64_t pace_ns;	/* focus_pace, at least one tick of pace_clock */
+
+static void init_pace(void)
+{
+	struct timespec res;
+	uint64_t tick = 1;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 && !res.tv_sec &&
+	    res.tv_nsec <= 10000000) {
+		pace_clock = CLOCK_MONOTONIC_COARSE;
+		tick = (uint64_t)res.tv_nsec;
+	}
+	pace_ns = (uint64_t)kcsan_opts.focus_pace * 1000u;
+	if (pace_ns < tick)
+		pace_ns = tick;
+}
+
+static uint64_t pace_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(pace_clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void kcsan_focus_init(void)
 {
 	const char *db = getenv("KCSAN_DB");
@@ -120,6 +197,9 @@ void kcsan_focus_init(void)
 		range_min = table.ranges[0].lo;
 		range_max = table.ranges[table.nranges - 1].hi;
 	}
+	if (build_code_map())
+		return say_off("focused code spans too much of the executable to map");
+	init_pace();
 	if (kcsan_opts.verbose)
 		dprintf(kcsan_opts.log_fd,
 			"kcsan: focus: %zu candidates, %zu addresses, %zu marked sites, "
@@ -188,23 +268,92 @@ void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip)
 	}
 }
 
+/* A busy site's watch falls on one of about this many executions after
+ * its pace, chosen at random: the first execution past a clock tick is
+ * most often the same one of a loop (its first, after a thread start). */
+#define FOCUS_SPREAD	16
+
 /*
  * Whether this execution of a focused site takes a watchpoint: each of the
- * first focus_burst ones, then every (focus_skip+1)-th.  Watching a hot
- * site every time would not find more: each watch sleeps in its delay, and
- * a few threads watching the same page fill its three watchpoint slots
- * (core.c), so that the accesses that matter find no free slot.  The count
- * is per site, not per thread: a rare site is watched at its first
- * executions whichever thread makes them.
+ * site's first focus_burst executions (whichever threads make them), then
+ * one per focus_pace.  Watching a hot site every time would not find more:
+ * each watch sleeps in its delay, and a few threads watching the same page
+ * fill its three watchpoint slots (core.c), so that the accesses that
+ * matter find no free slot.  The shared fields are only written at a
+ * watch, while counting the burst, and once per clock tick (seen_ns): a hot
+ * site's fields do not bounce between CPUs at every execution.
  */
-static int focus_due(struct kcsan_focus_range *r)
+static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
 {
-	unsigned long n = __atomic_fetch_add(&r->hits, 1, __ATOMIC_RELAXED);
+	uint64_t now, next, seen;
 
-	if (n < (unsigned long)kcsan_opts.focus_burst)
+	if (__atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst &&
+	    __atomic_fetch_add(&r->hits, 1, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst)
 		return 1;
-	return (n - (unsigned long)kcsan_opts.focus_burst) %
-	       ((unsigned long)kcsan_opts.focus_skip + 1) == 0;
+	now = pace_now();
+	seen = __atomic_load_n(&r->seen_ns, __ATOMIC_RELAXED);
+	if (seen != now)
+		__atomic_store_n(&r->seen_ns, now, __ATOMIC_RELAXED);
+	next = __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
+	if (now < next)
+		return 0;
+	/* A site also run within the last pace is busy: spread its watch. */
+	if (seen + pace_ns >= now && kcsan_rand(ctx) % FOCUS_SPREAD)
+		return 0;
+	return __atomic_compare_exchange_n(&r->next_ns, &next, now + pace_ns, 0,
+					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/*
+ * The clock as the fast path's filter reads it: once per FOCUS_CLOCK_REUSE
+ * executions of focused code by this thread, since even the coarse clock
+ * costs more than the rest of the filter.  A stale time can only make an
+ * execution look not due (it is then not watched: an execution less
+ * watched, after a pause of this thread), never make the runtime watch
+ * more than focus_due allows; and a new thread reads the clock first.
+ */
+#define FOCUS_CLOCK_REUSE	32
+
+static uint64_t pace_now_cached(struct kcsan_ctx *ctx)
+{
+	if (ctx->pace_reuse-- <= 0) {
+		ctx->pace_now = pace_now();
+		ctx->pace_reuse = FOCUS_CLOCK_REUSE - 1;
+	}
+	return ctx->pace_now;
+}
+
+/* Without changing anything: may this execution of r be due? */
+static int focus_may_be_due(struct kcsan_ctx *ctx, const struct kcsan_focus_range *r)
+{
+	return __atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst ||
+	       pace_now_cached(ctx) >= __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
+}
+
+/* Is r's kind of access the kind of this one (a plain read or write)? */
+static int focused_kind(unsigned int flags, int type)
+{
+	return (flags & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)) &&
+	       !(type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) &&
+	       (flags & ((type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_WRITE : KCSAN_FOCUS_READ));
+}
+
+int kcsan_focus_wants_site(struct kcsan_ctx *ctx, uintptr_t ip, int type)
+{
+	const uintptr_t pc = ip - 1;
+	uint32_t e = kcsan_focus_code.chunk[(pc - kcsan_focus_code.base) / KCSAN_FOCUS_CHUNK];
+	const struct kcsan_focus_range *r;
+
+	/* (Ranges are disjoint: two in one chunk are told apart by address.) */
+	r = e == KCSAN_FOCUS_SEVERAL ? lookup_range(pc) : &table.ranges[e - 1];
+	if (!r || pc < r->lo || pc >= r->hi)
+		return 0;
+	/* The paired marked access, with a delayed access in flight:
+	 * kcsan_focus_after may arm a re-check. */
+	if ((r->flags & KCSAN_FOCUS_MARKED) && (type & KCSAN_ACCESS_ATOMIC) &&
+	    ctx->reorder.size && !ctx->reorder.focus_rechecked)
+		return 1;
+	return focused_kind(r->flags, type) && focus_may_be_due(ctx, r);
 }
 
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)
@@ -217,10 +366,7 @@ unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)
 	if (!r)
 		return 0;
 	f = r->flags;
-	if ((f & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)) &&
-	    !(type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) &&
-	    (f & ((type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_WRITE : KCSAN_FOCUS_READ)) &&
-	    focus_due(r))
+	if (focused_kind(f, type) && focus_due(ctx, r))
 		ctx->focus_state |= FOCUS_NOW;
 	return f;
 }
@@ -230,12 +376,16 @@ void kcsan_focus_after(struct kcsan_ctx *ctx, unsigned int flags, int type)
 	/* A re-check armed earlier had its chance with this access. */
 	ctx->focus_state = 0;
 	/* Whatever watch made it the delayed access (focused or sampled):
-	 * re-checking it after every paired marked access is what finds the
-	 * writer-side race, and costs one delay per publication. */
+	 * re-checking it after the paired marked access is what finds the
+	 * writer-side race.  Once per delayed access: in a loop, the same
+	 * delayed access re-checked after each later marked access would cost
+	 * a delay window per iteration and watch the same memory again. */
 	if ((flags & KCSAN_FOCUS_MARKED) && (type & KCSAN_ACCESS_ATOMIC) &&
-	    ctx->reorder.size && !ctx->nested &&
-	    (lookup(ctx->reorder.ip - 1) & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)))
+	    ctx->reorder.size && !ctx->reorder.focus_rechecked && !ctx->nested &&
+	    (lookup(ctx->reorder.ip - 1) & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE))) {
+		ctx->reorder.focus_rechecked = 1;
 		ctx->focus_state = FOCUS_RECHECK;
+	}
 }
 
 int kcsan_focus_take(struct kcsan_ctx *ctx, int is_reorder)

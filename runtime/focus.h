@@ -6,8 +6,8 @@
  * read as source sites (file, line, what kind of access), then mapped to the
  * executable's code addresses through its DWARF line table.  The result is
  * an immutable table consulted by the __tsan_* hooks: a focused plain access
- * is watched at its first executions (then every focus_skip+1-th) instead of every
- * ~skip_watch-th, and barriers that only the static pass sees (inline
+ * is watched at its first executions (then about once per focus_pace)
+ * instead of every ~skip_watch-th, and barriers that only the static pass sees (inline
  * assembly behind a macro) end the thread's delayed access.
  */
 #ifndef KCSAN_FOCUS_H
@@ -40,11 +40,13 @@ struct kcsan_focus_sites {
 };
 
 /* A run of code addresses [lo, hi) generated for focused sites.  Only
- * hits changes after start-up. */
+ * the pacing fields (relaxed atomics) change after start-up. */
 struct kcsan_focus_range {
 	uintptr_t lo, hi;
 	unsigned int flags;
-	unsigned long hits;	/* executions so far (relaxed atomic) */
+	unsigned long hits;	/* executions, counted up to focus_burst */
+	uint64_t next_ns;	/* not watched again before this time */
+	uint64_t seen_ns;	/* last executed at (the coarse clock's tick) */
 };
 
 /* A static barrier at code address at, inside the function [func_lo,
@@ -79,6 +81,39 @@ int kcsan_focus_path_match(const char *a, const char *b);
  * kcsan_focus_active). */
 extern int kcsan_focus_active;
 void kcsan_focus_init(void);
+
+/*
+ * The fast path's filter (fastpath.h), when focus is active: which code
+ * addresses focus may have business with.  chunk[] covers [base, base+span)
+ * in KCSAN_FOCUS_CHUNK-byte steps; an entry is 0 (no focused code there),
+ * the index+1 of the one range in it, or KCSAN_FOCUS_SEVERAL.
+ */
+/* Small enough that two sites rarely share a chunk: a call instruction
+ * is 5 bytes, and a line's code usually several calls. */
+#define KCSAN_FOCUS_CHUNK	4
+#define KCSAN_FOCUS_SEVERAL	UINT32_MAX
+struct kcsan_focus_code {
+	uintptr_t base, span;
+	uint32_t *chunk;
+	int barriers;		/* the static pass found barriers to apply */
+};
+extern struct kcsan_focus_code kcsan_focus_code;
+int kcsan_focus_wants_site(struct kcsan_ctx *ctx, uintptr_t ip, int type);
+
+/* 1 when an access at return address ip needs the slow path for focus: a
+ * watched re-check is armed, static barriers may end the delayed access,
+ * or ip is in focused code that may want it now (kcsan_focus_wants_site). */
+static inline int kcsan_focus_wants(struct kcsan_ctx *ctx, uintptr_t ip, int type)
+{
+	const uintptr_t off = ip - 1 - kcsan_focus_code.base;
+
+	if (ctx->focus_state || (ctx->reorder.size && kcsan_focus_code.barriers))
+		return 1;
+	if (off >= kcsan_focus_code.span || !kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK])
+		return 0;
+	return kcsan_focus_wants_site(ctx, ip, type);
+}
+
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip);
 void kcsan_focus_after(struct kcsan_ctx *ctx, unsigned int flags, int type);
 int kcsan_focus_take(struct kcsan_ctx *ctx, int is_reorder);

@@ -221,7 +221,7 @@ static int map_cu(struct mapper *m, Dwarf_Die *cu)
 			}
 		}
 		if (flags) {
-			struct kcsan_focus_range r = { a + m->bias, b + m->bias, flags, 0 };
+			struct kcsan_focus_range r = { .lo = a + m->bias, .hi = b + m->bias, .flags = flags };
 
 			PUSH(t->ranges, t->nranges, m->rcap, r);
 		}

@@ -18,6 +18,7 @@
  *   dbwrite.c        recording a report into the database of $KCSAN_DB
  *   srcline.c        code address -> file:line (libdw, loaded on demand)
  *   symbolize.c      code address -> function+offset (dladdr, ELF .symtab)
+ *   fastpath.h       the inlined first test of every access, func entry/exit
  *   tsan_access.c    __tsan_{read,write,unaligned,volatile}*, ranges, mem*
  *   tsan_atomic.c    __tsan_atomic{8,16,32,64}_*, fences
  *   tsan_atomic128.c __tsan_atomic128_* (needs -latomic; own object so that
@@ -71,6 +72,7 @@ struct kcsan_reorder {
 	 * made while the access was delayed?  See weakmem.c. */
 	int publish;
 	uintptr_t publish_ip;	/* that marked write */
+	int focus_rechecked;	/* focus.c armed its watched re-check */
 };
 
 #define KCSAN_PUBLISH_NONE	0	/* no marked write since the access */
@@ -93,6 +95,8 @@ struct kcsan_ctx {
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
 	unsigned int focus_state;	/* focus.c: this access / re-check is focused */
+	int pace_reuse;			/* focus.c: the clock, as last read, and */
+	uint64_t pace_now;		/* how many more times to use it */
 	/* Delay budget (core.c, max_delay_pct): when this thread was first
 	 * seen and how long it has spent in delay windows, nanoseconds. */
 	uint64_t born_ns, delayed_ns;
@@ -115,7 +119,7 @@ struct kcsan_options {
 	int focus;			/* watch the static candidates of $KCSAN_DB
 					 * far more often (focus.c); --no-focus: 0 */
 	long focus_burst;		/* a focused site's first executions all watched */
-	long focus_skip;		/* then executions skipped between watchpoints */
+	long focus_pace;		/* then about one watchpoint per focus_pace us */
 	int max_delay_pct;		/* a thread's sampled watchpoints wait at most
 					 * this share of its running time (0: no cap) */
 	int log_fd;			/* where reports go (stderr or log_path) */
@@ -141,9 +145,8 @@ static inline struct kcsan_ctx *kcsan_get_ctx(void)
 uint64_t kcsan_rand(struct kcsan_ctx *ctx);
 void kcsan_reset_skip(struct kcsan_ctx *ctx);
 
-/* core.c: the check every instrumented access goes through.  Watchpoints
- * set up right now, all threads: 0 lets accesses skip the table. */
-extern int kcsan_active_watchpoints;
+/* core.c: the slow path of the check every instrumented access makes
+ * (kcsan_check in fastpath.h is the fast one). */
 void kcsan_check_access(const volatile void *ptr, size_t size, int type,
 			uintptr_t ip);
 void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
@@ -156,7 +159,6 @@ void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
 void kcsan_barrier(struct kcsan_ctx *ctx, enum kcsan_barrier kind);
 void kcsan_barrier_memorder(struct kcsan_ctx *ctx, int memorder);
 void kcsan_signal_fence(struct kcsan_ctx *ctx, int encoded);
-void kcsan_func_entry(struct kcsan_ctx *ctx, uintptr_t call_pc);
 void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip);
 /* The first re-check after a publication is always watched (weakmem.c). */
 int kcsan_reorder_force_watch(struct kcsan_ctx *ctx);
@@ -186,7 +188,8 @@ void kcsan_capture_stack(const struct kcsan_ctx *ctx, int depth,
 void kcsan_report_race(const struct kcsan_access_info *watcher,
 		       const struct kcsan_access_info *other,
 		       int value_changed, uint64_t old, uint64_t new_);
-unsigned long kcsan_rt_reports(void);	/* public: number of reports printed */
+/* Public (tests call it): number of reports printed. */
+__attribute__((visibility("default"))) unsigned long kcsan_rt_reports(void);
 
 /* dbwrite.c: records one report into $KCSAN_DB (when set); never from a
  * nested context, never fails the program. */

@@ -28,7 +28,10 @@
  *                           (focus.c); `kcsan-scan run --no-focus` sets 0
  *   focus_burst=64          a focused site (a candidate's code) is watched at
  *                           each of its first focus_burst executions ...
- *   focus_skip=63           ... then at every (focus_skip+1)-th
+ *   focus_pace=2000         ... then about once per focus_pace microseconds
+ *                           (at least one tick of the coarse clock, 1-4 ms):
+ *                           a site run now and then at every execution, a
+ *                           hot one at a bounded cost
  *   max_delay_pct=10        a thread's ordinarily sampled watchpoints wait
  *                           (udelay) at most this percentage of the time
  *                           since the thread started: a sampled access
@@ -61,7 +64,7 @@ struct kcsan_options kcsan_opts = {
 	.verbose = 0,
 	.focus = 1,
 	.focus_burst = 64,
-	.focus_skip = 63,
+	.focus_pace = 2000,
 	.max_delay_pct = 10,
 	.log_fd = 2,
 };
@@ -115,9 +118,9 @@ static void set_option(const char *name, const char *val)
 	} else if (!strcmp(name, "focus_burst")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.focus_burst = v;
-	} else if (!strcmp(name, "focus_skip")) {
+	} else if (!strcmp(name, "focus_pace")) {
 		if (!parse_long(name, val, 0, &v))
-			kcsan_opts.focus_skip = v;
+			kcsan_opts.focus_pace = v;
 	} else if (!strcmp(name, "udelay")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.udelay = (unsigned long)v;

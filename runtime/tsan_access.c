@@ -18,10 +18,12 @@
  * provided: they check the ranges and do the operation.
  *
  * Each entry point records its caller's address (__builtin_return_address)
- * as the code location of the access.
+ * as the code location of the access, and inlines the fast path
+ * (fastpath.h).
  */
 #include <string.h>
 
+#include "fastpath.h"
 #include "kcsan_rt.h"
 
 #define RET_IP ((uintptr_t)__builtin_return_address(0))
@@ -45,20 +47,20 @@ ABI void __tsan_init(void)
 ABI void __tsan_func_entry(void *call_pc);
 ABI void __tsan_func_entry(void *call_pc)
 {
-	kcsan_func_entry(kcsan_get_ctx(), (uintptr_t)call_pc);
+	kcsan_func_entry_fast((uintptr_t)call_pc);
 }
 
 ABI void __tsan_func_exit(void);
 ABI void __tsan_func_exit(void)
 {
-	kcsan_func_exit(kcsan_get_ctx(), RET_IP);
+	kcsan_func_exit_fast(RET_IP);
 }
 
 #define DEFINE_ACCESS(name, size, type)						\
 	ABI void __tsan_##name(void *ptr);					\
 	ABI void __tsan_##name(void *ptr)					\
 	{									\
-		kcsan_check_access(ptr, size, type, RET_IP);			\
+		kcsan_check(ptr, size, type, RET_IP);			\
 	}
 
 #define DEFINE_ACCESSES(size)							\
@@ -83,34 +85,34 @@ DEFINE_ACCESSES(16)
 ABI void __tsan_read_range(void *ptr, unsigned long size);
 ABI void __tsan_read_range(void *ptr, unsigned long size)
 {
-	kcsan_check_access(ptr, size, 0, RET_IP);
+	kcsan_check(ptr, size, 0, RET_IP);
 }
 
 ABI void __tsan_write_range(void *ptr, unsigned long size);
 ABI void __tsan_write_range(void *ptr, unsigned long size)
 {
-	kcsan_check_access(ptr, size, KCSAN_ACCESS_WRITE, RET_IP);
+	kcsan_check(ptr, size, KCSAN_ACCESS_WRITE, RET_IP);
 }
 
 ABI void *__tsan_memcpy(void *dst, const void *src, size_t len);
 ABI void *__tsan_memcpy(void *dst, const void *src, size_t len)
 {
-	kcsan_check_access(src, len, 0, RET_IP);
-	kcsan_check_access(dst, len, KCSAN_ACCESS_WRITE, RET_IP);
+	kcsan_check(src, len, 0, RET_IP);
+	kcsan_check(dst, len, KCSAN_ACCESS_WRITE, RET_IP);
 	return memcpy(dst, src, len);
 }
 
 ABI void *__tsan_memmove(void *dst, const void *src, size_t len);
 ABI void *__tsan_memmove(void *dst, const void *src, size_t len)
 {
-	kcsan_check_access(src, len, 0, RET_IP);
-	kcsan_check_access(dst, len, KCSAN_ACCESS_WRITE, RET_IP);
+	kcsan_check(src, len, 0, RET_IP);
+	kcsan_check(dst, len, KCSAN_ACCESS_WRITE, RET_IP);
 	return memmove(dst, src, len);
 }
 
 ABI void *__tsan_memset(void *dst, int c, size_t len);
 ABI void *__tsan_memset(void *dst, int c, size_t len)
 {
-	kcsan_check_access(dst, len, KCSAN_ACCESS_WRITE, RET_IP);
+	kcsan_check(dst, len, KCSAN_ACCESS_WRITE, RET_IP);
 	return memset(dst, c, len);
 }

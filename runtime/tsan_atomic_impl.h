@@ -27,6 +27,7 @@
 #ifndef KCSAN_TSAN_ATOMIC_IMPL_H
 #define KCSAN_TSAN_ATOMIC_IMPL_H
 
+#include "fastpath.h"
 #include "kcsan_rt.h"
 
 #define RET_IP ((uintptr_t)__builtin_return_address(0))
@@ -35,11 +36,12 @@
 static inline __attribute__((always_inline)) void
 atomic_enter(const volatile void *ptr, size_t size, int type, int mo, uintptr_t ip)
 {
-	struct kcsan_ctx *ctx = kcsan_get_ctx();
+	struct kcsan_ctx *ctx = &kcsan_tls;
 
-	if (!ctx->in_rt)
+	/* No delayed access (the common case): no barrier can end one. */
+	if (ctx->reorder.size && !ctx->in_rt)
 		kcsan_barrier_memorder(ctx, mo);
-	kcsan_check_access(ptr, size, type | KCSAN_ACCESS_ATOMIC, ip);
+	kcsan_check(ptr, size, type | KCSAN_ACCESS_ATOMIC, ip);
 }
 
 /* Dispatch on the order; OP(order) is a statement using the locals of the

@@ -44,6 +44,7 @@ void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
 	ra->ip = ip;
 	ra->depth = ctx->depth;
 	ra->publish = KCSAN_PUBLISH_NONE;
+	ra->focus_rechecked = 0;
 	/* size last: it is the "valid" flag, read last by the re-check. */
 	__asm__ __volatile__("" ::: "memory");
 	ra->size = size;
@@ -170,14 +171,6 @@ void kcsan_signal_fence(struct kcsan_ctx *ctx, int encoded)
 	default:
 		break;
 	}
-}
-
-void kcsan_func_entry(struct kcsan_ctx *ctx, uintptr_t call_pc)
-{
-	/* The shadow call stack for reports: one store per call. */
-	if (ctx->depth >= 0 && ctx->depth < KCSAN_STACK_MAX)
-		ctx->stack[ctx->depth] = call_pc;
-	ctx->depth++;
 }
 
 void kcsan_capture_stack(const struct kcsan_ctx *ctx, int depth,

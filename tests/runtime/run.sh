@@ -23,7 +23,7 @@ fail=0
 ok()  { pass=$((pass + 1)); echo "PASS: $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-CFLAGS_RT="-O2 -g -std=gnu11 -fPIC -Wall -Wextra -Werror"
+CFLAGS_RT="-O2 -g -std=gnu11 -fPIC -fvisibility=hidden -Wall -Wextra -Werror"
 CLANG_TSAN="-fsanitize=thread -mllvm -tsan-distinguish-volatile=1"
 GCC_TSAN="-fsanitize=thread --param=tsan-distinguish-volatile=1 -Wno-tsan"
 TFLAGS="-O2 -g -Wall -Wextra -I$root/include"

@@ -1,0 +1,113 @@
+/*
+ * fastpath.h — the part of the runtime inlined into every __tsan_* entry
+ * point: the test that lets an access that has nothing to do return after
+ * a handful of instructions, and function entry/exit.
+ *
+ * Nearly every access of a program has nothing to do: no watchpoint is set
+ * up anywhere (KCSAN watches one access in ~skip_watch), the access is not
+ * the one sampled, and no watched re-check of a delayed access is due.  The
+ * test for that reads one global word and the thread's context, and must
+ * be cheap enough that the runtime costs a fraction of ThreadSanitizer (its
+ * acceptance: one third of TSan's slowdown), so it is inlined into the entry
+ * points (no second call, no saved registers) and the runtime is built with
+ * hidden visibility (no GOT indirection).  Everything else is the slow path,
+ * kcsan_check_access() in core.c, which takes the same decisions again in
+ * full: the fast path may always send an access there, never the reverse.
+ *
+ * The global word, kcsan_gate, is 0 when the runtime is initialised and
+ * enabled, focus is off and no watchpoint exists.  Its low bits count the
+ * watchpoints being set up (core.c), so that an access racing with a new
+ * watchpoint sees the count as soon as the watchpoint can be seen.
+ */
+#ifndef KCSAN_FASTPATH_H
+#define KCSAN_FASTPATH_H
+
+#include "focus.h"
+#include "kcsan_rt.h"
+
+#define KCSAN_GATE_CLOSED	(1u << 30)	/* not initialised, or enabled=0 */
+#define KCSAN_GATE_FOCUS	(1u << 29)	/* focus active: the code address decides */
+#define KCSAN_GATE_WATCHES	(KCSAN_GATE_FOCUS - 1)	/* watchpoints set up */
+
+extern unsigned int kcsan_gate;
+
+/* core.c: kcsan_check's path when the gate is not 0 -- focus's filter,
+ * then the same test as kcsan_check, then the slow path if need be. */
+void kcsan_check_gated(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+
+/*
+ * Whether the access (type: KCSAN_ACCESS_*) has nothing to do as far as
+ * this thread is concerned; if so it is counted and 1 returned.  The
+ * decisions are those of the slow path's sampling (core.c should_watch and
+ * the re-check of the delayed access): a plain access counts down the
+ * thread's skip counter, and so does the re-check of the delayed access
+ * that every access makes; the counter running out, or a watched re-check
+ * or a publication to note, is for the slow path.
+ */
+static inline __attribute__((always_inline)) int
+kcsan_skip_fast(struct kcsan_ctx *ctx, int type)
+{
+	const int marked = (type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) ==
+			   KCSAN_ACCESS_ATOMIC;
+	long dec = !marked;
+
+	if (ctx->reorder.size) {
+		/* A watched re-check is due (weakmem.c), or a marked write
+		 * is to be noted as the first possible publication of the
+		 * delayed access (kcsan_reorder_note_access). */
+		if (ctx->reorder.publish == KCSAN_PUBLISH_PENDING ||
+		    (marked && (type & KCSAN_ACCESS_WRITE) &&
+		     ctx->reorder.publish == KCSAN_PUBLISH_NONE))
+			return 0;
+		/* The re-check of the delayed access is sampled too (not from
+		 * a signal handler: it does not re-check). */
+		dec += !ctx->nested;
+	}
+	/* A context not yet set up has skip 0: its first plain access goes
+	 * to the slow path, which sets it up (kcsan_get_ctx). */
+	if (__builtin_expect(ctx->skip >= dec, 1)) {
+		ctx->skip -= dec;
+		return 1;
+	}
+	return 0;
+}
+
+/* The check of one access (ip: the return address of the entry point, i.e.
+ * the code that made the access). */
+static inline __attribute__((always_inline)) void
+kcsan_check(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	/* A watchpoint somewhere (it may be on this access's memory), the
+	 * runtime off or starting, or focus active.  Out of line, so that the
+	 * fast path makes no call but its last (no registers saved). */
+	if (__builtin_expect(__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) != 0, 0))
+		kcsan_check_gated(ptr, size, type, ip);
+	else if (!kcsan_skip_fast(&kcsan_tls, type))
+		kcsan_check_access(ptr, size, type, ip);
+}
+
+/* __tsan_func_entry: the shadow call stack for reports and the depth that
+ * scopes the delayed access (weakmem.c).  Nothing else, so inline. */
+static inline __attribute__((always_inline)) void kcsan_func_entry_fast(uintptr_t call_pc)
+{
+	struct kcsan_ctx *ctx = &kcsan_tls;
+	const int d = ctx->depth;
+
+	if ((unsigned int)d < KCSAN_STACK_MAX)
+		ctx->stack[d] = call_pc;
+	ctx->depth = d + 1;
+}
+
+/* __tsan_func_exit: with a delayed access in flight the exit may end its
+ * scope (weakmem.c kcsan_func_exit); otherwise only the depth changes. */
+static inline __attribute__((always_inline)) void kcsan_func_exit_fast(uintptr_t ip)
+{
+	struct kcsan_ctx *ctx = &kcsan_tls;
+
+	if (__builtin_expect(ctx->reorder.size != 0, 0))
+		kcsan_func_exit(ctx, ip);
+	else
+		ctx->depth--;
+}
+
+#endif /* KCSAN_FASTPATH_H */
