@@ -32,7 +32,7 @@
  * The accesses focus has nothing to do with -- all of them outside focused
  * code, and a hot focused site's executions between two of its watches --
  * stay on the fast path (fastpath.h): a map of the code by 4-byte chunk
- * says where focused code is, and kcsan_focus_wants_site() tells a site's
+ * says where focused code is, and kcsan_focus_wants() (focus.h) tells a site's
  * execution that is not due from one that may be, without the slow path.
  *
  * Static barriers by address: a hook only knows its own code address, and
@@ -314,46 +314,30 @@ static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
  */
 #define FOCUS_CLOCK_REUSE	32
 
-static uint64_t pace_now_cached(struct kcsan_ctx *ctx)
+static void read_clock(struct kcsan_ctx *ctx)
 {
-	if (ctx->pace_reuse-- <= 0) {
-		ctx->pace_now = pace_now();
-		ctx->pace_reuse = FOCUS_CLOCK_REUSE - 1;
-	}
-	return ctx->pace_now;
+	ctx->pace_now = pace_now();
+	ctx->pace_reuse = FOCUS_CLOCK_REUSE - 1;
 }
 
-/* Without changing anything: may this execution of r be due? */
-static int focus_may_be_due(struct kcsan_ctx *ctx, const struct kcsan_focus_range *r)
+int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int type)
 {
-	return __atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst ||
-	       pace_now_cached(ctx) >= __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
-}
-
-/* Is r's kind of access the kind of this one (a plain read or write)? */
-static int focused_kind(unsigned int flags, int type)
-{
-	return (flags & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)) &&
-	       !(type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) &&
-	       (flags & ((type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_WRITE : KCSAN_FOCUS_READ));
-}
-
-int kcsan_focus_wants_site(struct kcsan_ctx *ctx, uintptr_t ip, int type)
-{
-	const uintptr_t pc = ip - 1;
-	uint32_t e = kcsan_focus_code.chunk[(pc - kcsan_focus_code.base) / KCSAN_FOCUS_CHUNK];
 	const struct kcsan_focus_range *r;
 
 	/* (Ranges are disjoint: two in one chunk are told apart by address.) */
 	r = e == KCSAN_FOCUS_SEVERAL ? lookup_range(pc) : &table.ranges[e - 1];
 	if (!r || pc < r->lo || pc >= r->hi)
 		return 0;
-	/* The paired marked access, with a delayed access in flight:
-	 * kcsan_focus_after may arm a re-check. */
 	if ((r->flags & KCSAN_FOCUS_MARKED) && (type & KCSAN_ACCESS_ATOMIC) &&
 	    ctx->reorder.size && !ctx->reorder.focus_rechecked)
 		return 1;
-	return focused_kind(r->flags, type) && focus_may_be_due(ctx, r);
+	if (!kcsan_focus_kind_matches(r->flags, type))
+		return 0;
+	if (__atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst)
+		return 1;
+	if (--ctx->pace_reuse < 0)
+		read_clock(ctx);
+	return ctx->pace_now >= __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
 }
 
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)
@@ -366,7 +350,7 @@ unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)
 	if (!r)
 		return 0;
 	f = r->flags;
-	if (focused_kind(f, type) && focus_due(ctx, r))
+	if (kcsan_focus_kind_matches(f, type) && focus_due(ctx, r))
 		ctx->focus_state |= FOCUS_NOW;
 	return f;
 }

@@ -98,20 +98,46 @@ struct kcsan_focus_code {
 	int barriers;		/* the static pass found barriers to apply */
 };
 extern struct kcsan_focus_code kcsan_focus_code;
-int kcsan_focus_wants_site(struct kcsan_ctx *ctx, uintptr_t ip, int type);
 
-/* 1 when an access at return address ip needs the slow path for focus: a
- * watched re-check is armed, static barriers may end the delayed access,
- * or ip is in focused code that may want it now (kcsan_focus_wants_site). */
+/* Is an access of this type (KCSAN_ACCESS_*) of the kind a range with
+ * these flags focuses on: a plain read, or a plain write? */
+static inline int kcsan_focus_kind_matches(unsigned int flags, int type)
+{
+	return (flags & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)) &&
+	       !(type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) &&
+	       (flags & ((type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_WRITE : KCSAN_FOCUS_READ));
+}
+
+/* focus.c: kcsan_focus_wants for code in the map (e: its chunk's entry). */
+int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int type);
+
+/*
+ * 1 when an access at return address ip needs the slow path for focus: a
+ * watched re-check is armed; static barriers may end the delayed access;
+ * it is the marked access a candidate pairs with, with a delayed access in
+ * flight (kcsan_focus_after may arm a re-check); or it is a candidate's
+ * access that may be due (focus.c focus_due decides).
+ */
 static inline int kcsan_focus_wants(struct kcsan_ctx *ctx, uintptr_t ip, int type)
 {
-	const uintptr_t off = ip - 1 - kcsan_focus_code.base;
+	const uintptr_t pc = ip - 1, off = pc - kcsan_focus_code.base;
+	uint32_t e;
 
 	if (ctx->focus_state || (ctx->reorder.size && kcsan_focus_code.barriers))
 		return 1;
-	if (off >= kcsan_focus_code.span || !kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK])
+	if (off >= kcsan_focus_code.span || !(e = kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK]))
 		return 0;
-	return kcsan_focus_wants_site(ctx, ip, type);
+	return kcsan_focus_wants_range(ctx, pc, e, type);
+}
+
+/* The first half of kcsan_focus_wants, calling nothing: 1 when focus has
+ * certainly nothing to do with an access at return address ip. */
+static inline int kcsan_focus_idle(const struct kcsan_ctx *ctx, uintptr_t ip)
+{
+	const uintptr_t off = ip - 1 - kcsan_focus_code.base;
+
+	return !ctx->focus_state && !(ctx->reorder.size && kcsan_focus_code.barriers) &&
+	       (off >= kcsan_focus_code.span || !kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK]);
 }
 
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip);

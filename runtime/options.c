@@ -34,7 +34,9 @@
  *                           hot one at a bounded cost
  *   max_delay_pct=10        a thread's ordinarily sampled watchpoints wait
  *                           (udelay) at most this percentage of the time
- *                           since the thread started: a sampled access
+ *                           since the thread started, and all threads'
+ *                           together at most this percentage of the time
+ *                           since the first of them: a sampled access
  *                           past the budget is not watched.  Focused
  *                           accesses and the re-check of a delayed access
  *                           right after a publication are never held back.
