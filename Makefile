@@ -33,8 +33,11 @@ CPPFLAGS += -I. -Idb -I$(LLVM_DIR)/include \
             -DKCSAN_INCLUDE_DIR='"$(abspath include)"' \
             -DKCSAN_INSTALLED_INCLUDE_DIR='"$(PREFIX)/share/kcsan-scan/include"' \
             -DKCSAN_INSTALLED_LIB_DIR='"$(PREFIX)/lib/kcsan-scan"'
-LDLIBS   += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang \
-            -lsqlite3 -ljansson -pthread
+# libclang is not linked: analyzer/libclang.c loads it when `scan` first
+# needs it (libLLVM's start-up cost is not paid by run, cc and report).
+LIBCLANG_SO := $(firstword $(wildcard $(LLVM_DIR)/lib/libclang.so.1 $(LLVM_DIR)/lib/libclang.so) libclang.so.1)
+CPPFLAGS += -DKCSAN_LIBCLANG='"$(LIBCLANG_SO)"'
+LDLIBS   += -lsqlite3 -ljansson -ldl -pthread
 
 DB_SRC       := db/db.c
 ANALYZER_SRC := $(wildcard analyzer/*.c)

@@ -4,7 +4,7 @@
 #ifndef KCSAN_EXTRACT_INT_H
 #define KCSAN_EXTRACT_INT_H
 
-#include <clang-c/Index.h>
+#include "libclang.h"
 #include "facts.h"
 #include "vocab.h"
 
