@@ -29,8 +29,11 @@ int kcsan_initialized;
 
 static void kcsan_atexit(void)
 {
-	if (kcsan_opts.verbose)
-		dprintf(kcsan_opts.log_fd, "kcsan: %lu report(s)\n", kcsan_rt_reports());
+	if (!kcsan_opts.verbose)
+		return;
+	kcsan_focus_summary();
+	kcsan_delay_summary();
+	dprintf(kcsan_opts.log_fd, "kcsan: %lu report(s)\n", kcsan_rt_reports());
 }
 
 void kcsan_init(void)

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -223,6 +224,19 @@ static int over_delay_budget(struct kcsan_ctx *ctx)
 		born = now;
 	return ctx->delayed_ns * 100 > pct * (now - ctx->born_ns) ||
 	       __atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED) * 100 > pct * (now - born);
+}
+
+/* verbose=1, at exit: the sampled watchpoints' delay windows against the
+ * budget (tests check that the process stayed within it). */
+void kcsan_delay_summary(void)
+{
+	const uint64_t born = __atomic_load_n(&process_born_ns, __ATOMIC_RELAXED);
+
+	if (!kcsan_opts.verbose || !born)
+		return;
+	dprintf(kcsan_opts.log_fd, "kcsan: sampled delays: %llu us in %llu us, budget %d%%\n",
+		(unsigned long long)(__atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED) / 1000),
+		(unsigned long long)((now_ns() - born) / 1000), kcsan_opts.max_delay_pct);
 }
 
 static void delay_window(struct kcsan_ctx *ctx, int budgeted)

@@ -139,6 +139,7 @@ static int build_code_map(void)
  */
 static clockid_t pace_clock = CLOCK_MONOTONIC;
 static uint64_t pace_ns;	/* focus_pace, at least one tick of pace_clock */
+static uint64_t focus_start_ns;	/* on pace_clock, for kcsan_focus_summary */
 
 static void init_pace(void)
 {
@@ -200,6 +201,7 @@ void kcsan_focus_init(void)
 	if (build_code_map())
 		return say_off("focused code spans too much of the executable to map");
 	init_pace();
+	focus_start_ns = pace_now();
 	if (kcsan_opts.verbose)
 		dprintf(kcsan_opts.log_fd,
 			"kcsan: focus: %zu candidates, %zu addresses, %zu marked sites, "
@@ -283,13 +285,17 @@ void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip)
  * watch, while counting the burst, and once per clock tick (seen_ns): a hot
  * site's fields do not bounce between CPUs at every execution.
  */
+static unsigned long taken_in_burst, taken_paced;	/* for verbose=1 */
+
 static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
 {
 	uint64_t now, next, seen;
 
 	if (__atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst &&
-	    __atomic_fetch_add(&r->hits, 1, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst)
+	    __atomic_fetch_add(&r->hits, 1, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst) {
+		__atomic_fetch_add(&taken_in_burst, 1, __ATOMIC_RELAXED);
 		return 1;
+	}
 	now = pace_now();
 	seen = __atomic_load_n(&r->seen_ns, __ATOMIC_RELAXED);
 	if (seen != now)
@@ -300,25 +306,32 @@ static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
 	/* A site also run within the last pace is busy: spread its watch. */
 	if (seen + pace_ns >= now && kcsan_rand(ctx) % FOCUS_SPREAD)
 		return 0;
-	return __atomic_compare_exchange_n(&r->next_ns, &next, now + pace_ns, 0,
-					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n(&r->next_ns, &next, now + pace_ns, 0,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return 0;
+	__atomic_fetch_add(&taken_paced, 1, __ATOMIC_RELAXED);
+	return 1;
 }
 
 /*
- * The clock as the fast path's filter reads it: once per FOCUS_CLOCK_REUSE
- * executions of focused code by this thread, since even the coarse clock
- * costs more than the rest of the filter.  A stale time can only make an
- * execution look not due (it is then not watched: an execution less
- * watched, after a pause of this thread), never make the runtime watch
- * more than focus_due allows; and a new thread reads the clock first.
+ * verbose=1, at exit: how many executions of focused sites were taken for
+ * a watchpoint, in their bursts and paced, over how long.  The paced count
+ * can never exceed, per address range, one per pace of the time focus was
+ * active (and one more): tests check that bound.
  */
-#define FOCUS_CLOCK_REUSE	32
-
-static void read_clock(struct kcsan_ctx *ctx)
+void kcsan_focus_summary(void)
 {
-	ctx->pace_now = pace_now();
-	ctx->pace_reuse = FOCUS_CLOCK_REUSE - 1;
+	if (!kcsan_focus_active || !kcsan_opts.verbose)
+		return;
+	dprintf(kcsan_opts.log_fd,
+		"kcsan: focus: %lu taken in bursts, %lu paced, %zu addresses, "
+		"%llu ms active, pace %llu us\n",
+		__atomic_load_n(&taken_in_burst, __ATOMIC_RELAXED),
+		__atomic_load_n(&taken_paced, __ATOMIC_RELAXED), table.nranges,
+		(unsigned long long)((pace_now() - focus_start_ns) / 1000000),
+		(unsigned long long)(pace_ns / 1000));
 }
+
 
 int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int type)
 {
@@ -335,9 +348,10 @@ int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int
 		return 0;
 	if (__atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst)
 		return 1;
-	if (--ctx->pace_reuse < 0)
-		read_clock(ctx);
-	return ctx->pace_now >= __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
+	/* The clock at every execution (a few ns): a thread's copy of it,
+	 * reused for a while, made a site that a long-lived thread runs now
+	 * and then look not due for the length of that while. */
+	return pace_now() >= __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
 }
 
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)

@@ -81,6 +81,7 @@ int kcsan_focus_path_match(const char *a, const char *b);
  * kcsan_focus_active). */
 extern int kcsan_focus_active;
 void kcsan_focus_init(void);
+void kcsan_focus_summary(void);		/* verbose=1, at exit */
 
 /*
  * The fast path's filter (fastpath.h), when focus is active: which code

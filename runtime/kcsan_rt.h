@@ -95,8 +95,6 @@ struct kcsan_ctx {
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
 	unsigned int focus_state;	/* focus.c: this access / re-check is focused */
-	int pace_reuse;			/* focus.c: the clock, as last read, and */
-	uint64_t pace_now;		/* how many more times to use it */
 	/* Delay budget (core.c, max_delay_pct): when this thread was first
 	 * seen and how long it has spent in delay windows, nanoseconds. */
 	uint64_t born_ns, delayed_ns;
@@ -146,7 +144,9 @@ uint64_t kcsan_rand(struct kcsan_ctx *ctx);
 void kcsan_reset_skip(struct kcsan_ctx *ctx);
 
 /* core.c: the slow path of the check every instrumented access makes
- * (kcsan_check in fastpath.h is the fast one). */
+ * (kcsan_check in fastpath.h is the fast one); verbose=1's account of the
+ * delay budget at exit. */
+void kcsan_delay_summary(void);
 void kcsan_check_access(const volatile void *ptr, size_t size, int type,
 			uintptr_t ip);
 void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,

@@ -3,12 +3,14 @@
 # item 5), with real instrumented binaries and threads: candidates loaded
 # from the database and mapped to code through the line table, whatever the
 # paths look like at scan and compile time; the barriers only the static
-# pass sees (inline asm behind a macro) applied; focus off with --no-focus,
-# with no database, with no candidates, with a broken database.
+# pass sees (inline asm behind a macro) applied; a hot candidate paced, a
+# rarely run one watched every time; focus off with --no-focus, with no
+# database, with no candidates, with a broken database.
 . "$(dirname "$0")/lib.sh"
 EX="$TOP/examples"
 MP="$EX/message-passing"
 ASM="$TOP/tests/e2e/data/focus/asm-barrier.c"
+PACE="$TOP/tests/e2e/data/focus/pace.c"
 cd "$WORK" || exit 1
 
 # focus_line FILE: the "kcsan: focus: N candidates, M addresses" line.
@@ -57,7 +59,8 @@ focus_detects() {
 
 # A correct program whose barrier is inline assembly: silent with focus
 # (static barrier applied), reported without (the control: watching every
-# access, the mfence is invisible to the runtime).
+# access, the mfence is invisible to the runtime).  max_delay_pct=0: every
+# access really watched, not capped by the delay budget.
 asm_barrier() {
 	"$KS" scan -q --db asm.db "$ASM" || return 1
 	[ "$(sqlite3 asm.db 'SELECT count(*) FROM candidates')" -eq 0 ] || return 1
@@ -65,17 +68,50 @@ asm_barrier() {
 	KCSAN_OPTIONS=skip_watch=0:verbose=1 "$KS" run --db asm.db -- ./asm 5 >/dev/null 2>err || return 1
 	grep 'focus:' err && grep -q 'static barriers' err || return 1
 	for i in 1 2 3 4 5; do
-		KCSAN_OPTIONS=skip_watch=0 "$KS" run --db asm.db --timeout 60 -- ./asm 200 >/dev/null 2>err || return 1
+		KCSAN_OPTIONS=skip_watch=0:max_delay_pct=0 "$KS" run --db asm.db --timeout 60 -- ./asm 200 >/dev/null 2>err || return 1
 		if grep -q 'BUG: KCSAN' err; then echo "false report with focus:"; cat err; return 1; fi
 	done
 	# (statistical: on a loaded machine it can take a few more runs)
 	n=0
 	for i in $(seq 1 25); do
-		KCSAN_OPTIONS=skip_watch=0 "$KS" run --db asm.db --no-focus --timeout 60 -- ./asm 400 >/dev/null 2>err || return 1
+		KCSAN_OPTIONS=skip_watch=0:max_delay_pct=0 "$KS" run --db asm.db --no-focus --timeout 60 -- ./asm 400 >/dev/null 2>err || return 1
 		grep -q 'BUG: KCSAN' err && { n=$i; break; }
 	done
 	echo "without focus: reported at run $n (control)"
 	[ $n -gt 0 ]
+}
+
+# focus_taken FILE: "BURST PACED ADDRESSES MS PACE_US" from the verbose
+# summary "kcsan: focus: B taken in bursts, P paced, N addresses, T ms
+# active, pace U us".
+focus_taken() {
+	sed -n 's/^kcsan: focus: \([0-9]*\) taken in bursts, \([0-9]*\) paced, \([0-9]*\) addresses, \([0-9]*\) ms active, pace \([0-9]*\) us$/\1 \2 \3 \4 \5/p' "$1"
+}
+
+# A candidate in a tight loop (2,000,000 publications): past each site's
+# burst, at most one watch per site per pace of the run -- a bound the
+# runtime cannot exceed however loaded the machine -- and far fewer than
+# one per 64 executions (the pacing before).
+pace_hot() {
+	"$KS" scan -q --db pace.db "$PACE" || return 1
+	"$KS" cc -O2 -o pace "$PACE" || return 1
+	KCSAN_OPTIONS=verbose=1 "$KS" run --db pace.db -- ./pace hot 2000000 >/dev/null 2>err || return 1
+	grep 'taken in bursts' err
+	set -- $(focus_taken err)
+	[ $# -eq 5 ] || return 1
+	[ "$1" -le $((64 * $3)) ] || { echo "burst: $1 > 64 x $3"; return 1; }
+	[ "$2" -le $(($3 * ($4 * 1000 / $5 + 1))) ] || { echo "paced: $2 > $3 x ($4 ms / $5 us + 1)"; return 1; }
+	[ $(($1 + $2)) -le 20000 ] || { echo "$(($1 + $2)) watched of 2000000"; return 1; }
+}
+
+# A long-lived thread running the candidate once per 20 ms: past the burst
+# (focus_burst=0) every execution is still watched.  Each of the 10 rounds
+# runs at least 4 candidate sites (7 in all: writer and reader).
+pace_rare() {
+	KCSAN_OPTIONS=verbose=1:focus_burst=0 "$KS" run --db pace.db -- ./pace rare 10 >/dev/null 2>err || return 1
+	grep 'taken in bursts' err
+	set -- $(focus_taken err)
+	[ $# -eq 5 ] && [ "$1" -eq 0 ] && [ "$2" -ge 40 ]
 }
 
 # Focus off: --no-focus, no database, no candidates, a broken database.
@@ -104,5 +140,7 @@ check "focus loads the candidates of the executable" loads_candidates
 check "focus matches relative and absolute paths (scan, compile; clang, gcc)" paths_rel_abs
 check "focus detects the writer-side race at default sampling" focus_detects
 check "static inline-asm barrier applied: no false report with focus" asm_barrier
+check "focus paces a hot candidate: bounded watches per pace" pace_hot
+check "focus watches a rarely run candidate at every execution" pace_rare
 check "focus off: --no-focus, no database, no candidates, broken database" focus_off
 finish

@@ -142,6 +142,22 @@ bad_profile() {
 	[ $rc -eq 2 ] && expect_in "$WORK/err" "bad.prof:1" && [ ! -e "$WORK/bp.db" ]
 }
 
+# libclang (and libLLVM) are loaded by scan only: the commands run once
+# per test process or compiled file start without them (analyzer/libclang.c).
+libclang_only_for_scan() (
+	cd "$WORK" || exit 1
+	printf 'int x;\nint main(void) { return x; }\n' >lc.c
+	# The dynamic linker's lines naming a library that kcsan-scan itself
+	# needs or loads (cc runs a compiler, which needs libclang-cpp).
+	by_us='file=[^ ]*libclang[^ ]* .*by [^ ]*kcsan-scan'
+	LD_DEBUG=files "$KS" scan -q --db lc.db lc.c 2>scan.ld || return 1
+	grep -q "$by_us" scan.ld || { echo "scan did not load libclang"; return 1; }
+	LD_DEBUG=files "$KS" cc -O1 -o lc lc.c 2>cc.ld || return 1
+	LD_DEBUG=files "$KS" run --db lc.db -- ./lc 2>run.ld || return 1
+	LD_DEBUG=files "$KS" report --db lc.db >/dev/null 2>report.ld || return 1
+	! grep "$by_us" cc.ld run.ld report.ld
+)
+
 check "missing path: exit 2, one line, no database" missing_path
 check "usage errors exit 2" usage_error
 check "--help names the options" help_matches
@@ -156,5 +172,6 @@ check "incremental rescans" incremental
 check "-j 1 and -j 2 give the same findings" parallel_same
 check "user profile file" user_profile
 check "bad profile file: exit 2 naming the line" bad_profile
+check "libclang is loaded by scan only" libclang_only_for_scan
 check "a local atomic inside a project macro is no shared object" local_atomic_in_project_macro
 finish

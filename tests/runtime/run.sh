@@ -3,7 +3,8 @@
 # plain compiler commands (no Makefile needed) and runs them: barrier
 # tables, message passing, pthreads, hooks, signals, the seeds' lock test
 # (lkmm.h, C11, __atomic), the article's T1/T2, 40 threads, fork, a delayed
-# access to unmapped memory -- each with clang and gcc instrumentation.
+# access to unmapped memory, the delay budget -- each with clang and gcc
+# instrumentation.
 #
 #   tests/runtime/run.sh            all tests
 #   KEEP=1 tests/runtime/run.sh     keep the build directory
@@ -110,6 +111,19 @@ for cc in clang gcc; do
 		ok "signal handlers as nested contexts ($cc): $(echo "$out" | tail -1)"
 	else
 		echo "${out:-}"; bad "signal handlers as nested contexts ($cc)"
+	fi
+
+	# 2d. The delay budget holds for all threads together (budget.c): the
+	# runtime's account of its sampled delays, D us in E us at P%, within
+	# P% of E plus one window (udelay, 80 us, and a wake-up: 1 ms) per thread.
+	if build $cc bu-$cc "$here/budget.c" &&
+	   KCSAN_OPTIONS=verbose=1 timeout 120 "$B/bu-$cc" 2000 >/dev/null 2>"$B/bu-$cc.err" &&
+	   line=$(grep 'sampled delays:' "$B/bu-$cc.err") &&
+	   echo "$line" | awk '{ d = $4; e = $7; p = $10 + 0;
+		exit !(d > 0 && d <= e * p / 100 + 4 * 1000) }'; then
+		ok "delay budget, process-wide ($cc): $line"
+	else
+		cat "$B/bu-$cc.err"; bad "delay budget, process-wide ($cc)"
 	fi
 
 	# 3. Message passing, buggy twin: must report, "(reordered)", within 20 s.
