@@ -17,7 +17,10 @@
  * The global word, kcsan_gate, is 0 when the runtime is initialised and
  * enabled, focus is off and no watchpoint exists.  Its low bits count the
  * watchpoints being set up (core.c), so that an access racing with a new
- * watchpoint sees the count as soon as the watchpoint can be seen.
+ * watchpoint sees the count as soon as the watchpoint can be seen.  When it
+ * is not 0, kcsan_check_gated (core.c) looks first at what closed it -- the
+ * watchpoint slots near the access, focus's map of the code -- and keeps on
+ * the fast path the accesses that have nothing to do with either.
  */
 #ifndef KCSAN_FASTPATH_H
 #define KCSAN_FASTPATH_H
