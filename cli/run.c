@@ -107,6 +107,9 @@ static long long start_run(const char *db_path, char **cmd, int ncmd, const char
 
 	if (!db)
 		kdie(2, "run", "%s", err);
+	/* The program waits for this row: no checkpoint of the WAL on close
+	 * (SQLite checkpoints when the WAL grows; readers read through it). */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	for (int i = 0; i < ncmd; i++)
 	{
 		json_t *s = json_string(cmd[i]);
