@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "analyzer/libclang.h"
 #include "analyzer/scan.h"
 #include "commands.h"
 #include "options.h"
@@ -34,6 +35,9 @@ int cmd_scan(int argc, char **argv)
 	kopt_parse("scan", usage, opts, argc, argv, &paths, &npaths, &rest, &nrest);
 	if (jobs < 1)
 		kdie(2, "scan", "-j needs at least 1");
+	/* Before anything is written: without libclang nothing can be
+	 * scanned (one line, exit status 2; analyzer/libclang.c). */
+	kcsan_libclang_load();
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(cmd, json_string(argv[i]));
 	o.db_path = db;

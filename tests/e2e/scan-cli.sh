@@ -158,6 +158,20 @@ libclang_only_for_scan() (
 	! grep "$by_us" cc.ld run.ld report.ld
 )
 
+# KCSAN_LIBCLANG names the library scan loads; a wrong one is one line and
+# exit status 2 before the database is created.
+bad_libclang() (
+	cd "$WORK" || exit 1
+	KCSAN_LIBCLANG=/no/such/libclang.so "$KS" scan --db lc1.db "$TOP/$MP" 2>err1; rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <err1)" -eq 1 ] && expect_in err1 /no/such/libclang.so &&
+	[ ! -e lc1.db ] || { cat err1; return 1; }
+	not_clang=$(ldd "$KS" | sed -n 's/.*libsqlite3[^ ]* => \([^ ]*\).*/\1/p')
+	KCSAN_LIBCLANG=$not_clang "$KS" scan --db lc2.db "$TOP/$MP" 2>err2; rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <err2)" -eq 1 ] && expect_in err2 "has no clang_" &&
+	[ ! -e lc2.db ] || { cat err2; return 1; }
+	cat err1 err2
+)
+
 check "missing path: exit 2, one line, no database" missing_path
 check "usage errors exit 2" usage_error
 check "--help names the options" help_matches
@@ -173,5 +187,6 @@ check "-j 1 and -j 2 give the same findings" parallel_same
 check "user profile file" user_profile
 check "bad profile file: exit 2 naming the line" bad_profile
 check "libclang is loaded by scan only" libclang_only_for_scan
+check "KCSAN_LIBCLANG: not found or not libclang: exit 2, one line, no database" bad_libclang
 check "a local atomic inside a project macro is no shared object" local_atomic_in_project_macro
 finish
