@@ -16,8 +16,9 @@
  *                     access's own return address is looked up;
  *   the check         a focused plain access (a candidate's code, of the
  *                     candidate's kind) takes a watchpoint at each of the
- *                     site's first focus_burst executions, then about once
- *                     per focus_pace (focus_due); the ordinary skip counter
+ *                     site's first focus_burst executions if the candidate
+ *                     is part of a finding, then about once per focus_pace
+ *                     (focus_due); the ordinary skip counter
  *                     of the rest is left alone (kcsan_focus_take, from
  *                     core.c's should_watch);
  *   after the check   at the marked access a writer-side candidate pairs
@@ -277,8 +278,8 @@ void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip)
 
 /*
  * Whether this execution of a focused site takes a watchpoint: each of the
- * site's first focus_burst executions (whichever threads make them), then
- * one per focus_pace.  Watching a hot site every time would not find more:
+ * site's first focus_burst executions (whichever threads make them) if it
+ * has a burst (in_burst), then one per focus_pace.  Watching a hot site every time would not find more:
  * each watch sleeps in its delay, and a few threads watching the same page
  * fill its three watchpoint slots (core.c), so that the accesses that
  * matter find no free slot.  The shared fields are only written at a
@@ -287,11 +288,25 @@ void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip)
  */
 static unsigned long taken_in_burst, taken_paced;	/* for verbose=1 */
 
+/*
+ * Is r in its burst?  Only a candidate of a static finding has one.  The
+ * other candidates -- patterns the static pass saw no other side for (a
+ * loop bound read next to a relaxed atomic, a private field) -- are only
+ * paced: a burst on them made the program run slowly just when the
+ * finding's own code ran (pointer-publish's reader watched its loop bound
+ * 64 times in a row, and never met the writer's re-check until then).
+ */
+static int in_burst(const struct kcsan_focus_range *r)
+{
+	return (r->flags & KCSAN_FOCUS_PAIRED) &&
+	       __atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst;
+}
+
 static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
 {
 	uint64_t now, next, seen;
 
-	if (__atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst &&
+	if (in_burst(r) &&
 	    __atomic_fetch_add(&r->hits, 1, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst) {
 		__atomic_fetch_add(&taken_in_burst, 1, __ATOMIC_RELAXED);
 		return 1;
@@ -317,17 +332,22 @@ static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
  * verbose=1, at exit: how many executions of focused sites were taken for
  * a watchpoint, in their bursts and paced, over how long.  The paced count
  * can never exceed, per address range, one per pace of the time focus was
- * active (and one more): tests check that bound.
+ * active (and one more), nor the burst count focus_burst per range of a
+ * finding's candidate: tests check both bounds.
  */
 void kcsan_focus_summary(void)
 {
+	size_t i, paired = 0;
+
 	if (!kcsan_focus_active || !kcsan_opts.verbose)
 		return;
+	for (i = 0; i < table.nranges; i++)
+		paired += (table.ranges[i].flags & KCSAN_FOCUS_PAIRED) != 0;
 	dprintf(kcsan_opts.log_fd,
-		"kcsan: focus: %lu taken in bursts, %lu paced, %zu addresses, "
+		"kcsan: focus: %lu taken in bursts, %lu paced, %zu addresses (%zu of findings), "
 		"%llu ms active, pace %llu us\n",
 		__atomic_load_n(&taken_in_burst, __ATOMIC_RELAXED),
-		__atomic_load_n(&taken_paced, __ATOMIC_RELAXED), table.nranges,
+		__atomic_load_n(&taken_paced, __ATOMIC_RELAXED), table.nranges, paired,
 		(unsigned long long)((pace_now() - focus_start_ns) / 1000000),
 		(unsigned long long)(pace_ns / 1000));
 }
@@ -346,7 +366,7 @@ int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int
 		return 1;
 	if (!kcsan_focus_kind_matches(r->flags, type))
 		return 0;
-	if (__atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst)
+	if (in_burst(r))
 		return 1;
 	/* The clock at every execution (a few ns): a thread's copy of it,
 	 * reused for a while, made a site that a long-lived thread runs now

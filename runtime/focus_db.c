@@ -26,16 +26,21 @@
 #include "focus.h"
 
 /* One query for all three kinds: kind 0 plain, 1 marked, 2 barrier; what
- * is the access (read/write/rmw) or the barrier's ordering. */
+ * is the access (read/write/rmw) or the barrier's ordering; and whether a
+ * plain access's candidate is part of a finding (paired with the other
+ * side), or only a pattern the static pass saw no other side for. */
 static const char sites_sql[] =
-	"SELECT 0, f.path, e.line, e.access FROM candidates c"
+	"SELECT 0, f.path, e.line, e.access, EXISTS (SELECT 1 FROM pairs p"
+	"    JOIN findings fi ON fi.pair_id = p.id"
+	"    WHERE p.writer_candidate_id = c.id OR p.reader_candidate_id = c.id)"
+	"  FROM candidates c"
 	"  JOIN events e ON e.id = c.plain_event_id JOIN files f ON f.id = e.file_id"
 	" UNION "
-	"SELECT 1, f.path, e.line, e.access FROM candidates c"
+	"SELECT 1, f.path, e.line, e.access, 0 FROM candidates c"
 	"  JOIN events e ON e.id = c.marked_event_id JOIN files f ON f.id = e.file_id"
 	"  WHERE c.side = 'writer'"
 	" UNION "
-	"SELECT 2, f.path, e.line, e.ord FROM events e JOIN files f ON f.id = e.file_id"
+	"SELECT 2, f.path, e.line, e.ord, 0 FROM events e JOIN files f ON f.id = e.file_id"
 	"  WHERE e.kind = 'barrier' AND e.ord IN ('full', 'wmb', 'rmb', 'release', 'acq_rel')"
 	"  AND coalesce(e.name, '') NOT LIKE 'pthread\\_%' ESCAPE '\\'"
 	"  AND coalesce(e.name, '') NOT LIKE 'sem\\_%' ESCAPE '\\'"
@@ -50,7 +55,7 @@ static const char sites_sql[] =
 	"    JOIN tu_dependencies d ON d.tu_id = fn.tu_id JOIN files df ON df.id = d.file_id"
 	"    WHERE fn.id = e.function_id AND df.path LIKE '%/kcsan/lkmm.h'))";
 
-static int site_of_row(int kind, const char *what, struct kcsan_focus_site *s)
+static int site_of_row(int kind, const char *what, int paired, struct kcsan_focus_site *s)
 {
 	what = what ? what : "";
 	if (kind == 0) {
@@ -60,6 +65,8 @@ static int site_of_row(int kind, const char *what, struct kcsan_focus_site *s)
 			s->flags = KCSAN_FOCUS_WRITE;
 		else
 			s->flags = KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE;
+		if (paired)
+			s->flags |= KCSAN_FOCUS_PAIRED;
 		return 1;
 	}
 	if (kind == 1) {
@@ -105,7 +112,8 @@ int kcsan_focus_read_db(const char *path, struct kcsan_focus_sites *out,
 		size_t fl;
 
 		if (!file || !site_of_row(kcsan_sq.column_int(st, 0),
-					  (const char *)kcsan_sq.column_text(st, 3), &s))
+					  (const char *)kcsan_sq.column_text(st, 3),
+					  kcsan_sq.column_int(st, 4), &s))
 			continue;
 		if (out->n == cap) {
 			void *nv = realloc(out->v, (cap = cap ? 2 * cap : 64) * sizeof(*out->v));

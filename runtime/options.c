@@ -26,8 +26,9 @@
  *   focus=1                 watch the static candidates of $KCSAN_DB far
  *                           more often and apply the static pass's barriers
  *                           (focus.c); `kcsan-scan run --no-focus` sets 0
- *   focus_burst=64          a focused site (a candidate's code) is watched at
- *                           each of its first focus_burst executions ...
+ *   focus_burst=64          a focused site (a finding's candidate's code) is
+ *                           watched at each of its first focus_burst
+ *                           executions ...
  *   focus_pace=2000         ... then about once per focus_pace microseconds
  *                           (at least one tick of the coarse clock, 1-4 ms):
  *                           a site run now and then at every execution, a
