@@ -3,8 +3,9 @@
  * (SPEC §1: the runtime "focuses its watching on the candidates that the
  * static pass found"), and applying the barriers only the static pass sees.
  *
- * kcsan_focus_init() (from kcsan_init, before the runtime enables itself)
- * reads the sites from $KCSAN_DB (focus_db.c) and maps them to code
+ * The candidates are those of the scan's findings (focus_db.c says why
+ * not the others).  kcsan_focus_init() (from kcsan_init, before the
+ * runtime enables itself) reads the sites from $KCSAN_DB and maps them to code
  * addresses (focus_map.c).  Any failure, or no candidate, leaves
  * kcsan_focus_active at 0: the runtime then only samples, as with focus=0;
  * verbose=1 says why.  The table is immutable afterwards (no lock; a
@@ -16,9 +17,8 @@
  *                     access's own return address is looked up;
  *   the check         a focused plain access (a candidate's code, of the
  *                     candidate's kind) takes a watchpoint at each of the
- *                     site's first focus_burst executions if the candidate
- *                     is part of a finding, then about once per focus_pace
- *                     (focus_due); the ordinary skip counter
+ *                     site's first focus_burst executions, then about once
+ *                     per focus_pace (focus_due); the ordinary skip counter
  *                     of the rest is left alone (kcsan_focus_take, from
  *                     core.c's should_watch);
  *   after the check   at the marked access a writer-side candidate pairs
@@ -278,8 +278,8 @@ void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip)
 
 /*
  * Whether this execution of a focused site takes a watchpoint: each of the
- * site's first focus_burst executions (whichever threads make them) if it
- * has a burst (in_burst), then one per focus_pace.  Watching a hot site every time would not find more:
+ * site's first focus_burst executions (whichever threads make them), then
+ * one per focus_pace.  Watching a hot site every time would not find more:
  * each watch sleeps in its delay, and a few threads watching the same page
  * fill its three watchpoint slots (core.c), so that the accesses that
  * matter find no free slot.  The shared fields are only written at a
@@ -288,18 +288,10 @@ void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip)
  */
 static unsigned long taken_in_burst, taken_paced;	/* for verbose=1 */
 
-/*
- * Is r in its burst?  Only a candidate of a static finding has one.  The
- * other candidates -- patterns the static pass saw no other side for (a
- * loop bound read next to a relaxed atomic, a private field) -- are only
- * paced: a burst on them made the program run slowly just when the
- * finding's own code ran (pointer-publish's reader watched its loop bound
- * 64 times in a row, and never met the writer's re-check until then).
- */
+/* Is r still in its burst (its first focus_burst executions)? */
 static int in_burst(const struct kcsan_focus_range *r)
 {
-	return (r->flags & KCSAN_FOCUS_PAIRED) &&
-	       __atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst;
+	return __atomic_load_n(&r->hits, __ATOMIC_RELAXED) < (unsigned long)kcsan_opts.focus_burst;
 }
 
 static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
@@ -332,22 +324,18 @@ static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
  * verbose=1, at exit: how many executions of focused sites were taken for
  * a watchpoint, in their bursts and paced, over how long.  The paced count
  * can never exceed, per address range, one per pace of the time focus was
- * active (and one more), nor the burst count focus_burst per range of a
- * finding's candidate: tests check both bounds.
+ * active (and one more), nor the burst count focus_burst per range: tests
+ * check both bounds.
  */
 void kcsan_focus_summary(void)
 {
-	size_t i, paired = 0;
-
 	if (!kcsan_focus_active || !kcsan_opts.verbose)
 		return;
-	for (i = 0; i < table.nranges; i++)
-		paired += (table.ranges[i].flags & KCSAN_FOCUS_PAIRED) != 0;
 	dprintf(kcsan_opts.log_fd,
-		"kcsan: focus: %lu taken in bursts, %lu paced, %zu addresses (%zu of findings), "
+		"kcsan: focus: %lu taken in bursts, %lu paced, %zu addresses, "
 		"%llu ms active, pace %llu us\n",
 		__atomic_load_n(&taken_in_burst, __ATOMIC_RELAXED),
-		__atomic_load_n(&taken_paced, __ATOMIC_RELAXED), table.nranges, paired,
+		__atomic_load_n(&taken_paced, __ATOMIC_RELAXED), table.nranges,
 		(unsigned long long)((pace_now() - focus_start_ns) / 1000000),
 		(unsigned long long)(pace_ns / 1000));
 }

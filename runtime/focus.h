@@ -23,7 +23,6 @@
 #define KCSAN_FOCUS_WRITE	0x2	/* plain write of a candidate */
 #define KCSAN_FOCUS_MARKED	0x4	/* the marked access a candidate pairs with */
 #define KCSAN_FOCUS_BARRIER	0x8	/* a barrier site (kind in .barrier) */
-#define KCSAN_FOCUS_PAIRED	0x10	/* a candidate of a static finding */
 
 /* One source site from the database.  file is owned by the site list. */
 struct kcsan_focus_site {

@@ -25,27 +25,37 @@
 #include "dynlib.h"
 #include "focus.h"
 
-/* One query for all three kinds: kind 0 plain, 1 marked, 2 barrier; what
- * is the access (read/write/rmw) or the barrier's ordering; and whether a
- * plain access's candidate is part of a finding (paired with the other
- * side), or only a pattern the static pass saw no other side for. */
+/*
+ * One query for all three kinds: kind 0 plain, 1 marked, 2 barrier; what
+ * is the access (read/write/rmw) or the barrier's ordering.
+ *
+ * Only the candidates of findings (held by a pair that has a finding): the
+ * others are patterns the static pass saw no other side for -- a loop
+ * bound read beside a relaxed atomic, a thread's private field -- and the
+ * scan's verdict on them is "no race".  Focusing on them too cost every
+ * execution of their code the filter and their watches, in the hot loops
+ * they are usually in (bench/runtime: 2-4x the cost of --no-focus), and
+ * slowed the very code a finding needs to meet: pointer-publish's reader
+ * watched its loop bound instead of meeting the writer's re-check.  They
+ * keep the ordinary sampling of all code.
+ */
 static const char sites_sql[] =
 	/* (IN over a list built once: a correlated subquery per candidate
 	 * took seconds on a large tree's database, pairs having no index.) */
-	"SELECT 0, f.path, e.line, e.access, max(c.id IN ("
+	"WITH found(id) AS ("
 	"    SELECT p.writer_candidate_id FROM pairs p JOIN findings fi ON fi.pair_id = p.id"
 	"      WHERE p.writer_candidate_id IS NOT NULL"
 	"    UNION SELECT p.reader_candidate_id FROM pairs p JOIN findings fi ON fi.pair_id = p.id"
-	"      WHERE p.reader_candidate_id IS NOT NULL))"
-	"  FROM candidates c"
+	"      WHERE p.reader_candidate_id IS NOT NULL)"
+	"SELECT 0, f.path, e.line, e.access FROM candidates c"
 	"  JOIN events e ON e.id = c.plain_event_id JOIN files f ON f.id = e.file_id"
-	"  GROUP BY f.path, e.line, e.access"
+	"  WHERE c.id IN found"
 	" UNION "
-	"SELECT 1, f.path, e.line, e.access, 0 FROM candidates c"
+	"SELECT 1, f.path, e.line, e.access FROM candidates c"
 	"  JOIN events e ON e.id = c.marked_event_id JOIN files f ON f.id = e.file_id"
-	"  WHERE c.side = 'writer'"
+	"  WHERE c.side = 'writer' AND c.id IN found"
 	" UNION "
-	"SELECT 2, f.path, e.line, e.ord, 0 FROM events e JOIN files f ON f.id = e.file_id"
+	"SELECT 2, f.path, e.line, e.ord FROM events e JOIN files f ON f.id = e.file_id"
 	"  WHERE e.kind = 'barrier' AND e.ord IN ('full', 'wmb', 'rmb', 'release', 'acq_rel')"
 	"  AND coalesce(e.name, '') NOT LIKE 'pthread\\_%' ESCAPE '\\'"
 	"  AND coalesce(e.name, '') NOT LIKE 'sem\\_%' ESCAPE '\\'"
@@ -60,7 +70,7 @@ static const char sites_sql[] =
 	"    JOIN tu_dependencies d ON d.tu_id = fn.tu_id JOIN files df ON df.id = d.file_id"
 	"    WHERE fn.id = e.function_id AND df.path LIKE '%/kcsan/lkmm.h'))";
 
-static int site_of_row(int kind, const char *what, int paired, struct kcsan_focus_site *s)
+static int site_of_row(int kind, const char *what, struct kcsan_focus_site *s)
 {
 	what = what ? what : "";
 	if (kind == 0) {
@@ -70,8 +80,6 @@ static int site_of_row(int kind, const char *what, int paired, struct kcsan_focu
 			s->flags = KCSAN_FOCUS_WRITE;
 		else
 			s->flags = KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE;
-		if (paired)
-			s->flags |= KCSAN_FOCUS_PAIRED;
 		return 1;
 	}
 	if (kind == 1) {
@@ -117,8 +125,7 @@ int kcsan_focus_read_db(const char *path, struct kcsan_focus_sites *out,
 		size_t fl;
 
 		if (!file || !site_of_row(kcsan_sq.column_int(st, 0),
-					  (const char *)kcsan_sq.column_text(st, 3),
-					  kcsan_sq.column_int(st, 4), &s))
+					  (const char *)kcsan_sq.column_text(st, 3), &s))
 			continue;
 		if (out->n == cap) {
 			void *nv = realloc(out->v, (cap = cap ? 2 * cap : 64) * sizeof(*out->v));
