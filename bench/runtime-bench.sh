@@ -57,6 +57,7 @@ unset KCSAN_OPTIONS KCSAN_DB KCSAN_RUN_ID
 cat >"$W/programs" <<'EOF'
 counters       12000000  6000000
 mutex_compute     40000     3000
+publish        50000000  5000000
 rcu            50000000  5000000
 seqlock       120000000  2000000
 spsc          100000000  5000000
