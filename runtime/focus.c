@@ -341,6 +341,15 @@ void kcsan_focus_summary(void)
 }
 
 
+/* Is an access of this type (KCSAN_ACCESS_*) of the kind a range with
+ * these flags focuses on: a plain read, or a plain write? */
+static int kind_matches(unsigned int flags, int type)
+{
+	return (flags & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)) &&
+	       !(type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) &&
+	       (flags & ((type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_WRITE : KCSAN_FOCUS_READ));
+}
+
 int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int type)
 {
 	const struct kcsan_focus_range *r;
@@ -352,7 +361,7 @@ int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int
 	if ((r->flags & KCSAN_FOCUS_MARKED) && (type & KCSAN_ACCESS_ATOMIC) &&
 	    ctx->reorder.size && !ctx->reorder.focus_rechecked)
 		return 1;
-	if (!kcsan_focus_kind_matches(r->flags, type))
+	if (!kind_matches(r->flags, type))
 		return 0;
 	if (in_burst(r))
 		return 1;
@@ -372,7 +381,7 @@ unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)
 	if (!r)
 		return 0;
 	f = r->flags;
-	if (kcsan_focus_kind_matches(f, type) && focus_due(ctx, r))
+	if (kind_matches(f, type) && focus_due(ctx, r))
 		ctx->focus_state |= FOCUS_NOW;
 	return f;
 }

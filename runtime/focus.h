@@ -100,15 +100,6 @@ struct kcsan_focus_code {
 };
 extern struct kcsan_focus_code kcsan_focus_code;
 
-/* Is an access of this type (KCSAN_ACCESS_*) of the kind a range with
- * these flags focuses on: a plain read, or a plain write? */
-static inline int kcsan_focus_kind_matches(unsigned int flags, int type)
-{
-	return (flags & (KCSAN_FOCUS_READ | KCSAN_FOCUS_WRITE)) &&
-	       !(type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT)) &&
-	       (flags & ((type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_WRITE : KCSAN_FOCUS_READ));
-}
-
 /* focus.c: kcsan_focus_wants for code in the map (e: its chunk's entry). */
 int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int type);
 

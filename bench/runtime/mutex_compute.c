@@ -1,6 +1,8 @@
 /* mutex_compute.c — runtime benchmark: plain compute loops over a shared
  * array, each pass under one pthread mutex (four threads take turns).
- * ./mutex_compute [PASSES] */
+ * ./mutex_compute [PASSES]
+ * Also the program tests/runtime/run.sh checks the process-wide delay
+ * budget with (threads that take turns wait for each other's delays). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
