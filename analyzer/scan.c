@@ -14,6 +14,7 @@
 #include "hashcache.h"
 #include "pairing.h"
 #include "store.h"
+#include "suppress.h"
 #include "vocab.h"
 
 #include <errno.h>
@@ -392,6 +393,11 @@ int scan_run(const struct scan_options *o)
 		for (int i = 0; i < nfns; i++)
 			function_free(&fns[i]);
 		free(fns);
+	}
+	/* The comments may have changed even where nothing needed a parse. */
+	if (status == 0 && suppress_refresh(db, err, sizeof err) < 0) {
+		fprintf(stderr, "kcsan-scan scan: %s\n", err);
+		status = 2;
 	}
 
 	kdb_now(now, sizeof now);

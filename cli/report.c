@@ -1,10 +1,12 @@
-/* cli/report.c — `kcsan-scan report`: options, the output file (written
- * atomically: a temporary file beside it, renamed into place only when
- * complete), and the exit status (--fail-on).  Loading is report_load.c;
- * the formats are report_text.c, report_json.c and report_sarif.c. */
+/* cli/report.c — `kcsan-scan report`: options, the baseline and the
+ * suppressions shown or not, the output file (output.c: never damages
+ * what is at the path), and the exit status (--fail-on).  Loading is
+ * report_load.c and report_baseline.c; the formats are report_text.c,
+ * report_json.c and report_sarif.c. */
 #include "report.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,9 +15,11 @@
 #include "commands.h"
 #include "db.h"
 #include "options.h"
+#include "output.h"
 
 static const char usage[] =
-	"[--db FILE] [--format text|json|sarif] [-o FILE] [--fail-on error|warning|note]";
+	"[--db FILE] [--format text|json|sarif] [-o FILE] [--fail-on error|warning|note]\n"
+	"       [--baseline FILE] [--show-suppressed]";
 
 static int write_format(const struct report *r, enum report_format fmt, FILE *out)
 {
@@ -45,61 +49,34 @@ int report_render(sqlite3 *db, enum report_format fmt, FILE *out, char *err, siz
 	return rc;
 }
 
-/* A temporary file in the directory of PATH, with the permissions a newly
- * created file would get.  Returns the stream and sets *TMP (malloc'd). */
-static FILE *open_temp(const char *path, char **tmp)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
-	const char *base = slash ? slash + 1 : path;
-	mode_t mask;
-	FILE *f;
-	int fd;
-
-	*tmp = malloc(dirlen + strlen(base) + sizeof ".tmp.XXXXXX" + 1);
-	if (!*tmp)
-		return NULL;
-	memcpy(*tmp, path, dirlen);
-	sprintf(*tmp + dirlen, ".%s.tmp.XXXXXX", base);
-	fd = mkstemp(*tmp);
-	if (fd < 0) {
-		free(*tmp);
-		*tmp = NULL;
-		return NULL;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
-		int e = errno;
-
-		close(fd);
-		unlink(*tmp);
-		free(*tmp);
-		*tmp = NULL;
-		errno = e;
-		return NULL;
-	}
-	return f;
-}
-
 int cmd_report(int argc, char **argv)
 {
-	const char *db_path = "kcsan.db", *format = "text", *output = NULL, *fail_on = NULL;
+	const char *db_path = "kcsan.db", *format = "text", *output = NULL, *fail_on = NULL,
+		   *baseline = NULL;
+	int show_suppressed = 0;
 	const struct kopt opts[] = {
 		{ "db", 0, KOPT_STRING, &db_path, "FILE", "database to read (default ./kcsan.db)" },
 		{ "format", 0, KOPT_STRING, &format, "FORMAT", "text (default), json or sarif" },
-		{ "output", 'o', KOPT_STRING, &output, "FILE", "write the report to FILE, replacing it whole (default, or -: standard output)" },
+		{ "output", 'o', KOPT_STRING, &output, "FILE",
+		  "write the report to FILE (default, or -: standard output); a regular file is "
+		  "replaced atomically, a device or FIFO written through, a database refused" },
 		{ "fail-on", 0, KOPT_STRING, &fail_on, "LEVEL",
-		  "exit 1 if a finding of LEVEL (error, warning, note) or more severe exists" },
+		  "exit 1 if a listed finding of LEVEL (error, warning, note) or more severe exists" },
+		{ "baseline", 0, KOPT_STRING, &baseline, "FILE",
+		  "an earlier --format json report: list and count only new findings; SARIF marks "
+		  "every result new, unchanged or absent" },
+		{ "show-suppressed", 0, KOPT_FLAG, &show_suppressed, NULL,
+		  "list the findings that 'kcsan-scan: ignore' comments suppress too" },
 		{ 0 },
 	};
-	char err[512], **operands, *tmp = NULL;
+	char err[PATH_MAX + 512], **operands;
 	int noperands, failed = 0;
 	enum report_format fmt;
 	enum report_severity level = REPORT_ERROR;
-	struct report r;
-	sqlite3 *db;
+	struct report r, base;
+	struct output_file of = { 0 };
 	FILE *out = stdout;
+	sqlite3 *db;
 
 	kopt_parse("report", usage, opts, argc, argv, &operands, &noperands, NULL, NULL);
 	if (noperands > 0)
@@ -111,7 +88,13 @@ int cmd_report(int argc, char **argv)
 		kdie(2, "report", "unknown level '%s' for --fail-on (use error, warning or note)", fail_on);
 	if (output && !*output)
 		kdie(2, "report", "option '--output' needs a file name");
+	if (!*db_path)
+		kdie(2, "report", "option '--db' needs a file name");
+	if (baseline && !*baseline)
+		kdie(2, "report", "option '--baseline' needs a file name");
 
+	if (baseline && report_load_baseline(baseline, &base, err, sizeof err) < 0)
+		kdie(2, "report", "%s", err);
 	db = kdb_open(db_path, KDB_READ_ONLY, err, sizeof err);
 	if (!db)
 		kdie(2, "report", "%s", err);
@@ -120,35 +103,45 @@ int cmd_report(int argc, char **argv)
 		kdie(2, "report", "%s", err);
 	}
 	sqlite3_close(db);
+	/* An interrupted scan leaves facts but no findings: "no findings"
+	 * would be a lie.  With an earlier finished scan its findings stand,
+	 * said with a warning; CI (--fail-on) must not pass on them. */
+	if (r.unfinished_scan && !r.any_scan_finished) {
+		report_free(&r);
+		kdie(2, "report", "the scan of '%s' did not finish (interrupted, or still running); "
+		     "there are no findings to report: run 'kcsan-scan scan' again", db_path);
+	}
+	if (r.unfinished_scan)
+		fprintf(stderr, "kcsan-scan report: warning: the latest scan (started %s) did not finish; "
+			"these are the findings of the last scan that did%s\n", r.unfinished_scan,
+			fail_on ? " (exit status 2)" : "");
+	r.show_suppressed = show_suppressed;
+	if (baseline)
+		report_apply_baseline(&r, &base);
+	else
+		report_count(&r);
 
 	if (output && strcmp(output, "-") != 0) {
-		out = open_temp(output, &tmp);
-		if (!out) {
+		if (output_open(&of, output, db_path, err, sizeof err) < 0) {
 			report_free(&r);
-			kdie(2, "report", "cannot write '%s': %s", output, strerror(errno));
+			kdie(2, "report", "%s", err);
 		}
+		out = of.stream;
 	}
 	errno = 0;
 	if (write_format(&r, fmt, out) < 0 || fflush(out) != 0 || ferror(out))
 		failed = errno ? errno : EIO;
-	if (tmp) {
-		if (!failed && fsync(fileno(out)) != 0)
-			failed = errno;
-		if (fclose(out) != 0 && !failed)
-			failed = errno ? errno : EIO;
-		if (!failed && rename(tmp, output) != 0)
-			failed = errno;
-		if (failed)
-			unlink(tmp);
-		free(tmp);
-	}
+	if (of.stream)
+		failed = output_close(&of, failed);
 	if (failed) {
 		report_free(&r);
 		kdie(2, "report", "cannot write '%s': %s", output && strcmp(output, "-") ? output : "standard output",
 		     strerror(failed));
 	}
-	if (fail_on && report_fails(&r, level))
+	if (fail_on && r.unfinished_scan)
+		failed = 2;
+	else if (fail_on && report_fails(&r, level))
 		failed = 1;
 	report_free(&r);
-	return failed ? 1 : 0;
+	return failed;
 }

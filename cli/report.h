@@ -46,6 +46,23 @@ struct report_dynamic {
 	int nframes[2];
 };
 
+/* Where a finding stands against a baseline report (--baseline). */
+enum report_baseline_state {
+	REPORT_BASELINE_NONE,   /* no baseline given */
+	REPORT_BASELINE_NEW,    /* its id is not in the baseline */
+	REPORT_BASELINE_UNCHANGED,
+	REPORT_BASELINE_ABSENT, /* in the baseline only (report.absent) */
+};
+
+/* An inline `kcsan-scan: ignore[(KIND,...)]` comment (analyzer/suppress.h). */
+struct report_suppression {
+	char *file;             /* like report_location.file */
+	int line, column;       /* of the marker */
+	char **kinds;           /* NULL (nkinds 0): every kind */
+	int nkinds;
+	int used;               /* suppresses at least one finding */
+};
+
 struct report_finding {
 	char *id;               /* stable fingerprint */
 	char *kind;
@@ -60,13 +77,30 @@ struct report_finding {
 	char *fix_suggestion;
 	int has_dynamic;
 	struct report_dynamic dyn;
+	int suppressed_by;      /* index into report.suppressions, -1 if none */
+	enum report_baseline_state baseline;
 };
 
 struct report {
 	char *root;             /* root of the latest scan; NULL when there is none */
-	struct report_finding *findings;
+	char *unfinished_scan;  /* start time of the latest scan when it did not
+				   finish (interrupted, or still running) */
+	int any_scan_finished;
+	struct report_finding *findings;        /* every finding, suppressed too */
 	size_t nfindings;
-	size_t errors, warnings, notes;
+	struct report_suppression *suppressions;
+	size_t nsuppressions;
+	/* Presentation, set by the caller before writing. */
+	int show_suppressed;    /* text and JSON list suppressed findings too */
+	/* Filled by report_apply_baseline(): the baseline's findings that are
+	 * gone, and the counts. */
+	int has_baseline;
+	struct report_finding *absent;
+	size_t nabsent;
+	size_t new_findings, unchanged;
+	/* Counts of the findings the text and JSON list (report_listed()),
+	 * and of the suppressed ones; set by report_count(). */
+	size_t listed, errors, warnings, notes, suppressed;
 };
 
 /* Fills R from DB (opened with kdb_open) and sorts it.  Returns 0, or -1
@@ -75,6 +109,25 @@ int report_load(sqlite3 *db, struct report *r, char *err, size_t errlen);
 
 /* Frees what report_load() allocated. */
 void report_free(struct report *r);
+
+/* Frees an array of N findings and what they hold. */
+void report_free_findings(struct report_finding *f, size_t n);
+
+/* Reads FILE, an earlier `report --format json` output, into BASE (only
+ * the findings are kept).  Returns 0, or -1 with a one-line reason. */
+int report_load_baseline(const char *file, struct report *base, char *err, size_t errlen);
+
+/* Marks every finding of R new or unchanged against BASE (by id) and
+ * moves BASE's findings that R lacks into R->absent; BASE is left empty.
+ * Counts again (report_count). */
+void report_apply_baseline(struct report *r, struct report *base);
+
+/* Does the text or JSON output list F?  Not a suppressed finding (unless
+ * show_suppressed), and with a baseline only a new one. */
+int report_listed(const struct report *r, const struct report_finding *f);
+
+/* Fills R's counts from the findings it lists. */
+void report_count(struct report *r);
 
 /* The writers.  Each returns 0, or -1 when writing to OUT failed. */
 int report_write_text(const struct report *r, FILE *out);
@@ -85,7 +138,8 @@ int report_write_sarif(const struct report *r, FILE *out);
  * with a one-line reason in ERR. */
 int report_render(sqlite3 *db, enum report_format fmt, FILE *out, char *err, size_t errlen);
 
-/* Is there a finding at LEVEL or more severe? */
+/* Is there a listed finding at LEVEL or more severe?  (Suppressed ones
+ * never count, even when shown; with a baseline only new ones count.) */
 int report_fails(const struct report *r, enum report_severity level);
 
 /* Names <-> values: "error" | "warning" | "note", "text" | "json" | "sarif".
@@ -113,6 +167,7 @@ struct json_t *report_json_string(const char *s);       /* JSON null for NULL */
 struct json_t *report_json_finding(const struct report_finding *f);   /* SPEC §7 finding */
 struct json_t *report_json_dynamic(const struct report_dynamic *d);
 struct json_t *report_json_evidence(unsigned evidence);
+struct json_t *report_json_suppression(const struct report_suppression *s);
 /* Writes DOC (consumed) indented, with a final newline; 0 or -1. */
 int report_json_dump(struct json_t *doc, FILE *out);
 

@@ -1,6 +1,7 @@
 /* cli/report_common.c — small pieces of the report that every output format
  * shares: names of severities and formats, the evidence rank used for
- * ordering, the --fail-on test, and the wording of location notes. */
+ * ordering, which findings are listed and counted (suppressions, the
+ * baseline), the --fail-on test, and the wording of location notes. */
 #include "report.h"
 
 #include <stdio.h>
@@ -55,11 +56,39 @@ int report_evidence_rank(unsigned evidence)
 	return evidence & REPORT_EV_DYNAMIC ? 1 : 2;
 }
 
+int report_listed(const struct report *r, const struct report_finding *f)
+{
+	if (f->suppressed_by >= 0 && !r->show_suppressed)
+		return 0;
+	return f->baseline != REPORT_BASELINE_UNCHANGED && f->baseline != REPORT_BASELINE_ABSENT;
+}
+
+void report_count(struct report *r)
+{
+	r->listed = r->errors = r->warnings = r->notes = r->suppressed = 0;
+	for (size_t i = 0; i < r->nfindings; i++) {
+		const struct report_finding *f = &r->findings[i];
+
+		r->suppressed += f->suppressed_by >= 0;
+		if (!report_listed(r, f))
+			continue;
+		r->listed++;
+		switch (f->severity) {
+		case REPORT_ERROR: r->errors++; break;
+		case REPORT_WARNING: r->warnings++; break;
+		case REPORT_NOTE: r->notes++; break;
+		}
+	}
+}
+
 int report_fails(const struct report *r, enum report_severity level)
 {
-	for (size_t i = 0; i < r->nfindings; i++)
-		if (r->findings[i].severity <= level)
+	for (size_t i = 0; i < r->nfindings; i++) {
+		const struct report_finding *f = &r->findings[i];
+
+		if (f->severity <= level && f->suppressed_by < 0 && report_listed(r, f))
 			return 1;
+	}
 	return 0;
 }
 

@@ -114,17 +114,55 @@ int report_json_dump(struct json_t *doc, FILE *out)
 	return rc < 0 || ferror(out) ? -1 : 0;
 }
 
+json_t *report_json_suppression(const struct report_suppression *s)
+{
+	json_t *kinds = json_array();
+
+	for (int k = 0; k < s->nkinds; k++)
+		json_array_append_new(kinds, report_json_string(s->kinds[k]));
+	return json_pack("{s:o, s:i, s:i, s:o}",
+		"file", report_json_string(s->file), "line", s->line, "column", s->column,
+		"kinds", kinds);
+}
+
+/* "findings", "errors", "warnings", "notes" count what is listed;
+ * "suppressed" the suppressed findings; with a baseline, "new",
+ * "unchanged" and "absent" compare with it (suppressed ones not counted). */
+static json_t *summary(const struct report *r)
+{
+	json_t *s = json_pack("{s:I, s:I, s:I, s:I, s:I}",
+		"findings", (json_int_t)r->listed, "errors", (json_int_t)r->errors,
+		"warnings", (json_int_t)r->warnings, "notes", (json_int_t)r->notes,
+		"suppressed", (json_int_t)r->suppressed);
+
+	if (s && r->has_baseline) {
+		json_object_set_new(s, "new", json_integer((json_int_t)r->new_findings));
+		json_object_set_new(s, "unchanged", json_integer((json_int_t)r->unchanged));
+		json_object_set_new(s, "absent", json_integer((json_int_t)r->nabsent));
+	}
+	return s;
+}
+
 int report_write_json(const struct report *r, FILE *out)
 {
 	json_t *findings = json_array(), *doc;
 
-	for (size_t i = 0; i < r->nfindings; i++)
-		json_array_append_new(findings, report_json_finding(&r->findings[i]));
-	doc = json_pack("{s:s, s:{s:s, s:s}, s:{s:I, s:I, s:I, s:I}, s:o}",
+	for (size_t i = 0; i < r->nfindings; i++) {
+		const struct report_finding *f = &r->findings[i];
+		json_t *o;
+
+		if (!report_listed(r, f))
+			continue;
+		o = report_json_finding(f);
+		if (f->suppressed_by >= 0)
+			json_object_set_new(o, "suppressed_by",
+					    report_json_suppression(&r->suppressions[f->suppressed_by]));
+		json_array_append_new(findings, o);
+	}
+	doc = json_pack("{s:s, s:{s:s, s:s}, s:o, s:o}",
 		"schema", REPORT_SCHEMA,
 		"tool", "name", "kcsan-scan", "version", KCSAN_VERSION,
-		"summary", "findings", (json_int_t)r->nfindings, "errors", (json_int_t)r->errors,
-			   "warnings", (json_int_t)r->warnings, "notes", (json_int_t)r->notes,
+		"summary", summary(r),
 		"findings", findings);
 	return report_json_dump(doc, out);
 }

@@ -9,59 +9,12 @@
 #include "report.h"
 
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		fputs("kcsan-scan report: out of memory\n", stderr);
-		exit(2);
-	}
-	return p;
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size ? size : 1);
-	if (!p) {
-		fputs("kcsan-scan report: out of memory\n", stderr);
-		exit(2);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = xcalloc(strlen(s) + 1, 1);
-	return strcpy(d, s);
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = xcalloc((size_t)n + 1, 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
+#include "analyzer/facts.h"   /* xcalloc and friends */
+#include "analyzer/store.h"   /* hash_text */
 
 /* Column I of the current row as a new string, NULL for SQL NULL. */
 static char *col_text(sqlite3_stmt *st, int i)
@@ -258,6 +211,7 @@ static struct report_finding *new_finding(struct loader *ld)
 		r->findings = xrealloc(r->findings, ld->cap * sizeof *r->findings);
 	}
 	memset(&r->findings[r->nfindings], 0, sizeof r->findings[0]);
+	r->findings[r->nfindings].suppressed_by = -1;
 	return &r->findings[r->nfindings++];
 }
 
@@ -524,6 +478,155 @@ static int load_dynamic_only(struct loader *ld)
 	return rc == SQLITE_DONE ? 0 : step_error(ld, "races");
 }
 
+/* The inline suppressions the latest scan read, paths as in locations. */
+static int load_suppressions(struct loader *ld)
+{
+	struct report *r = ld->r;
+	sqlite3_stmt *st = kdb_prepare(ld->db,
+		"SELECT f.path, s.line, s.col, s.kind FROM suppressions s JOIN files f ON f.id = s.file_id"
+		" ORDER BY f.path, s.line, s.col, s.kind");
+	size_t cap = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *file = relative((const char *)sqlite3_column_text(st, 0), r->root);
+		int line = sqlite3_column_int(st, 1), col = sqlite3_column_int(st, 2);
+		const char *kind = (const char *)sqlite3_column_text(st, 3);
+		struct report_suppression *s = r->nsuppressions ? &r->suppressions[r->nsuppressions - 1] : NULL;
+
+		/* One row per kind named: rows of one comment share a place. */
+		if (!s || s->line != line || s->column != col || strcmp(s->file, file) != 0) {
+			if (r->nsuppressions == cap) {
+				cap = cap ? 2 * cap : 16;
+				r->suppressions = xrealloc(r->suppressions, cap * sizeof *r->suppressions);
+			}
+			s = &r->suppressions[r->nsuppressions++];
+			memset(s, 0, sizeof *s);
+			s->file = file;
+			s->line = line;
+			s->column = col;
+		} else {
+			free(file);
+		}
+		if (kind) {
+			s->kinds = xrealloc(s->kinds, (size_t)(s->nkinds + 1) * sizeof *s->kinds);
+			s->kinds[s->nkinds++] = xstrdup(kind);
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : step_error(ld, "suppressions");
+}
+
+/* Does suppression S cover finding F: a location of F on the marker's
+ * line or on the line below it, and F's kind named (or none named)? */
+static int suppresses(const struct report_suppression *s, const struct report_finding *f,
+		      const char *root)
+{
+	int kind_ok = s->nkinds == 0, hit = 0;
+	char *sfile;
+
+	for (int k = 0; k < s->nkinds && !kind_ok; k++)
+		kind_ok = f->kind && strcmp(s->kinds[k], f->kind) == 0;
+	if (!kind_ok)
+		return 0;
+	sfile = canonical(s->file, root);
+	for (int i = 0; i < f->nlocs && !hit; i++) {
+		const struct report_location *l = &f->locs[i];
+		char *lfile;
+
+		if (!l->file || (l->line != s->line && l->line != s->line + 1))
+			continue;
+		lfile = canonical(l->file, root);
+		hit = same_file(lfile, sfile);
+		free(lfile);
+	}
+	free(sfile);
+	return hit;
+}
+
+/* "kcsan-scan: ignore" or "kcsan-scan: ignore(a, b)"; a new string. */
+static char *suppression_text(const struct report_suppression *s)
+{
+	char *text = xstrdup("kcsan-scan: ignore");
+
+	for (int k = 0; k < s->nkinds; k++) {
+		char *more = xasprintf("%s%s%s%s", text, k ? ", " : "(", s->kinds[k],
+				       k + 1 == s->nkinds ? ")" : "");
+
+		free(text);
+		text = more;
+	}
+	return text;
+}
+
+/* Marks the suppressed findings, then reports every suppression that
+ * covers nothing as a note of its own, so that stale ones get removed.
+ * The note's id survives line shifts: file, text and how many identical
+ * comments came before it in that file. */
+static void apply_suppressions(struct loader *ld)
+{
+	struct report *r = ld->r;
+	size_t nstatic = r->nfindings;
+
+	for (size_t i = 0; i < nstatic; i++)
+		for (size_t k = 0; k < r->nsuppressions; k++)
+			if (suppresses(&r->suppressions[k], &r->findings[i], r->root)) {
+				r->findings[i].suppressed_by = (int)k;
+				r->suppressions[k].used = 1;
+				break;
+			}
+	for (size_t k = 0; k < r->nsuppressions; k++) {
+		const struct report_suppression *s = &r->suppressions[k];
+		struct report_finding *f;
+		struct report_location *l;
+		char *text, *key, hex[17];
+		int same = 0;
+
+		if (s->used)
+			continue;
+		text = suppression_text(s);
+		for (size_t j = 0; j < k; j++) {
+			char *other = suppression_text(&r->suppressions[j]);
+
+			same += strcmp(r->suppressions[j].file, s->file) == 0 && strcmp(other, text) == 0;
+			free(other);
+		}
+		key = xasprintf("unused-suppression|%s|%s|%d", s->file, text, same);
+		hash_text(key, strlen(key), hex);
+		free(key);
+		f = new_finding(ld);
+		f->id = xstrdup(hex);
+		f->kind = xstrdup("unused-suppression");
+		f->severity = REPORT_NOTE;
+		f->evidence = REPORT_EV_STATIC;
+		f->message = xasprintf("'%s' suppresses no finding; remove it", text);
+		l = new_location(f);
+		l->role = xstrdup("suppression");
+		l->file = xstrdup(s->file);
+		l->line = s->line;
+		l->column = s->column;
+		free(text);
+	}
+}
+
+/* The latest scan, and whether any scan ever finished. */
+static int load_scan_state(struct loader *ld)
+{
+	sqlite3_stmt *st = kdb_prepare(ld->db,
+		"SELECT root, status, started_at, EXISTS (SELECT 1 FROM scans WHERE status <> 'running')"
+		" FROM scans ORDER BY id DESC LIMIT 1");
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		ld->r->root = col_text(st, 0);
+		if (strcmp((const char *)sqlite3_column_text(st, 1), "running") == 0)
+			ld->r->unfinished_scan = col_text(st, 2);
+		ld->r->any_scan_finished = sqlite3_column_int(st, 3);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : step_error(ld, "scans");
+}
+
 static int compare_findings(const void *pa, const void *pb)
 {
 	const struct report_finding *a = pa, *b = pb;
@@ -548,22 +651,22 @@ static int compare_findings(const void *pa, const void *pb)
 int report_load(sqlite3 *db, struct report *r, char *err, size_t errlen)
 {
 	struct loader ld = { .db = db, .r = r, .err = err, .errlen = errlen };
-	sqlite3_stmt *st;
 	int status;
 
 	memset(r, 0, sizeof *r);
 	if (kdb_exec(db, "BEGIN", err, errlen) < 0)
 		return -1;
-	st = kdb_prepare(db, "SELECT root FROM scans ORDER BY id DESC LIMIT 1");
-	if (sqlite3_step(st) == SQLITE_ROW)
-		r->root = col_text(st, 0);
-	sqlite3_finalize(st);
-
-	status = load_race_sites(&ld);
+	status = load_scan_state(&ld);
+	if (status == 0)
+		status = load_race_sites(&ld);
 	if (status == 0)
 		status = load_static(&ld);
 	if (status == 0)
 		status = load_dynamic_only(&ld);
+	if (status == 0)
+		status = load_suppressions(&ld);
+	if (status == 0)
+		apply_suppressions(&ld);
 	free_race_sites(&ld);
 	free(ld.seen);
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
@@ -573,13 +676,7 @@ int report_load(sqlite3 *db, struct report *r, char *err, size_t errlen)
 	}
 	if (r->nfindings > 1)
 		qsort(r->findings, r->nfindings, sizeof *r->findings, compare_findings);
-	for (size_t i = 0; i < r->nfindings; i++) {
-		switch (r->findings[i].severity) {
-		case REPORT_ERROR: r->errors++; break;
-		case REPORT_WARNING: r->warnings++; break;
-		case REPORT_NOTE: r->notes++; break;
-		}
-	}
+	report_count(r);
 	return 0;
 }
 
@@ -592,10 +689,11 @@ static void free_frames(struct report_frame *fr, int n)
 	free(fr);
 }
 
-void report_free(struct report *r)
+/* Frees the findings F[0..N). */
+void report_free_findings(struct report_finding *fs, size_t n)
 {
-	for (size_t i = 0; i < r->nfindings; i++) {
-		struct report_finding *f = &r->findings[i];
+	for (size_t i = 0; i < n; i++) {
+		struct report_finding *f = &fs[i];
 
 		for (int j = 0; j < f->nlocs; j++) {
 			free(f->locs[j].role);
@@ -615,7 +713,21 @@ void report_free(struct report *r)
 		free_frames(f->dyn.stack[0], f->dyn.nframes[0]);
 		free_frames(f->dyn.stack[1], f->dyn.nframes[1]);
 	}
-	free(r->findings);
+	free(fs);
+}
+
+void report_free(struct report *r)
+{
+	report_free_findings(r->findings, r->nfindings);
+	report_free_findings(r->absent, r->nabsent);
+	for (size_t k = 0; k < r->nsuppressions; k++) {
+		for (int i = 0; i < r->suppressions[k].nkinds; i++)
+			free(r->suppressions[k].kinds[i]);
+		free(r->suppressions[k].kinds);
+		free(r->suppressions[k].file);
+	}
+	free(r->suppressions);
 	free(r->root);
+	free(r->unfinished_scan);
 	memset(r, 0, sizeof *r);
 }

@@ -1,7 +1,11 @@
 /* cli/report_sarif.c — the SARIF 2.1.0 report for code-scanning services:
  * one run, one rule per kind present, one result per finding with its
  * first location as the location, the others as related locations, the
- * fingerprint as partialFingerprints["kcsanScan/v1"], and the paths
+ * fingerprint as partialFingerprints["kcsanScan/v1"], a codeFlow with one
+ * threadFlow per side, baselineState under --baseline (the baseline's
+ * findings that are gone become "absent" results), suppressions for the
+ * findings an inline comment suppresses (SARIF carries every result: a
+ * code-scanning service shows or hides them itself), and the paths
  * relative to %SRCROOT% (the root of the latest scan).  Validated against
  * the OASIS schema by tests/e2e/report-sarif.sh. */
 #include "report.h"
@@ -52,6 +56,12 @@ static const struct rule_text known_rules[] = {
 	  "that the other thread can rely on.",
 	  "Add the pairing barrier on the other side (smp_rmb() or smp_load_acquire() on the "
 	  "reader for a smp_wmb() or release on the writer, and the reverse)." },
+	{ "unused-suppression", "UnusedSuppression", "note",
+	  "Suppression comment that suppresses nothing",
+	  "A 'kcsan-scan: ignore' comment covers findings with a location on its own line or on "
+	  "the line below it (of the kinds it names, if it names any). This one covers no "
+	  "finding of the latest scan: the code it excused has changed or moved.",
+	  "Remove the comment, or move it next to the finding it is meant for." },
 };
 #define NKNOWN (sizeof known_rules / sizeof known_rules[0])
 
@@ -153,24 +163,31 @@ static size_t rule_index(const struct rules *rs, const char *kind)
 	return (size_t)-1;
 }
 
+/* The kind of result I: the findings, then the absent ones. */
+static const char *kind_at(const struct report *r, size_t i)
+{
+	const struct report_finding *f = i < r->nfindings ? &r->findings[i] : &r->absent[i - r->nfindings];
+
+	return f->kind ? f->kind : "unknown";
+}
+
 static int collect_rules(const struct report *r, struct rules *rs)
 {
-	rs->kinds = calloc(r->nfindings + NKNOWN + 1, sizeof *rs->kinds);
+	size_t n = r->nfindings + r->nabsent;
+
+	rs->kinds = calloc(n + NKNOWN + 1, sizeof *rs->kinds);
 	rs->n = 0;
 	if (!rs->kinds)
 		return -1;
 	for (size_t k = 0; k < NKNOWN; k++)
-		for (size_t i = 0; i < r->nfindings; i++)
-			if (r->findings[i].kind && strcmp(r->findings[i].kind, known_rules[k].kind) == 0) {
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(kind_at(r, i), known_rules[k].kind) == 0) {
 				rs->kinds[rs->n++] = known_rules[k].kind;
 				break;
 			}
-	for (size_t i = 0; i < r->nfindings; i++) {
-		const char *kind = r->findings[i].kind ? r->findings[i].kind : "unknown";
-
-		if (rule_index(rs, kind) == (size_t)-1)
-			rs->kinds[rs->n++] = kind;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (rule_index(rs, kind_at(r, i)) == (size_t)-1)
+			rs->kinds[rs->n++] = kind_at(r, i);
 	return 0;
 }
 
@@ -195,10 +212,133 @@ static json_t *rule(const char *kind)
 		"defaultConfiguration", "level", "warning");
 }
 
-static json_t *result(const struct report_finding *f, const struct rules *rs)
+/*
+ * Thread flows: which thread each location runs in, and in which order.
+ * Thread 0 is the writer (publication side), thread 1 the reader; for a
+ * data race without a flag, thread 0 makes the plain access and thread 1
+ * the racing one.  Within a thread: the plain write or the barrier before
+ * the publication, the flag read before the plain read.  Returns the
+ * thread and sets *ORDER, or -1 for a location in no thread (a comment).
+ */
+static int thread_of(const struct report_finding *f, const struct report_location *l, int *order)
+{
+	const char *role = l->role ? l->role : "";
+	int reader_plain = f->kind && strcmp(f->kind, "missing-acquire") == 0;
+	int flagged = 0;
+
+	for (int i = 0; i < f->nlocs; i++)
+		flagged |= f->locs[i].role && (!strcmp(f->locs[i].role, "publish") || !strcmp(f->locs[i].role, "consume"));
+	*order = 1;
+	if (!strcmp(role, "publish")) {
+		*order = 2;
+		return 0;
+	}
+	if (!strcmp(role, "consume") || !strcmp(role, "barrier"))
+		return !strcmp(role, "consume");
+	if (!strcmp(role, "plain-access")) {
+		*order = reader_plain ? 2 : 1;
+		return reader_plain;
+	}
+	if (!strcmp(role, "racing-access")) {
+		if (!flagged)
+			return 1;
+		*order = reader_plain ? 1 : 2;
+		return !reader_plain;
+	}
+	return -1;
+}
+
+/* A frame of an observed stack as a SARIF stackFrame. */
+static json_t *stack(const struct report_frame *fr, int n)
+{
+	json_t *frames = json_array();
+
+	for (int i = 0; i < n; i++) {
+		json_t *loc = json_object();
+
+		if (fr[i].file)
+			json_object_set_new(loc, "physicalLocation", physical_location(fr[i].file, fr[i].line, 0));
+		if (fr[i].function)
+			json_object_set_new(loc, "logicalLocations", json_pack("[{s:o, s:s}]",
+				"name", report_json_string(fr[i].function), "kind", "function"));
+		json_array_append_new(frames, json_pack("{s:o}", "location", loc));
+	}
+	return json_pack("{s:o}", "frames", frames);
+}
+
+/* One codeFlow with a threadFlow per side; NULL when no location has a
+ * thread.  A race seen only at run time carries its observed stacks. */
+static json_t *code_flows(const struct report_finding *f)
+{
+	static const char *const names[2][2] = {
+		{ "writer: the data access, then the publication", "reader: the flag read, then the data access" },
+		{ "thread of the plain access", "thread of the racing access" },
+	};
+	int flagged = 0, dynamic_only = !(f->evidence & REPORT_EV_STATIC) && f->has_dynamic;
+	json_t *threads = json_array();
+
+	for (int i = 0; i < f->nlocs; i++)
+		flagged |= f->locs[i].role && (!strcmp(f->locs[i].role, "publish") || !strcmp(f->locs[i].role, "consume"));
+	for (int t = 0; t < 2; t++) {
+		json_t *locs = json_array();
+
+		for (int order = 1; order <= 2; order++)
+			for (int i = 0; i < f->nlocs; i++) {
+				const struct report_location *l = &f->locs[i];
+				char *note;
+				json_t *loc, *tfl;
+				int o;
+
+				if (thread_of(f, l, &o) != t || o != order)
+					continue;
+				loc = location(l, -1);
+				note = report_location_note(f, l);
+				json_object_set_new(loc, "message", json_pack("{s:o}", "text", report_json_string(note)));
+				free(note);
+				tfl = json_pack("{s:o}", "location", loc);
+				if (dynamic_only && f->dyn.nframes[t] > 0)
+					json_object_set_new(tfl, "stack", stack(f->dyn.stack[t], f->dyn.nframes[t]));
+				json_array_append_new(locs, tfl);
+			}
+		if (json_array_size(locs) == 0) {
+			json_decref(locs);
+			continue;
+		}
+		json_array_append_new(threads, json_pack("{s:{s:s}, s:o}",
+			"message", "text", names[!flagged][t], "locations", locs));
+	}
+	if (json_array_size(threads) == 0) {
+		json_decref(threads);
+		return NULL;
+	}
+	return json_pack("[{s:o}]", "threadFlows", threads);
+}
+
+static const char *baseline_state_name(enum report_baseline_state b)
+{
+	switch (b) {
+	case REPORT_BASELINE_NEW: return "new";
+	case REPORT_BASELINE_UNCHANGED: return "unchanged";
+	case REPORT_BASELINE_ABSENT: return "absent";
+	case REPORT_BASELINE_NONE: break;
+	}
+	return NULL;
+}
+
+/* SARIF's record of an inline suppression. */
+static json_t *suppression(const struct report_suppression *s)
+{
+	json_t *loc = json_pack("{s:o}", "physicalLocation", physical_location(s->file, s->line, s->column));
+
+	return json_pack("{s:s, s:s, s:o, s:s}", "kind", "inSource", "status", "accepted", "location", loc,
+			 "justification", s->nkinds ? "kcsan-scan: ignore comment naming this kind"
+						    : "kcsan-scan: ignore comment");
+}
+
+static json_t *result(const struct report *r, const struct report_finding *f, const struct rules *rs)
 {
 	const char *kind = f->kind ? f->kind : "unknown";
-	json_t *o = json_object(), *props, *related;
+	json_t *o = json_object(), *props, *related, *flows;
 
 	json_object_set_new(o, "ruleId", report_json_string(kind));
 	json_object_set_new(o, "ruleIndex", json_integer((json_int_t)rule_index(rs, kind)));
@@ -220,6 +360,13 @@ static json_t *result(const struct report_finding *f, const struct rules *rs)
 	}
 	json_object_set_new(o, "partialFingerprints", json_pack("{s:o}", "kcsanScan/v1",
 		report_json_string(f->id ? f->id : "")));
+	if ((flows = code_flows(f)))
+		json_object_set_new(o, "codeFlows", flows);
+	if (baseline_state_name(f->baseline))
+		json_object_set_new(o, "baselineState", json_string(baseline_state_name(f->baseline)));
+	if (f->suppressed_by >= 0)
+		json_object_set_new(o, "suppressions",
+				    json_pack("[o]", suppression(&r->suppressions[f->suppressed_by])));
 
 	props = json_object();
 	json_object_set_new(props, "evidence", report_json_evidence(f->evidence));
@@ -270,7 +417,9 @@ int report_write_sarif(const struct report *r, FILE *out)
 		json_array_append_new(rules, rule(rs.kinds[i]));
 	results = json_array();
 	for (size_t i = 0; i < r->nfindings; i++)
-		json_array_append_new(results, result(&r->findings[i], &rs));
+		json_array_append_new(results, result(r, &r->findings[i], &rs));
+	for (size_t i = 0; i < r->nabsent; i++)
+		json_array_append_new(results, result(r, &r->absent[i], &rs));
 	free(rs.kinds);
 
 	run = json_pack("{s:{s:{s:s, s:s, s:s, s:o}}}",

@@ -6,10 +6,29 @@
  *   src/mp.c:13: note: fix: smp_store_release(&flag, 1);
  *   note: observed 3 times at run time (reordered)
  *   1 finding: 1 error, 0 warnings, 0 notes
- */
+ *
+ * Every text that comes from the scanned tree (file names, names, fix
+ * suggestions) is written with control characters escaped (\n, \t,
+ * \x1b, ...), so a hostile file name can neither forge a diagnostic line
+ * nor send escape sequences to the terminal. */
 #include "report.h"
 
 #include <stdlib.h>
+
+/* S with bytes below 0x20 and 0x7f written as C escapes. */
+static void put_text(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p == '\t')
+			fputs("\\t", out);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+}
 
 /* "file:line:col: ", leaving out what is unknown. */
 static void position(FILE *out, const char *file, int line, int column)
@@ -18,7 +37,7 @@ static void position(FILE *out, const char *file, int line, int column)
 		fputs("kcsan-scan: ", out);
 		return;
 	}
-	fputs(file, out);
+	put_text(out, file);
 	if (line > 0) {
 		fprintf(out, ":%d", line);
 		if (column > 0)
@@ -32,7 +51,7 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-static void write_finding(const struct report_finding *f, FILE *out)
+static void write_finding(const struct report *r, const struct report_finding *f, FILE *out)
 {
 	const struct report_location *first = f->nlocs ? &f->locs[0] : NULL;
 	const char *kind = f->kind ? f->kind : "unknown";
@@ -41,39 +60,58 @@ static void write_finding(const struct report_finding *f, FILE *out)
 		position(out, first->file, first->line, first->column);
 	else
 		position(out, NULL, 0, 0);
-	fprintf(out, "%s: %s [kcsan-scan:%s]\n", report_severity_name(f->severity),
-		f->message && *f->message ? f->message : kind, kind);
+	fprintf(out, "%s: ", report_severity_name(f->severity));
+	put_text(out, f->message && *f->message ? f->message : kind);
+	fputs(" [kcsan-scan:", out);
+	put_text(out, kind);
+	fputs("]\n", out);
 
 	for (int i = 1; i < f->nlocs; i++) {
 		const struct report_location *l = &f->locs[i];
 		char *note = report_location_note(f, l);
 
 		position(out, l->file, l->line, l->column);
-		fprintf(out, "note: %s\n", note);
+		fputs("note: ", out);
+		put_text(out, note);
+		fputc('\n', out);
 		free(note);
 	}
 	if (f->fix_suggestion) {
 		if (f->fix_file)
 			position(out, f->fix_file, f->fix_line, 0);
-		fprintf(out, "note: fix: %s\n", f->fix_suggestion);
+		fputs("note: fix: ", out);
+		put_text(out, f->fix_suggestion);
+		fputc('\n', out);
 	}
 	if (f->has_dynamic)
 		fprintf(out, "note: observed %lld %s at run time%s\n", f->dyn.observations,
 			f->dyn.observations == 1 ? "time" : "times",
 			f->dyn.reordered ? " (reordered)" : "");
+	if (f->suppressed_by >= 0) {
+		const struct report_suppression *s = &r->suppressions[f->suppressed_by];
+
+		position(out, s->file, s->line, s->column);
+		fputs("note: suppressed by this comment\n", out);
+	}
 }
 
 int report_write_text(const struct report *r, FILE *out)
 {
 	for (size_t i = 0; i < r->nfindings; i++)
-		write_finding(&r->findings[i], out);
-	if (r->nfindings == 0)
-		fputs("no findings\n", out);
+		if (report_listed(r, &r->findings[i]))
+			write_finding(r, &r->findings[i], out);
+	if (r->listed == 0)
+		fprintf(out, "no %sfindings", r->has_baseline ? "new " : "");
 	else
-		fprintf(out, "%zu %s: %zu %s, %zu %s, %zu %s\n",
-			r->nfindings, plural(r->nfindings, "finding", "findings"),
+		fprintf(out, "%zu %s%s: %zu %s, %zu %s, %zu %s",
+			r->listed, r->has_baseline ? "new " : "", plural(r->listed, "finding", "findings"),
 			r->errors, plural(r->errors, "error", "errors"),
 			r->warnings, plural(r->warnings, "warning", "warnings"),
 			r->notes, plural(r->notes, "note", "notes"));
+	if (r->has_baseline)
+		fprintf(out, "; %zu unchanged, %zu absent from the baseline", r->unchanged, r->nabsent);
+	if (r->suppressed)
+		fprintf(out, "; %zu suppressed%s", r->suppressed, r->show_suppressed ? " (shown)" : "");
+	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
 }

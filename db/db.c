@@ -1,10 +1,18 @@
 /* db/db.c — opening kcsan-scan databases and small helpers shared by the
- * scanner, the report and the runtime.  See db.h for the contracts. */
+ * scanner, the report and the runtime.  See db.h for the contracts.
+ *
+ * The rule that keeps other people's files safe: nothing is written to a
+ * file before it is known to be ours (or empty).  "Ours" is decided by the
+ * tables, not by PRAGMA user_version alone, which any SQLite file may set:
+ * every table and column of db/schema.sql must be there.  The expected
+ * shape is read from the schema itself (applied to an in-memory database),
+ * so there is no second list to keep in step. */
 #include "db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,15 +44,58 @@ static int table_count(sqlite3 *db)
 	return n;
 }
 
-/* Reads user_version and the table count from one snapshot: read apart,
- * a schema another process commits in between looks like a foreign
- * database (version 0, yet tables). */
-static void read_header(sqlite3 *db, int *version, int *tables)
+/* Every (table, column) of a database, one per row. */
+static const char shape_sql[] =
+	"SELECT m.name, c.name FROM sqlite_master m, pragma_table_info(m.name) c"
+	" WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'";
+
+/* Does DB have every table and column that db/schema.sql creates?
+ * Returns 1, 0, or -1 when DB cannot be read. */
+static int has_our_tables(sqlite3 *db)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *want = NULL, *have = NULL;
+	int ours = -1, rc;
+
+	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(ref, kdb_schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(ref, shape_sql, -1, &want, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master m, pragma_table_info(m.name) c"
+			       " WHERE m.type = 'table' AND m.name = ?1 AND c.name = ?2",
+			       -1, &have, NULL) != SQLITE_OK)
+		goto out;
+	ours = 1;
+	while (ours == 1 && (rc = sqlite3_step(want)) == SQLITE_ROW) {
+		sqlite3_bind_text(have, 1, (const char *)sqlite3_column_text(want, 0), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(have, 2, (const char *)sqlite3_column_text(want, 1), -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(have);
+		if (rc != SQLITE_ROW)
+			ours = rc == SQLITE_DONE ? 0 : -1;
+		sqlite3_reset(have);
+	}
+out:
+	sqlite3_finalize(want);
+	sqlite3_finalize(have);
+	sqlite3_close(ref);
+	return ours;
+}
+
+struct header {
+	int version;    /* PRAGMA user_version, -1 when unreadable */
+	int tables;     /* entries of sqlite_master, -1 when unreadable */
+	int ours;       /* has_our_tables() */
+};
+
+/* Reads the header from one snapshot: read apart, a schema another
+ * process commits in between looks like a foreign database (version 0,
+ * yet tables). */
+static void read_header(sqlite3 *db, struct header *h)
 {
 	int in_txn = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
 
-	*version = user_version(db);
-	*tables = table_count(db);
+	h->version = user_version(db);
+	h->tables = table_count(db);
+	h->ours = h->tables > 0 ? has_our_tables(db) : 0;
 	if (in_txn)
 		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 }
@@ -68,13 +119,67 @@ static int set_wal(sqlite3 *db, char *err, size_t errlen)
 	}
 }
 
+/* "file:PATH?immutable=1" with PATH percent-encoded where a URI needs it. */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *uri = malloc(3 * strlen(path) + sizeof "file:?immutable=1"), *o;
+
+	if (!uri)
+		return NULL;
+	o = uri + sprintf(uri, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p >= 0x7f) {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	strcpy(o, "?immutable=1");
+	return uri;
+}
+
+/* A WAL database that nobody may write (in a read-only directory, a CI
+ * artifact) cannot be opened read-only the usual way when its -shm file
+ * is missing: SQLite wants to create it.  With no -wal file either, the
+ * database file alone is the whole content, and opening it immutable is
+ * exact.  Returns the connection or NULL. */
+static sqlite3 *open_immutable(const char *path)
+{
+	char *wal = malloc(strlen(path) + sizeof "-wal"), *uri;
+	struct stat st;
+	sqlite3 *db = NULL;
+	int has_wal;
+
+	if (!wal)
+		return NULL;
+	sprintf(wal, "%s-wal", path);
+	has_wal = stat(wal, &st) == 0 && st.st_size > 0;
+	free(wal);
+	if (has_wal || !(uri = immutable_uri(path)))
+		return NULL;
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX,
+			    NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		db = NULL;
+	}
+	free(uri);
+	return db;
+}
+
 sqlite3 *kdb_open(const char *path, enum kdb_mode mode, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	int flags = mode == KDB_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
 				       : SQLITE_OPEN_READONLY;
-	int version, tables;
+	struct header h;
 
+	if (!*path) {
+		snprintf(err, errlen, "the database name is empty");
+		return NULL;
+	}
 	if (mode == KDB_READ_ONLY && access(path, F_OK) != 0) {
 		snprintf(err, errlen, "database '%s' does not exist (run 'kcsan-scan scan' first)", path);
 		return NULL;
@@ -89,12 +194,21 @@ sqlite3 *kdb_open(const char *path, enum kdb_mode mode, char *err, size_t errlen
 	sqlite3_extended_result_codes(db, 1);
 
 	/* Reading the header tells a non-database file apart before we write. */
-	read_header(db, &version, &tables);
-	if (version < 0 || tables < 0) {
-		snprintf(err, errlen, "'%s' is not a kcsan-scan database: %s", path, sqlite3_errmsg(db));
+	read_header(db, &h);
+	if ((h.version < 0 || h.tables < 0) && mode == KDB_READ_ONLY) {
+		sqlite3 *imm = open_immutable(path);
+
+		if (imm) {
+			sqlite3_close(db);
+			db = imm;
+			read_header(db, &h);
+		}
+	}
+	if (h.version < 0 || h.tables < 0 || h.ours < 0) {
+		snprintf(err, errlen, "cannot read '%s' as a kcsan-scan database: %s", path, sqlite3_errmsg(db));
 		goto fail;
 	}
-	if (version == 0 && tables == 0) {
+	if (h.version == 0 && h.tables == 0) {
 		if (mode != KDB_CREATE) {
 			snprintf(err, errlen, "database '%s' is empty (run 'kcsan-scan scan' first)", path);
 			goto fail;
@@ -110,14 +224,17 @@ sqlite3 *kdb_open(const char *path, enum kdb_mode mode, char *err, size_t errlen
 		}
 		if (kdb_exec(db, "COMMIT", err, errlen) < 0)
 			goto fail;
-		version = user_version(db);
+		read_header(db, &h);
 	}
-	if (version != KDB_SCHEMA_VERSION) {
-		if (version == 0)
-			snprintf(err, errlen, "'%s' is not a kcsan-scan database (it has other tables); refusing to touch it", path);
-		else
-			snprintf(err, errlen, "database '%s' has schema version %d, this kcsan-scan needs version %d; "
-				 "scan into a new file or delete it", path, version, KDB_SCHEMA_VERSION);
+	if (h.version != KDB_SCHEMA_VERSION && h.version > 0 && h.tables > 0 &&
+	    sqlite3_table_column_metadata(db, NULL, "scans", "tool_version", NULL, NULL, NULL, NULL, NULL) == SQLITE_OK) {
+		snprintf(err, errlen, "database '%s' has schema version %d, this kcsan-scan needs version %d; "
+			 "scan into a new file or delete it", path, h.version, KDB_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (h.version != KDB_SCHEMA_VERSION || !h.ours) {
+		snprintf(err, errlen, "'%s' is not a kcsan-scan database (it has other tables); refusing to touch it",
+			 path);
 		goto fail;
 	}
 	/* A reader must work on a database it may not write (a CI artifact):
@@ -133,7 +250,6 @@ fail:
 	sqlite3_close(db);
 	return NULL;
 }
-
 int kdb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
 	char *msg = NULL;

@@ -11,8 +11,7 @@
 #include <stddef.h>
 #include <sqlite3.h>
 
-/* The PRAGMA user_version that db/schema.sql sets. */
-#define KDB_SCHEMA_VERSION 1
+#include "schema_version.h"
 
 extern const char kdb_schema_sql[];
 
@@ -23,9 +22,12 @@ enum kdb_mode {
 
 /* Opens PATH.  On success returns the connection (WAL, foreign keys on,
  * busy timeout set).  On failure returns NULL and writes a one-line reason
- * into ERR (ERRLEN bytes); the file is left as it was.  A database whose
- * user_version is not KDB_SCHEMA_VERSION (or that is not a kcsan-scan
- * database at all) is refused, never rewritten. */
+ * into ERR (ERRLEN bytes); the file is left byte for byte as it was.  A
+ * database whose user_version is not KDB_SCHEMA_VERSION, or that lacks
+ * any table or column of db/schema.sql (a file that is not a kcsan-scan
+ * database at all), is refused before anything is written to it.  A
+ * read-only database that cannot be opened the usual way (a WAL file in
+ * a directory we may not write) is opened immutable when that is exact. */
 sqlite3 *kdb_open(const char *path, enum kdb_mode mode, char *err, size_t errlen);
 
 /* Runs SQL with no result rows; on error writes the message into ERR and

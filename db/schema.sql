@@ -14,8 +14,12 @@
 --   * scan results, recomputed from all facts at the end of every scan:
 --     function_summaries, candidates, pairs, findings, finding_locations.
 --   * dynamic results, filled by the runtime: runs, races, race_evidence.
+--   * inline suppressions, read by the scan from the source: suppressions.
+--
+-- A file is taken for a kcsan-scan database only when it has every table
+-- and column below (db/db.c); user_version alone proves nothing.
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 CREATE TABLE IF NOT EXISTS scans (
     id            INTEGER PRIMARY KEY,
@@ -235,3 +239,16 @@ CREATE TABLE IF NOT EXISTS race_evidence (
     race_id        INTEGER NOT NULL REFERENCES races(id) ON DELETE CASCADE,
     PRIMARY KEY (finding_id, race_id)
 );
+
+-- Inline suppressions: a comment 'kcsan-scan: ignore' (every kind) or
+-- 'kcsan-scan: ignore(KIND, ...)' in a file that holds events.  It covers
+-- findings with a location on its own line or on the line below it.  Read
+-- anew at the end of every scan.  One row per kind named; kind is NULL
+-- for a comment that names none.
+CREATE TABLE IF NOT EXISTS suppressions (
+    file_id        INTEGER NOT NULL REFERENCES files(id),
+    line           INTEGER NOT NULL,      -- line of the comment's marker
+    col            INTEGER NOT NULL,
+    kind           TEXT                   -- NULL: every kind
+);
+CREATE INDEX IF NOT EXISTS suppressions_by_file ON suppressions(file_id, line);

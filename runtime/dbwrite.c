@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../db/schema_version.h"
+
 #include "dynlib.h"
 #include "kcsan_rt.h"
 #include "strbuf.h"
@@ -311,7 +313,7 @@ static int schema_ok(sqlite3 *db)
 	    kcsan_sq.step(st) == SQLITE_ROW)
 		v = kcsan_sq.column_int(st, 0);
 	kcsan_sq.finalize(st);
-	return v == 1;	/* db/schema.sql's version */
+	return v == KDB_SCHEMA_VERSION;
 }
 
 void kcsan_db_record(const struct kcsan_access_info *watcher,

@@ -4,29 +4,6 @@
 # --fail-on levels (exit 1), the three formats, and -o written atomically.
 . tests/e2e/lib.sh
 
-# make_db FILE SEVERITY...: a database from db/schema.sql with one finding
-# per SEVERITY given (none: an empty report).
-make_db() {
-	db=$1
-	shift
-	sqlite3 "$db" <"$TOP/db/schema.sql" || return 1
-	sqlite3 "$db" "INSERT INTO scans(id, tool_version, started_at, root, arguments, status)
-	               VALUES (1, '0.1.0', '2026-12-03T09:00:00Z', '/src/proj', '[]', 'ok')" || return 1
-	n=0
-	for sev in "$@"; do
-		n=$((n + 1))
-		sqlite3 "$db" "INSERT INTO findings(id, fingerprint, kind, severity, message, variable, flag, scan_id)
-		               VALUES ($n, 'fp$n', 'missing-release', '$sev', 'message $n', 'x', 'flag', 1);
-		               INSERT INTO finding_locations VALUES
-		               ($n, 0, 'plain-access', 'src/f$n.c', 12, 5, 'writer', 'write', 0),
-		               ($n, 1, 'publish', 'src/f$n.c', 13, 5, 'writer', 'write', 1);" || return 1
-	done
-}
-
-one_line() {  # FILE: exactly one line of text
-	[ "$(wc -l <"$1")" -eq 1 ] || { echo "expected one line:"; cat "$1"; return 1; }
-}
-
 missing_db() {
 	"$KS" report --db "$WORK/absent.db" >"$WORK/out" 2>"$WORK/err"; rc=$?
 	[ $rc -eq 2 ] && one_line "$WORK/err" && expect_in "$WORK/err" "absent.db" &&
@@ -39,11 +16,12 @@ default_db_is_cwd() {
 }
 
 other_version() {
-	sqlite3 "$WORK/v7.db" "CREATE TABLE t(x); PRAGMA user_version = 7;"
+	# a kcsan-scan database of another version: our tables, another number
+	sqlite3 "$WORK/v7.db" <"$TOP/db/schema.sql" && sqlite3 "$WORK/v7.db" "PRAGMA user_version = 7;"
 	"$KS" report --db "$WORK/v7.db" 2>"$WORK/err"; rc=$?
 	[ $rc -eq 2 ] && one_line "$WORK/err" && expect_in "$WORK/err" "version 7" &&
 	[ "$(sqlite3 "$WORK/v7.db" 'PRAGMA user_version')" = 7 ] &&
-	[ "$(sqlite3 "$WORK/v7.db" 'SELECT count(*) FROM sqlite_master')" = 1 ]
+	[ "$(sqlite3 "$WORK/v7.db" 'PRAGMA journal_mode')" = delete ]
 }
 
 foreign_db() {

@@ -222,11 +222,12 @@ Test(report, json_top_level_shape)
 	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "tool"), "version")), "0.1.0");
 
 	json_t *sum = json_object_get(doc, "summary");
-	expect_keys(sum, (const char *[]){ "findings", "errors", "warnings", "notes", NULL }, "summary");
+	expect_keys(sum, (const char *[]){ "findings", "errors", "warnings", "notes", "suppressed", NULL }, "summary");
 	cr_assert_eq(json_integer_value(json_object_get(sum, "findings")), 9);
 	cr_assert_eq(json_integer_value(json_object_get(sum, "errors")), 7);
 	cr_assert_eq(json_integer_value(json_object_get(sum, "warnings")), 1);
 	cr_assert_eq(json_integer_value(json_object_get(sum, "notes")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(sum, "suppressed")), 0);
 	cr_assert(json_is_array(json_object_get(doc, "findings")));
 	cr_assert_eq(json_array_size(json_object_get(doc, "findings")), 9);
 	json_decref(doc);
