@@ -446,15 +446,61 @@ static char *race_message(const struct report_finding *f, int reordered)
 	return msg;
 }
 
+/* The id of a race seen only at run time.  The runtime's fingerprint
+ * hashes the absolute paths it saw; the id is made again from the paths
+ * relative to the scanned root, so that it does not depend on where the
+ * tree was checked out: kind, object and the two sides (function, file,
+ * line, access, marked) in either order, and a counter for two races that
+ * agree on all of that (lines unknown). */
+static char *dynamic_id(struct loader *ld, const struct report_finding *f, size_t first_dynamic)
+{
+	char *side[2] = { NULL, NULL }, *key, hex[17];
+
+	for (int i = 0; i < 2; i++) {
+		const struct report_location *l = i < f->nlocs ? &f->locs[i] : NULL;
+
+		side[i] = l ? xasprintf("%s|%s|%d|%s|%d", l->function ? l->function : "", l->file ? l->file : "",
+					l->line, l->access ? l->access : "", l->marked)
+			    : xstrdup("");
+	}
+	if (strcmp(side[0], side[1]) > 0) {
+		char *t = side[0];
+
+		side[0] = side[1];
+		side[1] = t;
+	}
+	key = xasprintf("dynamic|%s|%s|%s|%s", f->kind ? f->kind : "", f->variable ? f->variable : "",
+			side[0], side[1]);
+	hash_text(key, strlen(key), hex);
+	for (int dup = 1;; dup++) {
+		size_t i;
+
+		for (i = first_dynamic; i < ld->r->nfindings; i++)
+			if (ld->r->findings[i].id && strcmp(ld->r->findings[i].id, hex) == 0)
+				break;
+		if (i == ld->r->nfindings)
+			break;
+		free(key);
+		key = xasprintf("dynamic|%s|%s|%s|%s#%d", f->kind ? f->kind : "", f->variable ? f->variable : "",
+				side[0], side[1], dup);
+		hash_text(key, strlen(key), hex);
+	}
+	free(key);
+	free(side[0]);
+	free(side[1]);
+	return xstrdup(hex);
+}
+
 /* Races that no race_evidence row joins to a static finding. */
 static int load_dynamic_only(struct loader *ld)
 {
 	sqlite3_stmt *st = kdb_prepare(ld->db,
-		"SELECT r.fingerprint, r.kind, r.object,"
+		"SELECT NULL, r.kind, r.object,"
 		" r.a_function, r.a_file, r.a_line, r.a_access, r.a_marked,"
 		" r.b_function, r.b_file, r.b_line, r.b_access, r.b_marked, " RACE_COLUMNS ", r.id"
 		" FROM races r WHERE NOT EXISTS (SELECT 1 FROM race_evidence e WHERE e.race_id = r.id)"
 		" ORDER BY r.id");
+	size_t first_dynamic = ld->r->nfindings;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -463,7 +509,6 @@ static int load_dynamic_only(struct loader *ld)
 		if (race_joined(ld, sqlite3_column_int64(st, 18)))
 			continue;       /* confirms a static finding */
 		f = new_finding(ld);
-		f->id = col_text(st, 0);
 		f->kind = col_text(st, 1);
 		f->severity = REPORT_ERROR;
 		f->evidence = REPORT_EV_DYNAMIC;
@@ -473,6 +518,7 @@ static int load_dynamic_only(struct loader *ld)
 		add_race(&f->dyn, 1, st, 13, ld->r->root);
 		f->has_dynamic = 1;
 		f->message = race_message(f, f->dyn.reordered);
+		f->id = dynamic_id(ld, f, first_dynamic);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : step_error(ld, "races");
