@@ -126,7 +126,8 @@ void report_apply_baseline(struct report *r, struct report *base);
  * show_suppressed), and with a baseline only a new one. */
 int report_listed(const struct report *r, const struct report_finding *f);
 
-/* Fills R's counts from the findings it lists. */
+/* Fills R's counts: listed findings, their severities (suppressed ones
+ * shown on request not among them), and the suppressed ones. */
 void report_count(struct report *r);
 
 /* The writers.  Each returns 0, or -1 when writing to OUT failed. */

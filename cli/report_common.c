@@ -73,6 +73,9 @@ void report_count(struct report *r)
 		if (!report_listed(r, f))
 			continue;
 		r->listed++;
+		/* A suppressed finding shown on request is no error of the tree. */
+		if (f->suppressed_by >= 0)
+			continue;
 		switch (f->severity) {
 		case REPORT_ERROR: r->errors++; break;
 		case REPORT_WARNING: r->warnings++; break;
