@@ -10,16 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *dup_or_die(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d) {
-		fputs("kcsan-scan report: out of memory\n", stderr);
-		exit(2);
-	}
-	return d;
-}
+#include "analyzer/facts.h"   /* xstrdup */
 
 /* Does the file behind FD start with SQLite's header?  (Reads with
  * pread: the offset stays where it was.) */
@@ -103,7 +94,7 @@ int output_open(struct output_file *o, const char *path, const char *db_path, ch
 	if (!target) {
 		struct stat ls;
 
-		target = dup_or_die(path);
+		target = xstrdup(path);
 		if (lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode)) {
 			/* Dangling: opening through the link creates its target. */
 			mask = umask(0);

@@ -11,27 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		fputs("kcsan-scan report: out of memory\n", stderr);
-		exit(2);
-	}
-	return p;
-}
+#include "analyzer/facts.h"   /* xcalloc and friends */
 
 /* The string at KEY of O, copied; NULL when absent or not a string. */
 static char *get_string(json_t *o, const char *key)
 {
-	const char *s = json_string_value(json_object_get(o, key));
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = xcalloc(strlen(s) + 1, 1);
-	return strcpy(d, s);
+	return xstrdup(json_string_value(json_object_get(o, key)));
 }
 
 static int get_int(json_t *o, const char *key)
