@@ -1,5 +1,11 @@
 /* analyzer/compdb.c — translation units from compile_commands.json and
- * from the command line (see compdb.h). */
+ * from the command line (see compdb.h).
+ *
+ * Every path is made absolute here, once: an entry's "directory" against
+ * the folder that holds compile_commands.json (as clang's tooling does;
+ * against our own working directory it would name another tree), its
+ * "file" and path flags against that directory.  No path is copied into a
+ * fixed-size buffer: paths come from the input and have no useful limit. */
 #include "compdb.h"
 #include "facts.h"
 
@@ -193,9 +199,17 @@ static void filter_args(struct tu_spec *t, char **words, int n, const char *file
 	}
 }
 
+/* The current directory, allocated (NULL, errno set, if it cannot be
+ * determined). */
+char *current_dir(void)
+{
+	return getcwd(NULL, 0);
+}
+
 int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 {
 	char *path = xasprintf("%s/compile_commands.json", dir);
+	char *cwd, *db_dir;
 	json_error_t jerr;
 	json_t *root = json_load_file(path, 0, &jerr);
 	size_t i;
@@ -209,6 +223,15 @@ int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 		free(path);
 		return -1;
 	}
+	cwd = current_dir();
+	if (!cwd) {
+		snprintf(err, errlen, "cannot determine the current directory: %s", strerror(errno));
+		json_decref(root);
+		free(path);
+		return -1;
+	}
+	db_dir = absolute(cwd, dir);
+	free(cwd);
 	if (!json_is_array(root)) {
 		snprintf(err, errlen, "%s: malformed compile database: expected a JSON array", path);
 		goto fail;
@@ -216,7 +239,7 @@ int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 	json_array_foreach(root, i, entry) {
 		json_t *jd = json_object_get(entry, "directory"), *jf = json_object_get(entry, "file");
 		json_t *jc = json_object_get(entry, "command"), *ja = json_object_get(entry, "arguments");
-		char **words = NULL, *abs;
+		char **words = NULL, *abs, *entry_dir;
 		int n = 0;
 		struct tu_spec *t;
 
@@ -226,9 +249,11 @@ int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 				 path, i + 1);
 			goto fail;
 		}
-		abs = absolute(json_string_value(jd), json_string_value(jf));
+		entry_dir = absolute(db_dir, json_string_value(jd));
+		abs = absolute(entry_dir, json_string_value(jf));
 		if (!is_c_source(abs)) {
 			free(abs);
+			free(entry_dir);
 			continue;
 		}
 		if (json_is_array(ja)) {
@@ -244,6 +269,7 @@ int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 						free(words[q]);
 					free(words);
 					free(abs);
+					free(entry_dir);
 					goto fail;
 				}
 				words[n++] = xstrdup(json_string_value(w));
@@ -252,7 +278,7 @@ int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 			n = split_command(json_string_value(jc), &words);
 		}
 		t = add(l, abs);
-		t->directory = xstrdup(json_string_value(jd));
+		t->directory = entry_dir;
 		filter_args(t, words, n, json_string_value(jf));
 		for (int q = 0; q < n; q++)
 			free(words[q]);
@@ -260,10 +286,12 @@ int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 		free(abs);
 	}
 	json_decref(root);
+	free(db_dir);
 	free(path);
 	return 0;
 fail:
 	json_decref(root);
+	free(db_dir);
 	free(path);
 	return -1;
 }
@@ -330,19 +358,21 @@ static void add_dir(struct tu_list *l, const char *dir, char **cflags, int ncfla
 int compdb_add_path(struct tu_list *l, const char *path, char **cflags, int ncflags,
 		    char *err, size_t errlen)
 {
-	char cwd[PATH_MAX];
+	char *cwd = current_dir();
 	char *abs;
 	struct stat st;
 
-	if (!getcwd(cwd, sizeof cwd)) {
+	if (!cwd) {
 		snprintf(err, errlen, "cannot determine the current directory: %s", strerror(errno));
 		return -1;
 	}
 	if (stat(path, &st) != 0) {
 		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		free(cwd);
 		return -1;
 	}
 	abs = absolute(cwd, path);
+	free(cwd);
 	if (S_ISDIR(st.st_mode))
 		add_dir(l, abs, cflags, ncflags, 0);
 	else if (S_ISREG(st.st_mode))

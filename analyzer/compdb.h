@@ -30,6 +30,10 @@ int compdb_add_path(struct tu_list *l, const char *path, char **cflags, int ncfl
 
 void compdb_free(struct tu_list *l);
 
+/* The current directory, allocated; NULL with errno when it cannot be
+ * determined. */
+char *current_dir(void);
+
 /* Splits a shell command line into words (quotes and backslashes as the
  * shell does, no expansions).  Returns the count; *OUT is allocated. */
 int split_command(const char *cmd, char ***out);

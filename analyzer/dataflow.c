@@ -503,18 +503,25 @@ static int dm_add(struct derived *d, int read)
 	return 1;
 }
 
-/* Calls FN for every item of a ",a,@3,b," list. */
+/* Calls FN for every item of a ",a,@3,b," list.  Items hold link keys,
+ * which hold paths: an item has no length limit (one that did lost the
+ * items of a static function in a deep directory).  The common short
+ * list is copied on the stack, a longer one into the heap. */
 static void for_each_use(const char *uses, void (*fn)(const char *, void *), void *arg)
 {
-	char item[160];
+	char small[256], *item = small;
+	size_t len;
 
 	if (!uses)
 		return;
+	len = strlen(uses);
+	if (len >= sizeof small)
+		item = xmalloc(len + 1);
 	for (const char *p = uses; *p; ) {
 		const char *e = strchr(p, ',');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 
-		if (n > 0 && n < sizeof item) {
+		if (n > 0) {
 			memcpy(item, p, n);
 			item[n] = '\0';
 			fn(item, arg);
@@ -523,6 +530,8 @@ static void for_each_use(const char *uses, void (*fn)(const char *, void *), voi
 			break;
 		p = e + 1;
 	}
+	if (item != small)
+		free(item);
 }
 
 struct flow_ctx { struct deriv_map *m; struct derived *target; int changed; };
@@ -2163,8 +2172,9 @@ static int in_loop(const struct function *f, int b)
 static int start_routine(const struct program *p, const struct event *create)
 {
 	const char *a = create->args;
-	char name[128];
+	char *name;
 	size_t n = 0;
+	int found = -1;
 
 	for (int k = 0; k < 2 && a; k++) {
 		a = strchr(a, '\x1f');
@@ -2175,17 +2185,19 @@ static int start_routine(const struct program *p, const struct event *create)
 		return -1;
 	while (*a == '&' || *a == ' ' || *a == '(')
 		a++;
-	while (a[n] && a[n] != '\x1f' && a[n] != ')' && a[n] != ' ' && n < sizeof name - 1)
+	while (a[n] && a[n] != '\x1f' && a[n] != ')' && a[n] != ' ')
 		n++;
+	name = xmalloc(n + 1);
 	memcpy(name, a, n);
 	name[n] = '\0';
-	for (int i = 0; i < p->nfns; i++)
+	for (int i = 0; i < p->nfns && found < 0; i++)
 		if (strcmp(p->fns[i].name, name) == 0 && strcmp(p->fns[i].file, create->file) == 0)
-			return i;
-	for (int i = 0; i < p->nfns; i++)
+			found = i;
+	for (int i = 0; i < p->nfns && found < 0; i++)
 		if (strcmp(p->fns[i].name, name) == 0)
-			return i;
-	return -1;
+			found = i;
+	free(name);
+	return found;
 }
 
 /* A way one function starts activations of another: a call, or a thread

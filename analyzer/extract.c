@@ -6,9 +6,12 @@
 #include "extract.h"
 #include "extract_int.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *file_text(struct ectx *x, CXFile f, size_t *size)
 {
@@ -131,7 +134,7 @@ int site_from_call(struct ectx *x, CXCursor c, struct site *out)
 	unsigned l1, c1, o1, l2, c2, o2, e;
 	size_t size;
 	const char *text;
-	char name[128];
+	char *name;
 	char *defined_in = NULL;
 	CXCursor ref;
 
@@ -142,16 +145,18 @@ int site_from_call(struct ectx *x, CXCursor c, struct site *out)
 	text = file_text(x, f1, &size);
 	if (!text || o2 > size)
 		return 0;
-	for (e = o1; e < o2 && is_ident_char(text[e]) && e - o1 < sizeof name - 1; e++)
+	for (e = o1; e < o2 && is_ident_char(text[e]); e++)
 		;
 	if (e == o1)
 		return 0;
+	name = xmalloc(e - o1 + 1);
 	memcpy(name, text + o1, e - o1);
 	name[e - o1] = '\0';
 	ref = clang_getCursorReferenced(c);
 	if (!clang_Cursor_isNull(ref))
 		defined_in = cursor_file_name(ref);
 	out->v = vocab_find(x->vocab, name, defined_in);
+	free(name);
 	free(defined_in);
 	if (!out->v)
 		return 0;
@@ -372,6 +377,8 @@ static enum CXChildVisitResult visit_functions(CXCursor c, CXCursor parent, CXCl
 	enum CXCursorKind k = clang_getCursorKind(c);
 
 	(void)parent;
+	if (x->too_deep)
+		return CXChildVisit_Break;     /* the TU fails: stop here */
 	if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
 	    !clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
 		extract_function(x, c);
@@ -427,6 +434,23 @@ static void append(char **buf, const char *s)
 	free(old);
 }
 
+/* 0 if PATH can be read, else the errno that says why not.  libclang only
+ * says that it "could not parse" a file it cannot open, which hides the
+ * cause (a file deleted since compile_commands.json was written, a
+ * permission, a directory named like a source). */
+static int unreadable(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), err = 0;
+	char c;
+
+	if (fd < 0)
+		return errno;
+	if (read(fd, &c, 1) < 0 && errno != EAGAIN)
+		err = errno;
+	close(fd);
+	return err;
+}
+
 int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	       const struct vocab *vocab, struct tu_facts *facts)
 {
@@ -439,12 +463,21 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 
 	(void)directory;
 	facts->path = xstrdup(path);
+	if ((errors = unreadable(path)) != 0) {
+		facts->diagnostics = xasprintf("cannot read '%s': %s\n", path, strerror(errors));
+		facts->own_reason = 1;
+		clang_disposeIndex(index);
+		return -1;
+	}
 	rc = clang_parseTranslationUnit2(index, path, (const char *const *)args, nargs, NULL, 0,
 					 CXTranslationUnit_DetailedPreprocessingRecord |
 					 CXTranslationUnit_KeepGoing,
 					 &tu);
 	if (rc != CXError_Success || !tu) {
-		facts->diagnostics = xasprintf("%s: libclang could not parse the file (error %d)\n", path, rc);
+		facts->diagnostics = rc == CXError_Crashed
+			? xasprintf("%s: libclang crashed while parsing the file\n", path)
+			: xasprintf("%s: libclang could not parse the file (error %d)\n", path, rc);
+		facts->own_reason = 1;
 		clang_disposeIndex(index);
 		return -1;
 	}
@@ -472,6 +505,18 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 		finish_macro_tables(&x);
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_functions, &x);
 	}
+	if (x.too_deep) {
+		/* Half a TU would be wrong facts: none, and the TU fails. */
+		for (int i = 0; i < facts->nfunctions; i++)
+			function_free(&facts->functions[i]);
+		facts->nfunctions = 0;
+		facts->diagnostics = xasprintf("%s: expressions or statements nested deeper than %d levels\n",
+					       path, MAX_NESTING);
+		facts->own_reason = 1;
+	}
+	free(x.brk);
+	free(x.cont);
+	free(x.active);
 	for (int i = 0; i < x.nlabels; i++)
 		free(x.labels[i].name);
 	free(x.labels);

@@ -19,15 +19,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Is ITEM (N characters) one of the items of ",a,@3," list BUF?  Items
+ * hold paths (link keys of static functions): no copy into a buffer of
+ * fixed size, which cut long items and then matched their prefixes. */
+static int has_item(const char *buf, const char *item, size_t n)
+{
+	for (const char *p = buf; (p = strstr(p, item)) != NULL; p++)
+		if (p > buf && p[-1] == ',' && p[n] == ',')
+			return 1;
+	return 0;
+}
+
 void deps_add(struct deps *d, const char *item)
 {
 	size_t n = item ? strlen(item) : 0;
-	char probe[160];
 
 	if (!d || !item)
 		return;
-	snprintf(probe, sizeof probe, ",%s,", item);
-	if (d->buf && strstr(d->buf, probe))
+	if (d->buf && n > 0 && has_item(d->buf, item, n))
 		return;
 	if (d->len + n + 3 > d->cap) {
 		d->cap = (d->len + n + 3) * 2;
@@ -280,7 +289,9 @@ static char *static_with_path(CXCursor ref, char *usr)
 	return key;
 }
 
-static char *object_of_lvalue(struct ectx *x, CXCursor c)
+static char *object_of_lvalue(struct ectx *x, CXCursor c);
+
+static char *object_of_lvalue_in(struct ectx *x, CXCursor c)
 {
 	enum CXCursorKind k;
 
@@ -345,8 +356,19 @@ static char *object_of_lvalue(struct ectx *x, CXCursor c)
 	return NULL;
 }
 
+/* object_of_lvalue, one level deeper (extract_int.h, nest_enter). */
+static char *object_of_lvalue(struct ectx *x, CXCursor c)
+{
+	char *r = nest_enter(x) ? object_of_lvalue_in(x, c) : NULL;
+
+	nest_leave(x);
+	return r;
+}
+
 /* The object a pointer-valued expression C points to, or NULL. */
-static char *object_of_pointer(struct ectx *x, CXCursor c)
+static char *object_of_pointer(struct ectx *x, CXCursor c);
+
+static char *object_of_pointer_in(struct ectx *x, CXCursor c)
 {
 	enum CXCursorKind k;
 	CXType t;
@@ -408,6 +430,15 @@ static char *object_of_pointer(struct ectx *x, CXCursor c)
 		return r;
 	}
 	return NULL;
+}
+
+/* object_of_pointer, one level deeper (extract_int.h, nest_enter). */
+static char *object_of_pointer(struct ectx *x, CXCursor c)
+{
+	char *r = nest_enter(x) ? object_of_pointer_in(x, c) : NULL;
+
+	nest_leave(x);
+	return r;
 }
 
 struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at)
@@ -935,7 +966,9 @@ static void note_function_fields(struct ectx *x, CXCursor init)
 	free(fields.v);
 }
 
-void walk_expr(struct ectx *x, CXCursor c, enum mode m)
+void walk_expr(struct ectx *x, CXCursor c, enum mode m);
+
+static void walk_expr_in(struct ectx *x, CXCursor c, enum mode m)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
 	const struct site *s = site_containing(x, c);
@@ -1070,6 +1103,14 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m)
 	free(kids);
 }
 
+/* walk_expr, one level deeper (extract_int.h, nest_enter). */
+void walk_expr(struct ectx *x, CXCursor c, enum mode m)
+{
+	if (nest_enter(x))
+		walk_expr_in(x, c, m);
+	nest_leave(x);
+}
+
 /* The outermost descendants of C written inside argument ranges of S:
  * ROOTS[i] gets argument i's expression (null when not found). */
 void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth)
@@ -1147,8 +1188,10 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	 * given, and keep a fresh pointer fresh. */
 	x->no_escape = v->plain ? saved_no_escape + 1 : 0;
 	x->self_store = clang_getNullCursor();
-	if (u->site && x->nactive < (int)(sizeof x->active / sizeof x->active[0]))
+	if (u->site) {
+		grow(&x->active, &x->activecap, x->nactive + 1, sizeof *x->active);
 		x->active[x->nactive++] = u->site;
+	}
 	/* Arguments in order: the object's address first collects "uses",
 	 * the value arguments are ordinary reads. */
 	for (int a = 0; a < u->nargs; a++) {

@@ -71,6 +71,14 @@ struct switch_ctx {
 	int has_default;
 };
 
+/* The deepest the walks go (see ectx.depth).  Real code stays below a few
+ * hundred levels; a level costs at most a few kilobytes of stack, and the
+ * scan walks on a thread with a stack far larger than this needs
+ * (scan_workers.c). */
+#ifndef MAX_NESTING
+#define MAX_NESTING 4000
+#endif
+
 struct ectx {
 	CXTranslationUnit tu;
 	const struct vocab *vocab;
@@ -80,16 +88,24 @@ struct ectx {
 	int cur;                          /* current basic block */
 	int nevents;                      /* events emitted in fn so far */
 
-	int brk[128], cont[128];          /* targets of break / continue */
-	int nbrk, ncont;
+	int *brk, *cont;                  /* targets of break / continue */
+	int nbrk, ncont, brkcap, contcap;
 	struct { char *name; int block; } *labels;
 	int nlabels, labelcap;
 	struct switch_ctx *sw;            /* innermost switch, or NULL */
 
 	struct site *sites;               /* macro sites of the TU, by start */
 	int nsites, sitecap;
-	const struct site *active[16];    /* sites being expanded (nested) */
-	int nactive;
+	const struct site **active;       /* sites being expanded (nested) */
+	int nactive, activecap;
+
+	/* How deep the recursive walks are nested now.  They recurse once per
+	 * level of the code's nesting, so a pathological file (a 12,000-term
+	 * sum is a 12,000-deep tree) would exhaust any stack: past
+	 * MAX_NESTING levels the walk gives up, sets too_deep, and the TU
+	 * fails with one line (extract.c) instead of crashing the scan. */
+	int depth;
+	int too_deep;
 
 	struct locals *locals;            /* the function's locals: which stay
 					     private, where pointers point
@@ -257,6 +273,21 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode);
 
 /* extract_stmt.c */
 void walk_stmt(struct ectx *x, CXCursor c);
+
+/* Enters one more level of a recursive walk: 0 when that is one too many
+ * (then too_deep is set and the walk must return at once); every call is
+ * paired with nest_leave, whatever it returned. */
+static inline int nest_enter(struct ectx *x)
+{
+	if (++x->depth > MAX_NESTING)
+		x->too_deep = 1;
+	return !x->too_deep;
+}
+
+static inline void nest_leave(struct ectx *x)
+{
+	x->depth--;
+}
 void walk_discarded(struct ectx *x, CXCursor c);
 int new_block(struct ectx *x);
 void jump(struct ectx *x, int to);

@@ -161,7 +161,9 @@ static void escape_children(struct ectx *x, CXCursor c)
 }
 
 /* The node of the address of lvalue C. */
-static int address(struct ectx *x, CXCursor c)
+static int address(struct ectx *x, CXCursor c);
+
+static int address_in(struct ectx *x, CXCursor c)
 {
 	struct locals *l = x->locals;
 	CXCursor *k;
@@ -204,6 +206,15 @@ static int address(struct ectx *x, CXCursor c)
 		break;
 	}
 	free(k);
+	return r;
+}
+
+/* address, one level deeper (extract_int.h, nest_enter). */
+static int address(struct ectx *x, CXCursor c)
+{
+	int r = nest_enter(x) ? address_in(x, c) : other_node(x->locals);
+
+	nest_leave(x);
 	return r;
 }
 
@@ -294,18 +305,29 @@ static int primitive(struct ectx *x, const struct vocab_entry *v, CXCursor *root
 	return load(l, obj);
 }
 
+/* Is S, a site found afresh as a call written in the file, one being
+ * expanded already?  A macro expansion that reads like a call
+ * (ACCESS(flag) of a profile) is found again inside its own expansion:
+ * walking it again would recurse without end. */
+static int same_as_active(struct ectx *x, const struct site *s)
+{
+	for (int a = 0; a < x->nactive; a++)
+		if (x->active[a]->start == s->start && x->active[a]->end == s->end &&
+		    clang_File_isEqual(x->active[a]->file, s->file))
+			return 1;
+	return 0;
+}
+
 /* Site S of vocabulary (a macro invocation, or a call written in the file)
  * whose expansion or call is C. */
 static int site_value(struct ectx *x, const struct site *s, CXCursor c)
 {
 	CXCursor roots[SITE_MAX_ARGS];
-	int r, pushed = x->nactive < (int)(sizeof x->active / sizeof x->active[0]);
+	int r;
 
-	if (pushed)
-		x->active[x->nactive++] = s;
-	if (!pushed) {
-		r = other_node(x->locals);   /* sixteen sites deep: give up */
-	} else if (s->v->op == OP_ACCESS || s->v->op == OP_IGNORE) {
+	grow(&x->active, &x->activecap, x->nactive + 1, sizeof *x->active);
+	x->active[x->nactive++] = s;
+	if (s->v->op == OP_ACCESS || s->v->op == OP_IGNORE) {
 		/* an lvalue macro (its use says what it does), data_race(e):
 		 * what the expansion does */
 		r = clang_isExpression(clang_getCursorKind(c)) ? value(x, c) : walk_s(x, c);
@@ -315,8 +337,7 @@ static int site_value(struct ectx *x, const struct site *s, CXCursor c)
 		find_arg_roots(x, s, c, roots, 0);
 		r = primitive(x, s->v, roots, s->nargs);
 	}
-	if (pushed)
-		x->nactive--;
+	x->nactive--;
 	return r;
 }
 
@@ -512,7 +533,9 @@ static int plain_value(struct ectx *x, CXCursor c)
 	return r;
 }
 
-static int value(struct ectx *x, CXCursor c)
+static int value(struct ectx *x, CXCursor c);
+
+static int value_in(struct ectx *x, CXCursor c)
 {
 	const struct site *s = site_containing(x, c);
 	enum CXCursorKind kind = clang_getCursorKind(c);
@@ -523,13 +546,24 @@ static int value(struct ectx *x, CXCursor c)
 	if ((kind == CXCursor_CallExpr ||
 	     (kind == CXCursor_UnexposedExpr && clang_getCursorType(c).kind != CXType_Invalid)) &&
 	    site_from_call(x, c, &call_site))
-		return site_value(x, &call_site, c);
+		return same_as_active(x, &call_site) ? other_node(x->locals) : site_value(x, &call_site, c);
 	return plain_value(x, c);
+}
+
+/* value, one level deeper (extract_int.h, nest_enter). */
+static int value(struct ectx *x, CXCursor c)
+{
+	int r = nest_enter(x) ? value_in(x, c) : other_node(x->locals);
+
+	nest_leave(x);
+	return r;
 }
 
 /* Walks statement (or expression) C; returns the node of its value when it
  * is an expression (the value of a statement expression). */
-static int walk_s(struct ectx *x, CXCursor c)
+static int walk_s(struct ectx *x, CXCursor c);
+
+static int walk_s_in(struct ectx *x, CXCursor c)
 {
 	struct locals *l = x->locals;
 	enum CXCursorKind kind = clang_getCursorKind(c);
@@ -574,6 +608,15 @@ static int walk_s(struct ectx *x, CXCursor c)
 		break;
 	}
 	free(k);
+	return r;
+}
+
+/* walk_s, one level deeper (extract_int.h, nest_enter). */
+static int walk_s(struct ectx *x, CXCursor c)
+{
+	int r = nest_enter(x) ? walk_s_in(x, c) : other_node(x->locals);
+
+	nest_leave(x);
 	return r;
 }
 

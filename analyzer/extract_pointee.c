@@ -73,7 +73,9 @@ static void resolve_contents(struct ectx *x, CXCursor c, int depth, int lvalue)
 }
 
 /* Set DEPTH gets the addresses lvalue C may designate. */
-static void resolve_address(struct ectx *x, CXCursor c, int depth)
+static void resolve_address(struct ectx *x, CXCursor c, int depth);
+
+static void resolve_address_in(struct ectx *x, CXCursor c, int depth)
 {
 	struct locals *l = x->locals;
 	CXCursor *k;
@@ -117,10 +119,20 @@ static void resolve_address(struct ectx *x, CXCursor c, int depth)
 	free(k);
 }
 
+/* resolve_address, one level deeper (extract_int.h, nest_enter). */
+static void resolve_address(struct ectx *x, CXCursor c, int depth)
+{
+	if (nest_enter(x))
+		resolve_address_in(x, c, depth);
+	nest_leave(x);
+}
+
 /* Adds to set DEPTH what pointer expression C may point to.  Only the
  * shapes that name an object (&v, v, p, &p->f, p + i, c ? p : q, m.ptr,
  * *pp); any other value is "other". */
-static void resolve(struct ectx *x, CXCursor c, int depth)
+static void resolve(struct ectx *x, CXCursor c, int depth);
+
+static void resolve_in(struct ectx *x, CXCursor c, int depth)
 {
 	struct locals *l = x->locals;
 	CXCursor *k;
@@ -200,6 +212,14 @@ static void resolve(struct ectx *x, CXCursor c, int depth)
 		break;
 	}
 	free(k);
+}
+
+/* resolve, one level deeper (extract_int.h, nest_enter). */
+static void resolve(struct ectx *x, CXCursor c, int depth)
+{
+	if (nest_enter(x))
+		resolve_in(x, c, depth);
+	nest_leave(x);
 }
 
 /* Does set S hold no "other", no parameter's value and no address of a

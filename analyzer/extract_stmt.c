@@ -44,10 +44,12 @@ static int label_block(struct ectx *x, const char *name)
 
 static void push_loop(struct ectx *x, int brk, int cont)
 {
-	if (x->nbrk < 128)
-		x->brk[x->nbrk++] = brk;
-	if (cont >= 0 && x->ncont < 128)
+	grow(&x->brk, &x->brkcap, x->nbrk + 1, sizeof *x->brk);
+	x->brk[x->nbrk++] = brk;
+	if (cont >= 0) {
+		grow(&x->cont, &x->contcap, x->ncont + 1, sizeof *x->cont);
 		x->cont[x->ncont++] = cont;
+	}
 }
 
 static void pop_loop(struct ectx *x, int had_cont)
@@ -302,7 +304,9 @@ static void walk_case(struct ectx *x, CXCursor c, CXCursor *k, int n)
 		walk_any(x, k[n - 1]);
 }
 
-void walk_stmt(struct ectx *x, CXCursor c)
+void walk_stmt(struct ectx *x, CXCursor c);
+
+static void walk_stmt_in(struct ectx *x, CXCursor c)
 {
 	enum CXCursorKind kind = clang_getCursorKind(c);
 	const struct site *s = site_containing(x, c);
@@ -407,4 +411,12 @@ void walk_stmt(struct ectx *x, CXCursor c)
 		break;
 	}
 	free(k);
+}
+
+/* walk_stmt, one level deeper (extract_int.h, nest_enter). */
+void walk_stmt(struct ectx *x, CXCursor c)
+{
+	if (nest_enter(x))
+		walk_stmt_in(x, c);
+	nest_leave(x);
 }

@@ -78,6 +78,9 @@ struct tu_facts {
 	 * NULL: store_tu hashes the files itself. */
 	char (*hashes)[17];
 	char *diagnostics;          /* errors, NULL if it parsed */
+	int own_reason;             /* diagnostics is one line of ours (the file
+				       cannot be read, it nests too deep, the
+				       parser crashed), not compiler output */
 };
 
 /* Allocation helpers that exit on out-of-memory (the analyser cannot do

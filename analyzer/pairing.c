@@ -379,14 +379,43 @@ static long long store_candidate(struct writer *w, const char *side, const struc
 	return sqlite3_last_insert_rowid(w->db);
 }
 
-/* A fingerprint that survives line shifts: what, where (function and
- * file), on which objects; repeated identical ones get a counter. */
+/* TEXT with every "ROOT/" taken out, in place.  Object keys carry absolute
+ * paths inside them (a file static's USR "c:/home/me/src/a.c@flag", a
+ * private local's "l:/home/me/src/a.c:fn:v"): an id made of them would
+ * change when the same tree is checked out elsewhere. */
+static void strip_root(char *text, const char *root)
+{
+	size_t n = strlen(root);
+	char *in = text, *out = text, *hit;
+
+	if (n == 0 || strcmp(root, "/") == 0)
+		return;
+	while ((hit = strstr(in, root)) != NULL) {
+		size_t keep = (size_t)(hit - in);
+
+		memmove(out, in, keep);
+		out += keep;
+		if (hit[n] == '/') {
+			in = hit + n + 1;
+		} else {
+			*out++ = *hit;
+			in = hit + 1;
+		}
+	}
+	memmove(out, in, strlen(in) + 1);
+}
+
+/* A fingerprint that survives line shifts and moves of the checkout: what,
+ * where (function and file relative to the scan's root), on which
+ * objects; repeated identical ones get a counter. */
 static void fingerprint(struct writer *w, const char *kind, const char *fn, const struct event *a,
 			const struct event *b, char *out)
 {
 	char *text = xasprintf("%s|%s|%s|%s|%s|%s", kind, fn, rel(a->file, w->root),
 			       a->object ? a->object : "", b && b->object ? b->object : "", access_name(a));
 	int dup = 0;
+
+	strip_root(text, w->root);
 
 	hash_text(text, strlen(text), out);
 	for (int i = 0; i < w->nfp; i++)

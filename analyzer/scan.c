@@ -2,10 +2,11 @@
  *
  * Input errors (missing paths, a bad compile database, a bad profile, an
  * unwritable database) are found before the database is opened, so they
- * never touch it.  Worker threads each parse translation units with their
- * own libclang index; storing is serialised on one connection, one
- * transaction per TU.  Incremental: a TU whose flags, profiles and every
- * file it read are unchanged keeps its stored facts. */
+ * never touch it.  Worker processes parse translation units and store
+ * them, one transaction per TU (scan_workers.c: a file that crashes the
+ * parser fails alone).  Incremental: a TU that parsed and whose flags,
+ * profiles and every file it read are unchanged keeps its stored facts; a
+ * TU that failed is parsed again (and fails again, counted) every scan. */
 #include "scan.h"
 #include "compdb.h"
 #include "dataflow.h"
@@ -13,6 +14,7 @@
 #include "extract.h"
 #include "hashcache.h"
 #include "pairing.h"
+#include "scan_workers.h"
 #include "store.h"
 #include "suppress.h"
 #include "vocab.h"
@@ -20,7 +22,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,75 +69,9 @@ const char *kcsan_include_dir(void)
 	return dir;
 }
 
-struct job {
-	struct tu_spec *spec;
-	char **args;
-	int nargs;
-	char *args_json;
-	char flags_hash[17];
-};
-
-struct pool {
-	struct job *jobs;
-	int njobs;
-	int next;
-	pthread_mutex_t lock;
-	struct hash_cache *hashes;   /* content hashes, one per file */
-	sqlite3 *db;
-	const struct vocab *vocab;
-	long long scan_id;
-	int parsed, failed, store_errors;
-	int quiet;
-};
-
-static void *worker(void *arg)
-{
-	struct pool *p = arg;
-
-	for (;;) {
-		struct job *j;
-		struct tu_facts facts = { 0 };
-		struct tu_record rec;
-		char err[512];
-
-		pthread_mutex_lock(&p->lock);
-		if (p->next >= p->njobs) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
-		}
-		j = &p->jobs[p->next++];
-		pthread_mutex_unlock(&p->lock);
-
-		extract_tu(j->spec->path, j->spec->directory, j->args, j->nargs, p->vocab, &facts);
-		/* Hashed here, in parallel, not while holding the lock. */
-		facts.hashes = xcalloc((size_t)facts.ndeps + 1, sizeof *facts.hashes);
-		for (int i = -1; i < facts.ndeps; i++)
-			hash_cache_file(p->hashes, i < 0 ? j->spec->path : facts.deps[i], facts.hashes[i + 1]);
-
-		pthread_mutex_lock(&p->lock);
-		if (facts.diagnostics) {
-			fprintf(stderr, "kcsan-scan: %s: does not parse; skipped:\n%s", j->spec->path, facts.diagnostics);
-			p->failed++;
-		} else {
-			p->parsed++;
-		}
-		rec.path = j->spec->path;
-		rec.directory = j->spec->directory;
-		rec.arguments = j->args_json;
-		rec.flags_hash = j->flags_hash;
-		rec.scan_id = p->scan_id;
-		if (store_tu(p->db, &rec, &facts, err, sizeof err) < 0) {
-			fprintf(stderr, "kcsan-scan: %s: %s\n", j->spec->path, err);
-			p->store_errors++;
-		}
-		pthread_mutex_unlock(&p->lock);
-		facts_free(&facts);
-	}
-}
-
 /* The arguments libclang gets: the TU's flags plus our header directory,
  * as a system directory so that its own inline code is not analysed. */
-static void build_args(struct job *j, const char *profile_hash)
+static void build_args(struct scan_job *j, const char *profile_hash)
 {
 	json_t *arr = json_array();
 	char *dumped;
@@ -159,8 +94,8 @@ static void build_args(struct job *j, const char *profile_hash)
 
 static int writable_target(const char *path, char *err, size_t errlen)
 {
-	char dir[PATH_MAX];
-	char *slash;
+	char *dir, *slash;
+	int rc = 0;
 
 	if (access(path, F_OK) == 0) {
 		if (access(path, W_OK) != 0) {
@@ -169,19 +104,22 @@ static int writable_target(const char *path, char *err, size_t errlen)
 		}
 		return 0;
 	}
-	snprintf(dir, sizeof dir, "%s", path);
+	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof dir, ".");
-	else if (slash == dir)
+	if (!slash) {
+		free(dir);
+		dir = xstrdup(".");
+	} else if (slash == dir) {
 		dir[1] = '\0';
-	else
+	} else {
 		*slash = '\0';
+	}
 	if (access(dir, W_OK) != 0) {
 		snprintf(err, errlen, "cannot create database '%s': directory '%s' is not writable", path, dir);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	free(dir);
+	return rc;
 }
 
 /* Forgets TUs whose source file no longer exists; returns how many. */
@@ -251,49 +189,40 @@ int scan_run(const struct scan_options *o)
 {
 	struct vocab vocab = { 0 };
 	struct tu_list tus = { 0 };
-	struct pool pool = { 0 };
-	char err[PATH_MAX + 1024], cwd[PATH_MAX], now[32], profile_hash[17];
-	char *all_profiles = xstrdup("");
+	struct scan_job *jobs;
+	struct scan_counts done = { 0 };
+	char err[PATH_MAX + 1024], now[32], profile_hash[17];
+	char *all_profiles = xstrdup(""), *cwd;
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	pthread_t *threads;
 	struct function *fns = NULL;
-	int nfns = 0, reused = 0, status = 0, nthreads, vanished;
+	int nfns = 0, njobs = 0, reused = 0, status = 0, vanished;
+	long long scan_id;
 	struct analysis an;
 	struct finding_counts counts;
 	double t_parse, t_load, t_analyse = 0, t_pair = 0, t_end;
 
 	/* 1. Everything that can be wrong with the input, before the database. */
 	for (size_t i = 0; i < sizeof default_profiles / sizeof *default_profiles; i++)
-		vocab_load(&vocab, default_profiles[i], err, sizeof err);
+		vocab_load(&vocab, default_profiles[i], NULL, err, sizeof err);
+	/* Profile files can change: their names and the hashes of the text
+	 * read (once: a profile may be a pipe) go into every TU's flags. */
 	for (int i = 0; i < o->nprofiles; i++) {
-		char *joined;
+		char h[17] = "builtin", *text, *joined;
 
-		if (vocab_load(&vocab, o->profiles[i], err, sizeof err) < 0) {
+		if (vocab_load(&vocab, o->profiles[i], &text, err, sizeof err) < 0) {
 			fprintf(stderr, "kcsan-scan scan: %s\n", err);
 			return 2;
 		}
-		joined = xasprintf("%s|%s", all_profiles, o->profiles[i]);
+		if (text)
+			hash_text(text, strlen(text), h);
+		free(text);
+		joined = xasprintf("%s|%s|%s", all_profiles, o->profiles[i], h);
 		free(all_profiles);
 		all_profiles = joined;
 	}
 	vocab_finish(&vocab);
-	/* Profile files can change: hash their names and content. */
-	{
-		char *text = xstrdup(all_profiles);
-
-		for (int i = 0; i < o->nprofiles; i++) {
-			char h[17] = "builtin";
-			char *t2;
-
-			hash_file(o->profiles[i], h);
-			t2 = xasprintf("%s|%s", text, h);
-			free(text);
-			text = t2;
-		}
-		hash_text(text, strlen(text), profile_hash);
-		free(text);
-	}
+	hash_text(all_profiles, strlen(all_profiles), profile_hash);
 	if (o->build_dir && compdb_load(&tus, o->build_dir, err, sizeof err) < 0) {
 		fprintf(stderr, "kcsan-scan scan: %s\n", err);
 		return 2;
@@ -318,8 +247,9 @@ int scan_run(const struct scan_options *o)
 	}
 
 	/* 2. The scan row. */
-	if (!getcwd(cwd, sizeof cwd))
-		snprintf(cwd, sizeof cwd, ".");
+	cwd = current_dir();
+	if (!cwd)
+		cwd = xstrdup(".");
 	kdb_now(now, sizeof now);
 	st = kdb_prepare(db, "INSERT INTO scans(tool_version, started_at, root, arguments) VALUES (?,?,?,?)");
 	sqlite3_bind_text(st, 1, KCSAN_TOOL_VERSION, -1, SQLITE_STATIC);
@@ -333,12 +263,12 @@ int scan_run(const struct scan_options *o)
 		return 2;
 	}
 	sqlite3_finalize(st);
-	pool.scan_id = sqlite3_last_insert_rowid(db);
+	scan_id = sqlite3_last_insert_rowid(db);
 
 	/* 3. Which TUs need parsing. */
-	pool.jobs = xcalloc(tus.n + 1, sizeof *pool.jobs);
+	jobs = xcalloc(tus.n + 1, sizeof *jobs);
 	for (int i = 0; i < tus.n; i++) {
-		struct job *j = &pool.jobs[pool.njobs];
+		struct scan_job *j = &jobs[njobs];
 
 		j->spec = &tus.tus[i];
 		build_args(j, profile_hash);
@@ -350,42 +280,34 @@ int scan_run(const struct scan_options *o)
 			free(j->args_json);
 			continue;
 		}
-		pool.njobs++;
+		njobs++;
 	}
 	vanished = drop_vanished(db);
 
-	/* 4. Parse in parallel. */
+	/* 4. Parse in parallel, in worker processes; no connection may be
+	 * open across their fork(). */
 	t_parse = seconds_now();
-	pool.db = db;
-	pool.vocab = &vocab;
-	pool.quiet = o->quiet;
-	pthread_mutex_init(&pool.lock, NULL);
-	pool.hashes = hash_cache_new();
-	nthreads = o->jobs < 1 ? 1 : o->jobs;
-	if (nthreads > pool.njobs)
-		nthreads = pool.njobs ? pool.njobs : 1;
-	threads = xcalloc(nthreads, sizeof *threads);
-	for (int i = 0; i < nthreads; i++)
-		pthread_create(&threads[i], NULL, worker, &pool);
-	for (int i = 0; i < nthreads; i++)
-		pthread_join(threads[i], NULL);
-	pthread_mutex_destroy(&pool.lock);
-	hash_cache_free(pool.hashes);
-	free(threads);
+	sqlite3_close(db);
+	scan_workers_run(jobs, njobs, o->jobs, o->db_path, &vocab, scan_id, &done);
+	db = kdb_open(o->db_path, KDB_CREATE, err, sizeof err);
+	if (!db) {
+		fprintf(stderr, "kcsan-scan scan: %s\n", err);
+		return 2;
+	}
 
 	t_load = seconds_now();
 
 	/* 5. The whole tree, unless nothing changed since the last scan: then
 	 * its findings stand (the analysis depends only on the stored facts,
 	 * the profiles being part of every TU's flags hash). */
-	if (pool.njobs == 0 && vanished == 0 && previous_scan_done(db, pool.scan_id)) {
+	if (njobs == 0 && vanished == 0 && previous_scan_done(db, scan_id)) {
 		count_findings(db, &counts);
 	} else {
 		store_load_functions(db, &fns, &nfns);
 		t_analyse = seconds_now();
 		analyse(fns, nfns, &an);
 		t_pair = seconds_now();
-		if (pairing_store(db, &an, &vocab, cwd, pool.scan_id, &counts, err, sizeof err) < 0) {
+		if (pairing_store(db, &an, &vocab, cwd, scan_id, &counts, err, sizeof err) < 0) {
 			fprintf(stderr, "kcsan-scan scan: %s\n", err);
 			status = 2;
 		}
@@ -404,11 +326,11 @@ int scan_run(const struct scan_options *o)
 	st = kdb_prepare(db, "UPDATE scans SET finished_at = ?, parsed_tus = ?, reused_tus = ?, failed_tus = ?,"
 			 " status = ? WHERE id = ?");
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, pool.parsed);
+	sqlite3_bind_int(st, 2, done.parsed);
 	sqlite3_bind_int(st, 3, reused);
-	sqlite3_bind_int(st, 4, pool.failed);
+	sqlite3_bind_int(st, 4, done.failed);
 	sqlite3_bind_text(st, 5, status ? "error" : "ok", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, pool.scan_id);
+	sqlite3_bind_int64(st, 6, scan_id);
 	sqlite3_step(st);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
@@ -424,20 +346,21 @@ int scan_run(const struct scan_options *o)
 	if (!o->quiet)
 		fprintf(stderr, "kcsan-scan: %d files: %d parsed, %d unchanged, %d failed; "
 			"%d findings (%d errors, %d warnings, %d notes) in %s\n",
-			tus.n, pool.parsed, reused, pool.failed,
+			tus.n, done.parsed, reused, done.failed,
 			counts.errors + counts.warnings + counts.notes, counts.errors, counts.warnings,
 			counts.notes, o->db_path);
-	for (int i = 0; i < pool.njobs; i++) {
-		for (int k = 0; k < pool.jobs[i].nargs; k++)
-			free(pool.jobs[i].args[k]);
-		free(pool.jobs[i].args);
-		free(pool.jobs[i].args_json);
+	for (int i = 0; i < njobs; i++) {
+		for (int k = 0; k < jobs[i].nargs; k++)
+			free(jobs[i].args[k]);
+		free(jobs[i].args);
+		free(jobs[i].args_json);
 	}
-	free(pool.jobs);
+	free(jobs);
+	free(cwd);
 	compdb_free(&tus);
 	vocab_free(&vocab);
 	free(all_profiles);
 	if (status)
 		return status;
-	return pool.failed || pool.store_errors ? 1 : 0;
+	return done.failed || done.store_errors ? 1 : 0;
 }

@@ -7,7 +7,7 @@
 struct scan_options {
 	const char *db_path;
 	const char *build_dir;       /* -p: directory with compile_commands.json */
-	int jobs;                    /* parallel translation units, >= 1 */
+	int jobs;                    /* worker processes parsing at once, >= 1 */
 	const char **profiles;       /* extra profiles, names or files */
 	int nprofiles;
 	char **paths;

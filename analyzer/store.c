@@ -218,7 +218,9 @@ int store_tu_is_current(sqlite3 *db, const char *path, const char *flags_hash)
 		"SELECT t.flags_hash, f.path, d.content_hash FROM translation_units t"
 		" JOIN files m ON m.id = t.file_id"
 		" JOIN tu_dependencies d ON d.tu_id = t.id JOIN files f ON f.id = d.file_id"
-		" WHERE m.path = ?");
+		/* A TU that failed is never current: it fails again (and is
+		 * counted as failed) on every scan until it parses. */
+		" WHERE m.path = ? AND t.status = 'ok'");
 	int rows = 0, current = 1;
 	char hex[17];
 

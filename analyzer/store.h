@@ -24,8 +24,8 @@ struct tu_record {
 int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *facts,
 	     char *err, size_t errlen);
 
-/* Is the stored TU for PATH up to date: same flags hash, and every file it
- * read still has the stored content hash?  (Hashes files as needed.) */
+/* Is the stored TU for PATH up to date: it parsed, has the same flags hash,
+ * and every file it read still has the stored content hash?  (Hashes files as needed.) */
 int store_tu_is_current(sqlite3 *db, const char *path, const char *flags_hash);
 
 /* Loads all functions.  *OUT is an array of *N functions (free with

@@ -210,13 +210,35 @@ int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err
 	return rc;
 }
 
-int vocab_load(struct vocab *v, const char *name, char *err, size_t errlen)
+/* The whole content of stream F (NUL-terminated), read to EOF: a profile
+ * may be a pipe (--profile <(...), /dev/stdin), whose size is unknown and
+ * which can be read only once.  NULL on a read error. */
+static char *read_stream(FILE *f)
+{
+	size_t len = 0, cap = 4096, n;
+	char *text = xmalloc(cap);
+
+	while ((n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len - 1 == 0)
+			text = xrealloc(text, cap *= 2);
+	}
+	if (ferror(f)) {
+		free(text);
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
+
+int vocab_load(struct vocab *v, const char *name, char **text_out, char *err, size_t errlen)
 {
 	FILE *f;
 	char *text;
-	long len;
 	int rc;
 
+	if (text_out)
+		*text_out = NULL;
 	for (const struct builtin_profile *b = builtin_profiles; b->name; b++)
 		if (strcmp(b->name, name) == 0)
 			return vocab_parse(v, b->text, name, err, errlen);
@@ -225,20 +247,17 @@ int vocab_load(struct vocab *v, const char *name, char *err, size_t errlen)
 		snprintf(err, errlen, "profile '%s' is neither a built-in profile (lkmm, c11, gnu, pthread, libc) nor a readable file", name);
 		return -1;
 	}
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = malloc(len + 1);
-	if (!text || fread(text, 1, len, f) != (size_t)len) {
+	text = read_stream(f);
+	fclose(f);
+	if (!text) {
 		snprintf(err, errlen, "cannot read profile '%s'", name);
-		free(text);
-		fclose(f);
 		return -1;
 	}
-	text[len] = '\0';
-	fclose(f);
 	rc = vocab_parse(v, text, name, err, errlen);
-	free(text);
+	if (text_out && rc == 0)
+		*text_out = text;
+	else
+		free(text);
 	return rc;
 }
 

@@ -79,9 +79,11 @@ struct vocab {
 };
 
 /* Adds the built-in profile NAME ("lkmm", "c11", "gnu", "pthread") or the
- * profile file at path NAME.  Later definitions of a name replace earlier
- * ones.  On error returns -1 with a one-line message in ERR. */
-int vocab_load(struct vocab *v, const char *name, char *err, size_t errlen);
+ * profile file at path NAME (read once, to EOF: it may be a pipe).  Later
+ * definitions of a name replace earlier ones.  When TEXT is not NULL, *TEXT
+ * gets the file's content (the caller frees it; NULL for a built-in
+ * profile).  On error returns -1 with a one-line message in ERR. */
+int vocab_load(struct vocab *v, const char *name, char **text, char *err, size_t errlen);
 
 /* Parses profile TEXT (ORIGIN names it in messages). */
 int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err, size_t errlen);
@@ -89,7 +91,7 @@ int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err
 /* Returns the entry for NAME defined in file DEFINED_IN (may be NULL when
  * unknown), or NULL.  An entry with a matching header= wins over one
  * without.  The vocabulary must not change while lookups run (it is shared
- * read-only by the worker threads). */
+ * read-only by the workers). */
 const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 				     const char *defined_in);
 

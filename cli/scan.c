@@ -35,6 +35,10 @@ int cmd_scan(int argc, char **argv)
 	kopt_parse("scan", usage, opts, argc, argv, &paths, &npaths, &rest, &nrest);
 	if (jobs < 1)
 		kdie(2, "scan", "-j needs at least 1");
+	/* An empty name would give SQLite a temporary database that vanishes
+	 * with the scan, and a scan whose results are lost is no success. */
+	if (!*db)
+		kdie(2, "scan", "--db needs a file name");
 	/* Before anything is written: without libclang nothing can be
 	 * scanned (one line, exit status 2; analyzer/libclang.c). */
 	kcsan_libclang_load();

@@ -45,6 +45,7 @@ for c in clang gcc; do
 		env KCSAN_CC=$c EXAMPLE_FIXED_RUNS=5 sh tests/dynamic/examples.sh
 done
 run_suite "scan: bad input, compile databases, incremental, profiles" sh tests/e2e/scan-cli.sh
+run_suite "scan: failing and crashing files, paths, unreadable sources, pipes" sh tests/e2e/scan-robust.sh
 for s in tests/e2e/report*.sh; do
 	[ -f "$s" ] && run_suite "report: $(basename "$s" .sh)" sh "$s"
 done
