@@ -370,8 +370,15 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 		new_ = old;
 
 	expected = enc;
-	if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
-					0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+	if (!__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
+					 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+	    expected == KCSAN_WP_FREED) {
+		/* The memory was freed during the window (heap.c): the
+		 * allocator's own writes to it are no race, and whoever gets
+		 * it next owns it.  Nothing to report. */
+		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
+	} else if (expected == enc) {
 		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
 		/* Not consumed.  A changed value means a writer the runtime
 		 * does not see (uninstrumented code, another process). */
@@ -416,6 +423,45 @@ out:
 	 */
 	if (!is_reorder && !is_assert && kcsan_opts.weak_memory && !ctx->nested)
 		kcsan_set_reorder(ctx, ptr, size, type, ip);
+}
+
+/*
+ * The memory [addr, addr+size) is being freed (heap.c, before the real
+ * free/realloc/munmap): the watchpoints on it become KCSAN_WP_FREED, so
+ * that an access of the memory's next owner cannot hit them.  Only the
+ * slots a watchpoint overlapping the range can be in are looked at: those
+ * of the pages from the lowest start address such a watchpoint can have
+ * (its size is at most KCSAN_WP_SIZE_MAX) to the range's last page, and
+ * their neighbours (insert_watchpoint may use them).  A watchpoint set up
+ * after this look is an access racing with the free itself.
+ */
+void kcsan_forget_watchpoints(uintptr_t addr, size_t size)
+{
+	uintptr_t lo, first, last, page;
+
+	if (!(__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES) || !size)
+		return;
+	lo = addr > KCSAN_WP_SIZE_MAX ? addr - KCSAN_WP_SIZE_MAX : 0;
+	first = lo >> KCSAN_SLOT_PAGE_SHIFT;
+	if (first)
+		first--;
+	last = ((addr + size - 1) >> KCSAN_SLOT_PAGE_SHIFT) + 1;
+	if (last - first >= KCSAN_NUM_WATCHPOINTS)
+		last = first + KCSAN_NUM_WATCHPOINTS - 1;	/* every slot once */
+	for (page = first; page <= last; page++) {
+		unsigned int slot = (unsigned int)(page % KCSAN_NUM_WATCHPOINTS);
+		uint64_t wp = __atomic_load_n(&watchpoints[slot], __ATOMIC_ACQUIRE);
+		uintptr_t waddr;
+		size_t wsize;
+		int wwrite;
+
+		/* A failed CAS means the watcher removed it, or a conflicting
+		 * access consumed it first: that report stands. */
+		if (kcsan_wp_decode(wp, &waddr, &wsize, &wwrite) &&
+		    kcsan_ranges_overlap(addr, size, waddr, wsize))
+			__atomic_compare_exchange_n(&watchpoints[slot], &wp, KCSAN_WP_FREED, 0,
+						    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	}
 }
 
 /*

@@ -25,6 +25,8 @@
  *                    programs without 128-bit atomics do not pull it in)
  *   hooks.c          the weak hooks of <kcsan/lkmm.h> (data_race, asserts)
  *   interpose.c      pthread / semaphore wrappers with their real ordering
+ *   heap.c           free / realloc / munmap wrappers: freed memory is no
+ *                    longer watched nor delayed
  *   signals.c        sigaction/signal wrappers: handlers are nested contexts
  *   focus.c          watching the static candidates more often, static
  *                    barriers (focus.h; focus_db.c reads the database,
@@ -152,6 +154,12 @@ void kcsan_check_access(const volatile void *ptr, size_t size, int type,
 void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
 			      size_t size, int type, uintptr_t ip,
 			      int is_reorder, uintptr_t to_ip);
+
+/* heap.c calls these before memory is freed (free, realloc, munmap):
+ * core.c turns the watchpoints on it into KCSAN_WP_FREED (encoding.h);
+ * weakmem.c ends the thread's delayed access to it. */
+void kcsan_forget_watchpoints(uintptr_t addr, size_t size);
+void kcsan_release_range(struct kcsan_ctx *ctx, uintptr_t addr, size_t size);
 
 /* weakmem.c */
 void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
