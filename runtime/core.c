@@ -49,7 +49,12 @@ unsigned int kcsan_gate = KCSAN_GATE_CLOSED;
  * the watcher has copied this out, so one record per slot suffices. */
 static struct {
 	struct kcsan_access_info info;
-	int ready;	/* release-stored by the consumer once info is complete */
+	/* Release-stored by the consumer once info is complete: the value of
+	 * the watchpoint it consumed, so that the watcher waits for the
+	 * description of its own watchpoint.  (A flag, cleared by the
+	 * watcher after its insert, was lost when a consumer came in
+	 * between: the watcher then waited for nothing, seconds long.) */
+	uint64_t ready;
 } other_info[KCSAN_NUM_WATCHPOINTS];
 
 #define compiler_barrier() __asm__ __volatile__("" ::: "memory")
@@ -307,17 +312,18 @@ static void found_watchpoint(struct kcsan_ctx *ctx, int slot, uint64_t enc,
 	/* The delayed access was made at the depth of its own function. */
 	kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth,
 			    &other_info[slot].info);
-	__atomic_store_n(&other_info[slot].ready, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&other_info[slot].ready, enc, __ATOMIC_RELEASE);
 }
 
-/* Wait (bounded: ~100 ms) for the consumer to publish its description.  It
- * writes it right after its CAS, so this only waits if it was preempted. */
-static int wait_other_info(int slot)
+/* Wait (bounded: 100000 polls, a few seconds at most) for the consumer of
+ * watchpoint enc to publish its description.  It writes it right after its
+ * CAS, so this only waits if it was preempted. */
+static int wait_other_info(int slot, uint64_t enc)
 {
 	int i;
 
 	for (i = 0; i < 100000; i++) {
-		if (__atomic_load_n(&other_info[slot].ready, __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&other_info[slot].ready, __ATOMIC_ACQUIRE) == enc)
 			return 1;
 		if (i < 100)
 			continue;
@@ -349,9 +355,6 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	slot = insert_watchpoint((uintptr_t)ptr, size, is_write, &enc);
 	if (slot < 0)
 		goto out;
-	/* A consumer of a previous watchpoint in this slot that the watcher
-	 * gave up waiting for (preempted > 100 ms) may have left ready set. */
-	__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);
 
 	/*
 	 * A reordered access is never used for value-change detection: it is
@@ -400,7 +403,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			.published = is_reorder && ctx->reorder.publish != KCSAN_PUBLISH_NONE,
 		};
 		struct kcsan_access_info other;
-		int have_other = wait_other_info(slot);
+		int have_other = wait_other_info(slot, enc);
 
 		kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth, &me);
 		if (have_other) {
