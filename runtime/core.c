@@ -49,7 +49,12 @@ unsigned int kcsan_gate = KCSAN_GATE_CLOSED;
  * the watcher has copied this out, so one record per slot suffices. */
 static struct {
 	struct kcsan_access_info info;
-	int ready;	/* release-stored by the consumer once info is complete */
+	/* Release-stored by the consumer once info is complete: the value of
+	 * the watchpoint it consumed, so that the watcher waits for the
+	 * description of its own watchpoint.  (A flag, cleared by the
+	 * watcher after its insert, was lost when a consumer came in
+	 * between: the watcher then waited for nothing, seconds long.) */
+	uint64_t ready;
 } other_info[KCSAN_NUM_WATCHPOINTS];
 
 #define compiler_barrier() __asm__ __volatile__("" ::: "memory")
@@ -307,17 +312,18 @@ static void found_watchpoint(struct kcsan_ctx *ctx, int slot, uint64_t enc,
 	/* The delayed access was made at the depth of its own function. */
 	kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth,
 			    &other_info[slot].info);
-	__atomic_store_n(&other_info[slot].ready, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&other_info[slot].ready, enc, __ATOMIC_RELEASE);
 }
 
-/* Wait (bounded: ~100 ms) for the consumer to publish its description.  It
- * writes it right after its CAS, so this only waits if it was preempted. */
-static int wait_other_info(int slot)
+/* Wait (bounded: 100000 polls, a few seconds at most) for the consumer of
+ * watchpoint enc to publish its description.  It writes it right after its
+ * CAS, so this only waits if it was preempted. */
+static int wait_other_info(int slot, uint64_t enc)
 {
 	int i;
 
 	for (i = 0; i < 100000; i++) {
-		if (__atomic_load_n(&other_info[slot].ready, __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&other_info[slot].ready, __ATOMIC_ACQUIRE) == enc)
 			return 1;
 		if (i < 100)
 			continue;
@@ -349,9 +355,6 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	slot = insert_watchpoint((uintptr_t)ptr, size, is_write, &enc);
 	if (slot < 0)
 		goto out;
-	/* A consumer of a previous watchpoint in this slot that the watcher
-	 * gave up waiting for (preempted > 100 ms) may have left ready set. */
-	__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);
 
 	/*
 	 * A reordered access is never used for value-change detection: it is
@@ -370,8 +373,15 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 		new_ = old;
 
 	expected = enc;
-	if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
-					0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+	if (!__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
+					 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+	    expected == KCSAN_WP_FREED) {
+		/* The memory was freed during the window (heap.c): the
+		 * allocator's own writes to it are no race, and whoever gets
+		 * it next owns it.  Nothing to report. */
+		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
+	} else if (expected == enc) {
 		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
 		/* Not consumed.  A changed value means a writer the runtime
 		 * does not see (uninstrumented code, another process). */
@@ -393,7 +403,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			.published = is_reorder && ctx->reorder.publish != KCSAN_PUBLISH_NONE,
 		};
 		struct kcsan_access_info other;
-		int have_other = wait_other_info(slot);
+		int have_other = wait_other_info(slot, enc);
 
 		kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth, &me);
 		if (have_other) {
@@ -416,6 +426,45 @@ out:
 	 */
 	if (!is_reorder && !is_assert && kcsan_opts.weak_memory && !ctx->nested)
 		kcsan_set_reorder(ctx, ptr, size, type, ip);
+}
+
+/*
+ * The memory [addr, addr+size) is being freed (heap.c, before the real
+ * free/realloc/munmap): the watchpoints on it become KCSAN_WP_FREED, so
+ * that an access of the memory's next owner cannot hit them.  Only the
+ * slots a watchpoint overlapping the range can be in are looked at: those
+ * of the pages from the lowest start address such a watchpoint can have
+ * (its size is at most KCSAN_WP_SIZE_MAX) to the range's last page, and
+ * their neighbours (insert_watchpoint may use them).  A watchpoint set up
+ * after this look is an access racing with the free itself.
+ */
+void kcsan_forget_watchpoints(uintptr_t addr, size_t size)
+{
+	uintptr_t lo, first, last, page;
+
+	if (!(__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES) || !size)
+		return;
+	lo = addr > KCSAN_WP_SIZE_MAX ? addr - KCSAN_WP_SIZE_MAX : 0;
+	first = lo >> KCSAN_SLOT_PAGE_SHIFT;
+	if (first)
+		first--;
+	last = ((addr + size - 1) >> KCSAN_SLOT_PAGE_SHIFT) + 1;
+	if (last - first >= KCSAN_NUM_WATCHPOINTS)
+		last = first + KCSAN_NUM_WATCHPOINTS - 1;	/* every slot once */
+	for (page = first; page <= last; page++) {
+		unsigned int slot = (unsigned int)(page % KCSAN_NUM_WATCHPOINTS);
+		uint64_t wp = __atomic_load_n(&watchpoints[slot], __ATOMIC_ACQUIRE);
+		uintptr_t waddr;
+		size_t wsize;
+		int wwrite;
+
+		/* A failed CAS means the watcher removed it, or a conflicting
+		 * access consumed it first: that report stands. */
+		if (kcsan_wp_decode(wp, &waddr, &wsize, &wwrite) &&
+		    kcsan_ranges_overlap(addr, size, waddr, wsize))
+			__atomic_compare_exchange_n(&watchpoints[slot], &wp, KCSAN_WP_FREED, 0,
+						    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	}
 }
 
 /*

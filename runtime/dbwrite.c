@@ -9,13 +9,22 @@
  *     synchronous=FULL in WAL mode: a program that crashes right after a
  *     report keeps it.
  *   - Many processes (and threads) write at once: SQLite's file locking
- *     serialises them; the busy timeout bounds the wait, and a write that
- *     still fails only prints one line.  Threads of one process take a lock
- *     around the whole record.
- *   - The connection is opened for each record and closed after it: no
- *     connection is ever open across a fork() (SQLite forbids using one in
- *     the child), and a child process simply opens its own.  Reports are
- *     rare; the cost does not matter.
+ *     serialises them.  No report may be lost to a busy database: each
+ *     record is one BEGIN IMMEDIATE ... COMMIT transaction, tried again
+ *     (with a randomised, doubling backoff) for as long as the database is
+ *     busy or locked -- at BEGIN, at the upsert, at COMMIT, a stale WAL
+ *     snapshot too -- up to db_wait seconds (default 600; 0: for ever: a
+ *     lock held for ever by something else must not hang the program for
+ *     ever by default).  Other errors (cannot open, I/O) are tried three
+ *     times from a fresh connection.  Only then one line is printed.
+ *     Threads of one process take a lock around the whole record.
+ *   - The connection is opened for each record and closed after it, and a
+ *     fork() waits for a record being made (pthread_atfork): no connection
+ *     is ever open across a fork() (SQLite forbids using one in the child),
+ *     and a child process simply opens its own.  No connection stays open
+ *     either, where a program that closes every descriptor (a daemon)
+ *     would have SQLite write into whatever file reuses its number.
+ *     Reports are rare; the cost does not matter.
  *   - Never from a nested context (a signal handler): SQLite and malloc are
  *     not async-signal-safe.  Such a report is printed, not recorded.
  * libsqlite3 (and libdw, srcline.c) are loaded with dlopen (dynlib.c) on the first
@@ -49,13 +58,55 @@
 static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
 static int warned_write;	/* one "cannot record" line per process */
 
-/* The lock may have been held by another thread at fork(): the child
- * starts with a fresh one. */
+/*
+ * fork().  SQLite must not be used in a child that was forked while a
+ * connection was open in the parent: the child inherits SQLite's record of
+ * the locks its parent's process holds (which the child does not hold) and
+ * its mutexes in whatever state.  So the forking thread takes db_lock
+ * before the fork (the prepare handler): a record of another thread is
+ * finished first -- its connection closed -- and none starts until the
+ * fork is done.  That only waits for a record that is being made, never
+ * for anything the forking thread holds.  The exception is a fork from a
+ * signal handler that interrupted this very thread's record (holding_db):
+ * taking the lock would deadlock, so the fork goes ahead, and the child,
+ * whose SQLite state cannot be trusted, records nothing (forked_inside).
+ */
+static __thread int holding_db __attribute__((tls_model("initial-exec")));
+static __thread int fork_locked __attribute__((tls_model("initial-exec")));
+static int forked_inside;
+
+static void prepare_fork(void)
+{
+	fork_locked = !holding_db;
+	if (fork_locked)
+		pthread_mutex_lock(&db_lock);
+}
+
+static void parent_after_fork(void)
+{
+	if (fork_locked)
+		pthread_mutex_unlock(&db_lock);
+	fork_locked = 0;
+}
+
+/* Held by the forking thread (or by the interrupted record): the child
+ * starts with a fresh one, unlocked. */
 static void child_after_fork(void)
 {
 	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 
+	if (!fork_locked)
+		forked_inside = 1;
+	fork_locked = 0;
+	holding_db = 0;
 	memcpy(&db_lock, &fresh, sizeof(fresh));
+}
+
+/* From the start, not at the first record: a fork during the first one
+ * (loading SQLite) must wait for it too. */
+__attribute__((constructor)) static void dbwrite_register_fork(void)
+{
+	pthread_atfork(prepare_fork, parent_after_fork, child_after_fork);
 }
 
 __attribute__((format(printf, 1, 2)))
@@ -77,7 +128,7 @@ static void say(const char *fmt, ...)
  * db_lock held. */
 static int load_sqlite(void)
 {
-	static int atfork_set, warned_load;
+	static int warned_load;
 	char why[200];
 
 	if (kcsan_load_sqlite(why, sizeof why) < 0) {
@@ -85,8 +136,6 @@ static int load_sqlite(void)
 			say("kcsan: cannot record races into KCSAN_DB: %s\n", why);
 		return 0;
 	}
-	if (!atfork_set++)
-		pthread_atfork(NULL, NULL, child_after_fork);
 	return 1;
 }
 
@@ -228,9 +277,10 @@ static const char upsert_sql[] =
 	" reordered_to_file = coalesce(reordered_to_file, excluded.reordered_to_file),"
 	" reordered_to_line = coalesce(reordered_to_line, excluded.reordered_to_line)";
 
-/* Writes one record; returns NULL or the reason it failed. */
-static const char *record(sqlite3 *db, const struct kcsan_access_info *a,
-			  const struct kcsan_access_info *b)
+/* Writes one record (the upsert, bound from the two sides): an SQLite
+ * result code, SQLITE_OK when done.  No transaction of its own. */
+static int upsert(sqlite3 *db, const struct kcsan_access_info *a,
+		  const struct kcsan_access_info *b)
 {
 	static struct site sa, sb, sto;	/* under db_lock: off the stack */
 	static struct rt_buf stack_a, stack_b;
@@ -269,8 +319,8 @@ static const char *record(sqlite3 *db, const struct kcsan_access_info *a,
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-	if (kcsan_sq.prepare_v2(db, upsert_sql, -1, &st, NULL) != SQLITE_OK)
-		return kcsan_sq.errmsg(db);
+	if ((rc = kcsan_sq.prepare_v2(db, upsert_sql, -1, &st, NULL)) != SQLITE_OK)
+		return rc;
 	kcsan_sq.bind_text(st, 1, fp, -1, SQLITE_TRANSIENT);
 	kcsan_sq.bind_int64(st, 2, run ? atoll(run) : -1);
 	kcsan_sq.bind_text(st, 3, kind, -1, SQLITE_STATIC);
@@ -298,22 +348,195 @@ static const char *record(sqlite3 *db, const struct kcsan_access_info *a,
 	kcsan_sq.bind_text(st, 22, now, -1, SQLITE_TRANSIENT);
 	rc = kcsan_sq.step(st);
 	kcsan_sq.finalize(st);
-	return rc == SQLITE_DONE ? NULL : kcsan_sq.errmsg(db);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static const char *record_once(const char *path, const struct kcsan_access_info *a,
-			       const struct kcsan_access_info *b);
-
+/* Schema version KDB_SCHEMA_VERSION (db/schema.sql): SQLITE_OK, SQLITE_MISMATCH for
+ * another version, or the error reading it (SQLITE_BUSY...). */
 static int schema_ok(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
-	int v = -1;
+	int rc, v = -1;
 
-	if (kcsan_sq.prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-	    kcsan_sq.step(st) == SQLITE_ROW)
-		v = kcsan_sq.column_int(st, 0);
+	rc = kcsan_sq.prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = kcsan_sq.step(st);
+		if (rc == SQLITE_ROW) {
+			v = kcsan_sq.column_int(st, 0);
+			rc = SQLITE_OK;
+		}
+	}
 	kcsan_sq.finalize(st);
-	return v == KDB_SCHEMA_VERSION;
+	if (rc != SQLITE_OK)
+		return rc;
+	return v == KDB_SCHEMA_VERSION ? SQLITE_OK : SQLITE_MISMATCH;
+}
+
+/*
+ * Another connection has the database (a writer of another process or
+ * thread: SQLITE_BUSY; SQLITE_BUSY_SNAPSHOT when a WAL snapshot went stale;
+ * SQLITE_BUSY_RECOVERY while one rebuilds the WAL index; SQLITE_LOCKED;
+ * SQLITE_PROTOCOL, a WAL lock race SQLite gives up on): all pass.  Waiting
+ * and trying again is all there is to do.
+ */
+static int transient(int rc)
+{
+	rc &= 0xff;
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED || rc == SQLITE_PROTOCOL;
+}
+
+/* The wait before the next try: doubling from 1 ms to 64 ms, each time a
+ * random part of it, so that the processes that collided do not collide
+ * again in step. */
+struct backoff {
+	uint64_t deadline_ns;	/* 0: none (db_wait=0) */
+	long ms;
+	uint64_t rng;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void backoff_init(struct backoff *bo)
+{
+	uint64_t now = mono_ns();
+
+	bo->deadline_ns = kcsan_opts.db_wait ? now + (uint64_t)kcsan_opts.db_wait * 1000000000u : 0;
+	bo->ms = 1;
+	bo->rng = (now ^ ((uint64_t)getpid() << 32)) | 1;
+}
+
+/* Sleeps; 0 once the deadline has passed (then it does not sleep). */
+static int backoff_wait(struct backoff *bo)
+{
+	struct timespec ts;
+	uint64_t ns;
+
+	if (bo->deadline_ns && mono_ns() >= bo->deadline_ns)
+		return 0;
+	bo->rng ^= bo->rng << 13;
+	bo->rng ^= bo->rng >> 7;
+	bo->rng ^= bo->rng << 17;
+	ns = (uint64_t)bo->ms * 1000000u / 2 + bo->rng % ((uint64_t)bo->ms * 1000000u / 2 + 1);
+	ts.tv_sec = (time_t)(ns / 1000000000u);
+	ts.tv_nsec = (long)(ns % 1000000000u);
+	nanosleep(&ts, NULL);
+	if (bo->ms < 64)
+		bo->ms *= 2;
+	return 1;
+}
+
+static void rollback(sqlite3 *db)
+{
+	if (!kcsan_sq.get_autocommit(db))
+		kcsan_sq.exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/*
+ * One record in its own write transaction.  BEGIN IMMEDIATE takes the write
+ * lock first (waiting in SQLite's busy handler): the upsert then never finds
+ * its read snapshot stale.  A COMMIT that is busy leaves the transaction
+ * open and is tried again (SQLite's rule); any other failure is rolled
+ * back, so that trying the whole record again counts it once.
+ */
+static int write_record(sqlite3 *db, struct backoff *bo, const struct kcsan_access_info *a,
+			const struct kcsan_access_info *b)
+{
+	int rc = kcsan_sq.exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = upsert(db, a, b);
+	if (rc != SQLITE_OK) {
+		rollback(db);
+		return rc;
+	}
+	for (;;) {
+		rc = kcsan_sq.exec(db, "COMMIT", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return rc;
+		if (!transient(rc) || kcsan_sq.get_autocommit(db) || !backoff_wait(bo))
+			break;
+	}
+	rollback(db);
+	return rc;
+}
+
+/* Opens the database for one record: SQLITE_OK and *db, or an error with
+ * *db to close (possibly NULL). */
+static int open_db(const char *path, sqlite3 **db)
+{
+	int rc;
+
+	/* No CREATE: `kcsan-scan run` (or scan) made the database; a wrong
+	 * path must not leave a stray empty file behind. */
+	rc = kcsan_sq.open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	/* SQLite's own waiting for a lock, within one try; the loop of
+	 * kcsan_db_record tries again after it. */
+	kcsan_sq.busy_timeout(*db, 1000);
+	rc = schema_ok(*db);
+	if (rc != SQLITE_OK)
+		return rc;
+	return kcsan_sq.exec(*db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL", NULL, NULL, NULL);
+}
+
+/* Records one report; NULL, or why it could not (in a static buffer). */
+static const char *record(const char *path, const struct kcsan_access_info *a,
+			  const struct kcsan_access_info *b)
+{
+	static char msg[256];
+	struct backoff bo;
+	sqlite3 *db = NULL;
+	int rc, hard = 0;
+
+	backoff_init(&bo);
+	for (;;) {
+		if (!db) {
+			rc = open_db(path, &db);
+			if (rc != SQLITE_OK) {
+				/* (Opened again from the start next time: the
+				 * pragmas must be set on the connection.) */
+				snprintf(msg, sizeof(msg), "%s", db ? kcsan_sq.errmsg(db) : "out of memory");
+				if (db)
+					kcsan_sq.close(db);
+				db = NULL;
+				goto failed;
+			}
+		}
+		rc = write_record(db, &bo, a, b);
+		if (rc == SQLITE_OK)
+			break;
+		snprintf(msg, sizeof(msg), "%s", kcsan_sq.errmsg(db));
+failed:
+		if (rc == SQLITE_MISMATCH) {
+			snprintf(msg, sizeof(msg), "not a kcsan-scan database of schema version 1");
+			break;
+		}
+		if (transient(rc)) {
+			/* Busy for longer than the busy timeout: again, until
+			 * db_wait has passed. */
+			if (!backoff_wait(&bo))
+				break;
+			continue;
+		}
+		/* Anything else (cannot open, I/O error...): from a fresh
+		 * connection, a few times. */
+		if (db)
+			kcsan_sq.close(db);
+		db = NULL;
+		if (++hard >= 3 || !backoff_wait(&bo))
+			break;
+	}
+	if (db)
+		kcsan_sq.close(db);
+	return rc == SQLITE_OK ? NULL : msg;
 }
 
 void kcsan_db_record(const struct kcsan_access_info *watcher,
@@ -332,58 +555,16 @@ void kcsan_db_record(const struct kcsan_access_info *watcher,
 		b = watcher;
 	}
 	pthread_mutex_lock(&db_lock);
-	if (!load_sqlite())
-		goto out;
-	for (int attempt = 0; attempt < 3; attempt++) {
-		if (attempt) {
-			/* A busy database past the timeout, again from the
-			 * start: bounded, so the program is never held up long. */
-			struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-			nanosleep(&ts, NULL);
-		}
-		why = record_once(path, a, b);
-		if (!why)
-			break;
+	holding_db = 1;
+	if (forked_inside) {
+		why = "the process was forked while its parent was recording";
+	} else if (load_sqlite()) {
+		why = record(path, a, b);
 	}
 	if (why && !warned_write) {
 		warned_write = 1;
 		say("kcsan: cannot record a race into '%s': %s\n", path, why);
 	}
-out:
+	holding_db = 0;
 	pthread_mutex_unlock(&db_lock);
-}
-
-/* Opens the database, writes one record, closes it; NULL or the reason. */
-static const char *record_once(const char *path, const struct kcsan_access_info *a,
-			       const struct kcsan_access_info *b)
-{
-	static char msg[256];
-	const char *why = NULL;
-	sqlite3 *db = NULL;
-
-	/* No CREATE: `kcsan-scan run` (or scan) made the database; a wrong
-	 * path must not leave a stray empty file behind. */
-	if (kcsan_sq.open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-		why = db ? kcsan_sq.errmsg(db) : "out of memory";
-		goto fail;
-	}
-	kcsan_sq.busy_timeout(db, 10000);
-	if (!schema_ok(db)) {
-		why = "not a kcsan-scan database of schema version 1";
-		goto fail;
-	}
-	if (kcsan_sq.exec(db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL", NULL, NULL, NULL) != SQLITE_OK) {
-		why = kcsan_sq.errmsg(db);
-		goto fail;
-	}
-	why = record(db, a, b);
-fail:
-	if (why) {
-		snprintf(msg, sizeof(msg), "%s", why);
-		why = msg;
-	}
-	if (db)
-		kcsan_sq.close(db);
-	return why;
 }

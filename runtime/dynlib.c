@@ -64,6 +64,7 @@ static int load_once(struct lib *lib, const char *soname, const char *prefix,
 static const char *const sqlite_names[] = {
 	"open_v2", "busy_timeout", "exec", "prepare_v2", "bind_text", "bind_int64",
 	"bind_null", "step", "column_text", "column_int", "finalize", "errmsg", "close",
+	"get_autocommit",
 };
 static const char *const libdw_names[] = {
 	"begin", "end", "nextcu", "offdie", "haspc", "getsrc_die", "getsrclines",

@@ -27,6 +27,7 @@ struct kcsan_sqlite {
 	__typeof__(&sqlite3_finalize) finalize;
 	__typeof__(&sqlite3_errmsg) errmsg;
 	__typeof__(&sqlite3_close) close;
+	__typeof__(&sqlite3_get_autocommit) get_autocommit;
 };
 
 struct kcsan_libdw {

@@ -9,12 +9,18 @@
  *               arm64 with 48-bit VAs; higher bits would alias, which at worst
  *               gives a false match on an address 2^48 apart)
  *
- * Two values are reserved and can never be a real watchpoint, because every
- * real one has a size of at least 1:
+ * Three values are reserved and can never be a real watchpoint, because
+ * every real one has a size of at least 1:
  *   KCSAN_WP_INVALID  (0) the slot is free
  *   KCSAN_WP_CONSUMED (1) another thread hit the watchpoint; the watcher
  *                     owns the slot until it has read the other thread's
  *                     access information and frees it.
+ *   KCSAN_WP_FREED    (2) the watched memory was freed (heap.c: free,
+ *                     realloc, munmap) during the delay window: nobody can
+ *                     hit the watchpoint any more (the next owner of the
+ *                     memory must not race with the access that was
+ *                     watched before the free), and the watcher, who still
+ *                     owns the slot, frees it without a report.
  */
 #ifndef KCSAN_ENCODING_H
 #define KCSAN_ENCODING_H
@@ -24,6 +30,7 @@
 
 #define KCSAN_WP_INVALID	0ULL
 #define KCSAN_WP_CONSUMED	1ULL
+#define KCSAN_WP_FREED		2ULL
 
 #define KCSAN_WP_WRITE_BIT	(1ULL << 63)
 #define KCSAN_WP_SIZE_SHIFT	48
@@ -38,7 +45,7 @@ static inline uint64_t kcsan_wp_encode(uintptr_t addr, size_t size, int is_write
 	       ((uint64_t)addr & KCSAN_WP_ADDR_MASK);
 }
 
-/* Returns 0 for the two reserved values (they decode to size 0). */
+/* Returns 0 for the reserved values (they decode to size 0). */
 static inline int kcsan_wp_decode(uint64_t wp, uintptr_t *addr, size_t *size,
 				  int *is_write)
 {

@@ -14,6 +14,9 @@
  *            new thread sees everything before the call),
  *            pthread_barrier_wait (release + acquire)
  *            -> end the thread's delayed access *before* the real call.
+ *            pthread_create also starts the new thread through
+ *            start_thread, which gives it an alternate signal stack
+ *            (overflow.c) before the program's start routine runs.
  *   acquire: mutex/spin/rwlock lock and trylock, sem_wait, pthread_join:
  *            acquires end no delayed access (the model only delays accesses,
  *            it never moves later ones earlier), so they need no wrapper and
@@ -168,9 +171,39 @@ ABI int pthread_barrier_wait(pthread_barrier_t *b)
 	return get_real_pthread_barrier_wait()(b);
 }
 
+/* The new thread runs kcsan_thread_start (overflow.c: its alternate signal
+ * stack) before the program's start routine.  The start record is freed
+ * by the new thread, or here if no thread was created. */
+struct thread_start {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void *start_thread(void *p)
+{
+	struct thread_start st = *(struct thread_start *)p;
+
+	free(p);
+	kcsan_thread_start();
+	return st.fn(st.arg);
+}
+
 ABI int pthread_create(pthread_t *t, const pthread_attr_t *attr,
 		       void *(*fn)(void *), void *arg)
 {
+	struct thread_start *st;
+	int r;
+
 	kcsan_sync_release();
-	return get_real_pthread_create()(t, attr, fn, arg);
+	/* No record, no start hook: the thread still runs, without an
+	 * alternate stack. */
+	st = kcsan_opts.handle_segv ? malloc(sizeof(*st)) : NULL;
+	if (!st)
+		return get_real_pthread_create()(t, attr, fn, arg);
+	st->fn = fn;
+	st->arg = arg;
+	r = get_real_pthread_create()(t, attr, start_thread, st);
+	if (r)
+		free(st);
+	return r;
 }

@@ -25,7 +25,11 @@
  *                    programs without 128-bit atomics do not pull it in)
  *   hooks.c          the weak hooks of <kcsan/lkmm.h> (data_race, asserts)
  *   interpose.c      pthread / semaphore wrappers with their real ordering
+ *   heap.c           free / realloc / munmap wrappers: freed memory is no
+ *                    longer watched nor delayed
  *   signals.c        sigaction/signal wrappers: handlers are nested contexts
+ *   overflow.c       a line on stderr when the program dies of SIGSEGV/SIGBUS
+ *                    (stack overflow: alternate signal stacks per thread)
  *   focus.c          watching the static candidates more often, static
  *                    barriers (focus.h; focus_db.c reads the database,
  *                    focus_map.c maps sites to code with the line table)
@@ -120,6 +124,10 @@ struct kcsan_options {
 	long focus_pace;		/* then about one watchpoint per focus_pace us */
 	int max_delay_pct;		/* a thread's sampled watchpoints wait at most
 					 * this share of its running time (0: no cap) */
+	int handle_segv;		/* say so when SIGSEGV/SIGBUS kill the
+					 * program, stack overflow too (overflow.c) */
+	long db_wait;			/* seconds a report waits for a busy
+					 * database (dbwrite.c); 0: no limit */
 	int log_fd;			/* where reports go (stderr or log_path) */
 };
 extern struct kcsan_options kcsan_opts;
@@ -153,6 +161,12 @@ void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
 			      size_t size, int type, uintptr_t ip,
 			      int is_reorder, uintptr_t to_ip);
 
+/* heap.c calls these before memory is freed (free, realloc, munmap):
+ * core.c turns the watchpoints on it into KCSAN_WP_FREED (encoding.h);
+ * weakmem.c ends the thread's delayed access to it. */
+void kcsan_forget_watchpoints(uintptr_t addr, size_t size);
+void kcsan_release_range(struct kcsan_ctx *ctx, uintptr_t addr, size_t size);
+
 /* weakmem.c */
 void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
 		       size_t size, int type, uintptr_t ip);
@@ -165,6 +179,19 @@ int kcsan_reorder_force_watch(struct kcsan_ctx *ctx);
 void kcsan_reorder_note_access(struct kcsan_ctx *ctx, int type, uintptr_t ip);
 /* Release semantics of an uninstrumented synchronisation call (unlock...). */
 void kcsan_sync_release(void);
+
+/* overflow.c: kcsan_overflow_init from __tsan_init (main thread, the
+ * handlers), kcsan_thread_start first in every thread the pthread_create
+ * wrapper starts; signals.c asks it about SIGSEGV/SIGBUS's disposition
+ * (kcsan_overflow_default: 1 if the program's SIG_DFL was replaced by the
+ * runtime's handler; kcsan_overflow_hide: the runtime's handler shows as
+ * SIG_DFL in an old action).  kcsan_real_sigaction is signals.c's. */
+struct sigaction;
+void kcsan_overflow_init(void);
+void kcsan_thread_start(void);
+int kcsan_overflow_default(int sig);
+void kcsan_overflow_hide(struct sigaction *old);
+int kcsan_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
 /* report.c */
 struct kcsan_access_info {

@@ -42,6 +42,15 @@
  *                           accesses and the re-check of a delayed access
  *                           right after a publication are never held back.
  *                           0: no cap (the kernel's behaviour)
+ *   handle_segv=1           a program killed by SIGSEGV or SIGBUS says so
+ *                           on stderr, a stack overflow as such (alternate
+ *                           signal stacks, overflow.c); it still dies of
+ *                           the signal.  A handler the program installs
+ *                           itself takes over.  0: the signals untouched
+ *   db_wait=600             seconds a report waits for the database of
+ *                           KCSAN_DB while other processes keep it busy
+ *                           (it is tried again until then: none is lost to
+ *                           a busy database); 0: no limit
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -69,6 +78,8 @@ struct kcsan_options kcsan_opts = {
 	.focus_burst = 64,
 	.focus_pace = 2000,
 	.max_delay_pct = 10,
+	.handle_segv = 1,
+	.db_wait = 600,
 	.log_fd = 2,
 };
 
@@ -104,6 +115,7 @@ static void set_option(const char *name, const char *val)
 		{ "verbose", &kcsan_opts.verbose, 0 },
 		{ "focus", &kcsan_opts.focus, 0 },
 		{ "max_delay_pct", &kcsan_opts.max_delay_pct, 0 },
+		{ "handle_segv", &kcsan_opts.handle_segv, 0 },
 	};
 	long v;
 	size_t i;
@@ -121,6 +133,9 @@ static void set_option(const char *name, const char *val)
 	} else if (!strcmp(name, "focus_burst")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.focus_burst = v;
+	} else if (!strcmp(name, "db_wait")) {
+		if (!parse_long(name, val, 0, &v))
+			kcsan_opts.db_wait = v;
 	} else if (!strcmp(name, "focus_pace")) {
 		if (!parse_long(name, val, 0, &v))
 			kcsan_opts.focus_pace = v;

@@ -12,6 +12,10 @@
  * call with ctx->nested.  The program sees its own handler when it asks for
  * the old action.  The trampoline only touches thread-local memory and the
  * handler table: async-signal-safe.
+ *
+ * SIGSEGV and SIGBUS at SIG_DFL have the runtime's crash handler
+ * (overflow.c): the program sees SIG_DFL for it, and setting SIG_DFL puts
+ * it back; a handler of the program's own replaces it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -46,6 +50,11 @@ static sigaction_fn get_real_sigaction(void)
 		__atomic_store_n(&real_sigaction, f, __ATOMIC_RELAXED);
 	}
 	return f;
+}
+
+int kcsan_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	return get_real_sigaction()(sig, act, old);
 }
 
 static void trampoline(int sig, siginfo_t *info, void *uc)
@@ -97,9 +106,26 @@ ABI int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		mine.sa_sigaction = trampoline;
 		mine.sa_flags |= SA_SIGINFO;
 		act = &mine;
+	} else if ((sig == SIGSEGV || sig == SIGBUS) && act && act->sa_handler == SIG_DFL) {
+		/* (sa_handler and sa_sigaction share their storage: SIG_DFL
+		 * is the null pointer either way.) */
+		/* SIGSEGV/SIGBUS back to the default: the runtime's crash
+		 * message again (overflow.c), the old action read first. */
+		if (old && get_real_sigaction()(sig, NULL, old) != 0)
+			return -1;
+		if (kcsan_overflow_default(sig)) {
+			if (old)
+				goto translate;
+			return 0;
+		}
 	}
 	r = get_real_sigaction()(sig, act, old);
-	if (!r && old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction == trampoline) {
+	if (r)
+		return r;
+translate:
+	if (old)
+		kcsan_overflow_hide(old);
+	if (old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction == trampoline) {
 		if (prev_si) {
 			old->sa_sigaction = (void (*)(int, siginfo_t *, void *))prev_h;
 		} else {
@@ -107,7 +133,7 @@ ABI int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 			old->sa_handler = (void (*)(int))prev_h;
 		}
 	}
-	return r;
+	return 0;
 }
 
 /* glibc's signal() calls its internal sigaction, not ours: interpose it too,

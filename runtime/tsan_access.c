@@ -32,15 +32,18 @@
  * out of its namespace by their kcsan_ / __kcsan_ prefixes. */
 #define ABI __attribute__((visibility("default")))
 
-/* interpose.c: resolve the real pthread functions while (normally) still
- * single-threaded. */
+/* interpose.c, heap.c: resolve the real pthread and free functions while
+ * (normally) still single-threaded; overflow.c: the crash handler. */
 void kcsan_interpose_init(void);
+void kcsan_heap_init(void);
 
 ABI void __tsan_init(void);
 ABI void __tsan_init(void)
 {
 	kcsan_init();
 	kcsan_interpose_init();
+	kcsan_heap_init();
+	kcsan_overflow_init();
 }
 
 /* Function scope for the weak-memory model (weakmem.c). */

@@ -31,6 +31,7 @@
 
 #define KCSAN_LKMM_ABI_ONLY
 #include "../include/kcsan/lkmm.h"
+#include "encoding.h"
 #include "focus.h"
 #include "kcsan_rt.h"
 
@@ -123,6 +124,28 @@ void kcsan_barrier(struct kcsan_ctx *ctx, enum kcsan_barrier kind)
 			reorder_last_check(ctx, ra->publish_ip);
 		ra->size = 0;
 	}
+}
+
+/*
+ * Memory being freed (heap.c): the allocator orders the free before the
+ * malloc that hands the memory to its next owner (its lock is a release /
+ * acquire pair, invisible to the instrumentation), so a delayed access to
+ * that memory cannot be delayed past the free.  Only an access that
+ * overlaps the freed range ends: a free orders nothing else (glibc's
+ * thread cache takes no lock at all).  Ended from a signal handler too:
+ * the memory is gone whoever freed it (ending early hides reports at
+ * worst, never makes one); the last check, as at a barrier, only outside
+ * one.
+ */
+void kcsan_release_range(struct kcsan_ctx *ctx, uintptr_t addr, size_t size)
+{
+	struct kcsan_reorder *ra = &ctx->reorder;
+
+	if (!ra->size || !kcsan_ranges_overlap(addr, size, (uintptr_t)ra->ptr, ra->size))
+		return;
+	if (ra->publish == KCSAN_PUBLISH_PENDING && !ctx->nested)
+		reorder_last_check(ctx, ra->publish_ip);
+	ra->size = 0;
 }
 
 /*

@@ -3,8 +3,8 @@
 # plain compiler commands (no Makefile needed) and runs them: barrier
 # tables, message passing, pthreads, hooks, signals, the seeds' lock test
 # (lkmm.h, C11, __atomic), the article's T1/T2, 40 threads, fork, a delayed
-# access to unmapped memory, the delay budget -- each with clang and gcc
-# instrumentation.
+# access to unmapped memory, the delay budget, heap reuse -- each with clang
+# and gcc instrumentation.
 #
 #   tests/runtime/run.sh            all tests
 #   KEEP=1 tests/runtime/run.sh     keep the build directory
@@ -244,6 +244,36 @@ for cc in clang gcc; do
 		fi
 	else
 		bad "stress: build ($cc)"
+	fi
+
+	# 8. Heap reuse (issue 9): memory freed by one thread and handed to
+	# the other by the allocator is no race -- neither for the delayed
+	# access of a write made before free() (private malloc/write/free
+	# loops, one arena; realloc / reallocarray; mmap / munmap), nor for a
+	# watchpoint on the memory when it is freed (weak_memory=0: see
+	# heapreuse.c).  Two threads writing one live heap object still race.
+	if build $cc hr-$cc "$here/heapreuse.c"; then
+		for m in reuse realloc mmap; do
+			never_reports "heap reuse, $m: no report ($cc)" "$B/hr-$cc" $m 1
+		done
+		out=$(KCSAN_OPTIONS=skip_watch=0:udelay=100000:udelay_rand=0:max_delay_pct=0:weak_memory=0 \
+		      timeout 60 "$B/hr-$cc" watched 4 2>"$B/hr-$cc.err")
+		if echo "$out" | grep -q 'reports=0' && [ ! -s "$B/hr-$cc.err" ]; then
+			ok "heap reuse, watchpoint on freed memory: no report ($cc)"
+		else
+			echo "$out"; head -30 "$B/hr-$cc.err"; bad "heap reuse, watchpoint on freed memory ($cc)"
+		fi
+		for try in 1 2; do
+			out=$(KCSAN_OPTIONS=$FAST timeout 60 "$B/hr-$cc" shared 20 2>"$B/hr-$cc.err")
+			echo "$out" | grep -q 'reports=[1-9]' && grep -q 'BUG: KCSAN: data-race in shared_worker' "$B/hr-$cc.err" && break
+		done
+		if echo "$out" | grep -q 'reports=[1-9]'; then
+			ok "heap reuse, two threads writing one live object reported ($cc)"
+		else
+			echo "$out"; head -30 "$B/hr-$cc.err"; bad "heap reuse, true race not reported ($cc)"
+		fi
+	else
+		bad "heap reuse: build ($cc)"
 	fi
 done
 
