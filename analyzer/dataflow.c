@@ -259,7 +259,8 @@ static int es_union(struct evset *into, const struct evset *from)
 static void es_copy(struct evset *to, const struct evset *from)
 {
 	grow(&to->v, &to->cap, from->n, sizeof *to->v);
-	memcpy(to->v, from->v, (size_t)from->n * sizeof *to->v);
+	if (from->n)    /* an empty set may have no array at all */
+		memcpy(to->v, from->v, (size_t)from->n * sizeof *to->v);
 	to->n = from->n;
 }
 
@@ -881,7 +882,8 @@ static void record_locks(struct analysis *a, struct event *e, struct function *f
 	r->e = e;
 	r->fn = fn;
 	r->locks = xcalloc(held->n + 1, sizeof *r->locks);
-	memcpy(r->locks, held->v, (size_t)held->n * sizeof *r->locks);
+	if (held->n)
+		memcpy(r->locks, held->v, (size_t)held->n * sizeof *r->locks);
 	r->nlocks = held->n;
 	r->complete = complete;
 }

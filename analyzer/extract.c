@@ -500,7 +500,8 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 		x.vocab = vocab;
 		x.facts = facts;
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macros, &x);
-		qsort(x.sites, x.nsites, sizeof *x.sites, site_cmp);
+		if (x.nsites)
+			qsort(x.sites, x.nsites, sizeof *x.sites, site_cmp);
 		sort_expansions(&x);
 		finish_macro_tables(&x);
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_functions, &x);

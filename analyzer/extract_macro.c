@@ -203,7 +203,8 @@ void finish_macro_tables(struct ectx *x)
 {
 	int n = 0;
 
-	qsort(x->defs, x->ndefs, sizeof *x->defs, def_cmp);
+	if (x->ndefs)
+		qsort(x->defs, x->ndefs, sizeof *x->defs, def_cmp);
 	for (int i = 0; i < x->ndefs; i++)
 		if (x->defs[i].project && !vocab_macro(x, x->defs[i].name))
 			find_inner_sites(x, &x->defs[i]);
@@ -220,7 +221,8 @@ void finish_macro_tables(struct ectx *x)
 			free(h->name);
 	}
 	x->nhosts = n;
-	qsort(x->hosts, x->nhosts, sizeof *x->hosts, host_cmp);
+	if (n)          /* qsort wants an array even for no elements */
+		qsort(x->hosts, x->nhosts, sizeof *x->hosts, host_cmp);
 }
 
 void free_macro_tables(struct ectx *x)

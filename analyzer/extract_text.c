@@ -151,7 +151,8 @@ static int exp_cmp(const void *a, const void *b)
 
 void sort_expansions(struct ectx *x)
 {
-	qsort(x->expansions, x->nexp, sizeof *x->expansions, exp_cmp);
+	if (x->nexp)
+		qsort(x->expansions, x->nexp, sizeof *x->expansions, exp_cmp);
 }
 
 /* Is the extent [O1, O2) of C (in file F) the text of C?  Not when C

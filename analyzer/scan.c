@@ -210,10 +210,8 @@ int scan_run(const struct scan_options *o)
 	for (int i = 0; i < o->nprofiles; i++) {
 		char h[17] = "builtin", *text, *joined;
 
-		if (vocab_load(&vocab, o->profiles[i], &text, err, sizeof err) < 0) {
-			fprintf(stderr, "kcsan-scan scan: %s\n", err);
-			return 2;
-		}
+		if (vocab_load(&vocab, o->profiles[i], &text, err, sizeof err) < 0)
+			goto input_error;
 		if (text)
 			hash_text(text, strlen(text), h);
 		free(text);
@@ -223,28 +221,20 @@ int scan_run(const struct scan_options *o)
 	}
 	vocab_finish(&vocab);
 	hash_text(all_profiles, strlen(all_profiles), profile_hash);
-	if (o->build_dir && compdb_load(&tus, o->build_dir, err, sizeof err) < 0) {
-		fprintf(stderr, "kcsan-scan scan: %s\n", err);
-		return 2;
-	}
+	if (o->build_dir && compdb_load(&tus, o->build_dir, err, sizeof err) < 0)
+		goto input_error;
 	for (int i = 0; i < o->npaths; i++)
-		if (compdb_add_path(&tus, o->paths[i], o->cflags, o->ncflags, err, sizeof err) < 0) {
-			fprintf(stderr, "kcsan-scan scan: %s\n", err);
-			return 2;
-		}
+		if (compdb_add_path(&tus, o->paths[i], o->cflags, o->ncflags, err, sizeof err) < 0)
+			goto input_error;
 	if (!o->build_dir && o->npaths == 0) {
-		fprintf(stderr, "kcsan-scan scan: nothing to scan: give source files or directories, or -p BUILD_DIR\n");
-		return 2;
+		snprintf(err, sizeof err, "nothing to scan: give source files or directories, or -p BUILD_DIR");
+		goto input_error;
 	}
-	if (writable_target(o->db_path, err, sizeof err) < 0) {
-		fprintf(stderr, "kcsan-scan scan: %s\n", err);
-		return 2;
-	}
+	if (writable_target(o->db_path, err, sizeof err) < 0)
+		goto input_error;
 	db = kdb_open(o->db_path, KDB_CREATE, err, sizeof err);
-	if (!db) {
-		fprintf(stderr, "kcsan-scan scan: %s\n", err);
-		return 2;
-	}
+	if (!db)
+		goto input_error;
 
 	/* 2. The scan row. */
 	cwd = current_dir();
@@ -363,4 +353,12 @@ int scan_run(const struct scan_options *o)
 	if (status)
 		return status;
 	return done.failed || done.store_errors ? 1 : 0;
+
+input_error:
+	/* Nothing was written: the database is not open yet. */
+	fprintf(stderr, "kcsan-scan scan: %s\n", err);
+	compdb_free(&tus);
+	vocab_free(&vocab);
+	free(all_profiles);
+	return 2;
 }
