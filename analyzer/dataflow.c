@@ -3,7 +3,7 @@
  * Per function, a forward dataflow over the CFG keeps:
  *   pend_plain  plain accesses not yet ordered by a barrier (may: union);
  *               a marked write or RMW reached with one pending is a
- *               writer-side candidate (SPEC §5: the access may become
+ *               writer-side candidate (docs/design.md §5: the access may become
  *               visible after the flag);
  *   pend_reads  marked reads not yet ordered before later reads; a plain
  *               read reached with one pending, whose address does not

@@ -4,7 +4,7 @@
  * report_load() reads the static findings (findings, finding_locations),
  * joins the races the runtime observed (race_evidence, races) and turns
  * races that no static finding explains into dynamic-only findings; it
- * sorts everything into the order of SPEC §7.  The writers (report_text.c,
+ * sorts everything into the order of docs/design.md §7.  The writers (report_text.c,
  * report_json.c, report_sarif.c) only read the model.
  */
 #ifndef KCSAN_CLI_REPORT_H
@@ -165,7 +165,7 @@ const char *report_access_phrase(const char *access);
  * string that is not valid UTF-8 has its other bytes replaced by '?'. */
 struct json_t;
 struct json_t *report_json_string(const char *s);       /* JSON null for NULL */
-struct json_t *report_json_finding(const struct report_finding *f);   /* SPEC §7 finding */
+struct json_t *report_json_finding(const struct report_finding *f);   /* docs/design.md §7 finding */
 struct json_t *report_json_dynamic(const struct report_dynamic *d);
 struct json_t *report_json_evidence(unsigned evidence);
 struct json_t *report_json_suppression(const struct report_suppression *s);

@@ -1,5 +1,5 @@
 /* cli/report_json.c — the JSON report, schema "kcsan-scan-report/1"
- * (SPEC §7), with the keys in the order the spec shows them, and the JSON
+ * (docs/design.md §7), with the keys in the order shown there, and the JSON
  * pieces (finding, evidence, dynamic) that the SARIF writer reuses. */
 #include "report.h"
 

@@ -4,7 +4,7 @@
  * same file, same line, joined here so that a read-only database and a
  * scan made after the run both work), the races that no static finding
  * explains, and the deterministic order of
- * SPEC §7.  Reads everything inside one read transaction so that a runtime
+ * docs/design.md §7.  Reads everything inside one read transaction so that a runtime
  * writing at the same time cannot give a half-joined report. */
 #include "report.h"
 

@@ -3,7 +3,7 @@
  * by `kcsan-scan run`), so that `kcsan-scan report` can join them with the
  * static findings.
  *
- * Durability and concurrency (SPEC §6):
+ * Durability and concurrency (docs/design.md §6):
  *   - Each report is one SQLite statement (an upsert on the races row of its
  *     fingerprint) committed before kcsan_report_race() returns, with
  *     synchronous=FULL in WAL mode: a program that crashes right after a

@@ -1,7 +1,8 @@
 /*
  * focus.c — watching the static candidates far more often than the rest
- * (SPEC §1: the runtime "focuses its watching on the candidates that the
- * static pass found"), and applying the barriers only the static pass sees.
+ * (docs/design.md §1: the runtime watches the code of the scan's findings
+ * far more often than the rest), and applying the barriers only the static
+ * pass sees.
  *
  * The candidates are those of the scan's findings (focus_db.c says why
  * not the others).  kcsan_focus_init() (from kcsan_init, before the

@@ -114,7 +114,7 @@ struct kcsan_options {
 	int skip_watch_rand;		/* randomise the skip count in [1, skip_watch] */
 	unsigned long udelay;		/* delay window, microseconds */
 	int udelay_rand;		/* randomise the delay in [udelay/2, udelay] */
-	int weak_memory;		/* model reordering (SPEC §5) */
+	int weak_memory;		/* model reordering (docs/design.md §5) */
 	int report_unknown_origin;	/* value changed, no other access seen */
 	int dedup;			/* report each pair of PCs once */
 	int verbose;			/* print the options and a summary at exit */

@@ -16,7 +16,7 @@
  *   skip_watch_rand=1       skip a random count in [1, skip_watch] instead
  *   udelay=80               delay window of a watchpoint, microseconds
  *   udelay_rand=1           delay a random time in [udelay/2, udelay]
- *   weak_memory=1           model reordering of plain accesses (SPEC §5)
+ *   weak_memory=1           model reordering of plain accesses (docs/design.md §5)
  *   report_unknown_origin=1 report a watched value that changed although no
  *                           instrumented access was seen (uninstrumented
  *                           writer)

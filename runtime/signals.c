@@ -1,7 +1,7 @@
 /*
- * signals.c — signal handlers are the user-space "nested contexts" of SPEC
- * §5 (the kernel's interrupts): a handler runs on the interrupted thread and
- * shares its kcsan_ctx, including its delayed access.  Rules, as in the
+ * signals.c — signal handlers are the user-space "nested contexts" of
+ * docs/design.md §5 (the kernel's interrupts): a handler runs on the
+ * interrupted thread and shares its kcsan_ctx, including its delayed access.  Rules, as in the
  * kernel (seed 002 and 003):
  *   - the handler's own accesses are checked and may be watched normally;
  *   - but no scoped check is done from it: the interrupted code's delayed

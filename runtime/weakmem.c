@@ -1,5 +1,5 @@
 /*
- * weakmem.c — KCSAN's model of a subset of weak memory (SPEC §5).
+ * weakmem.c — KCSAN's model of a subset of weak memory (docs/design.md §5).
  *
  * Each plain access for which a watchpoint was set up is afterwards
  * simulated as delayed ("reordered"): it is checked again with every later

@@ -124,7 +124,7 @@
  * strong as the markers say, their hardware part on x86 is a compiler
  * barrier (invisible to TSan).  On other targets it is a release/acquire
  * thread fence, and a runtime that treats release fences as ending every
- * delayed access (SPEC section 5) will see smp_wmb() also end delayed reads:
+ * delayed access (docs/design.md §5) will see smp_wmb() also end delayed reads:
  * fewer reports there, never false ones.
  *
  * Marked accesses: READ_ONCE/WRITE_ONCE are volatile accesses.  For the

@@ -6,7 +6,7 @@
  * about: smp_mb__before_atomic() only orders against a following atomic read-modify-write;
  *        atomic_set() is a plain marked store, not an RMW, so in LKMM the barrier orders
  *        nothing here and the plain write of the item is not ordered before the flag.
- *        The weak-memory model of SPEC section 5 (like the kernel's KCSAN) treats
+ *        The weak-memory model of docs/design.md §5 (like the kernel's KCSAN) treats
  *        smp_mb__before_atomic() as a full barrier that ends the delay, so the writer
  *        keeps no delayed access: found by the static pass only.
  */

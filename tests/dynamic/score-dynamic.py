@@ -20,7 +20,7 @@ For each labelled program (tests/corpus/README.md gives the label format):
 Figures (each on its own line, then the table):
   dynamic recall over the class `delayed-in-publisher: yes` (the writer keeps
   a delayed plain access inside the publishing function, in the weak-memory
-  model of SPEC section 5: the class that model is built to find; `gcc` or
+  model of docs/design.md §5: the class that model is built to find; `gcc` or
   `clang` when only that compiler's build keeps it), dynamic recall over all racy
   programs, combined (static or dynamic) recall, false positives; and
   ThreadSanitizer's recall on the same class, on all racy programs and its

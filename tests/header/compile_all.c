@@ -1,7 +1,7 @@
 /*
- * tests/header/compile_all.c — uses every primitive of kcsan/lkmm.h (SPEC
- * section 4) and checks, single-threaded, the value semantics of each:
- * what it stores, what it returns (old or new value, old bit), on several
+ * tests/header/compile_all.c — uses every primitive of kcsan/lkmm.h
+ * (docs/design.md §4) and checks, single-threaded, the value semantics of
+ * each: what it stores, what it returns (old or new value, old bit), on several
  * scalar types, and that every macro evaluates each argument exactly once.
  *
  * Built by tests/header/run.sh with gcc and clang, -std=gnu11 -Wall -Wextra

@@ -1,6 +1,6 @@
 /*
  * barrier_c11.c — which C11 <stdatomic.h> operations and GNU __atomic
- * builtins end a delayed access (SPEC §5: release, acq_rel and seq_cst end
+ * builtins end a delayed access (docs/design.md §5: release, acq_rel and seq_cst end
  * all; relaxed, consume and acquire end none), for every access size, with
  * constant orders (the compiler passes a literal) and run-time orders (the
  * runtime must dispatch to the real order), plus atomic_signal_fence as the

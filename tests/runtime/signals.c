@@ -1,5 +1,5 @@
 /*
- * signals.c — signal handlers are nested contexts (SPEC §5): while one runs,
+ * signals.c — signal handlers are nested contexts (docs/design.md §5): while one runs,
  * the interrupted code's delayed access is neither re-checked, replaced nor
  * ended by the handler (its accesses, barriers, function exits).  Also
  * checks that the sigaction()/signal() wrappers call the program's handler

@@ -2,7 +2,7 @@
  * test creates a SQLite file from db/schema.sql (kdb_open, KDB_CREATE) in a
  * temporary directory, inserts findings, locations, races and race
  * evidence the way the scanner and the runtime do, and checks the JSON
- * (every key, type and the order of SPEC §7), the text, the SARIF content,
+ * (every key, type and the order of docs/design.md §7), the text, the SARIF content,
  * the ordering, the dynamic-only race path and --fail-on. */
 #include <criterion/criterion.h>
 #include <jansson.h>
