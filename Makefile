@@ -41,14 +41,14 @@ CPPFLAGS += -I. -Idb -I$(LLVM_DIR)/include \
             -DKCSAN_INCLUDE_DIR='"$(abspath include)"' \
             -DKCSAN_INSTALLED_INCLUDE_DIR='"$(PREFIX)/share/kcsan-scan/include"' \
             -DKCSAN_INSTALLED_LIB_DIR='"$(PREFIX)/lib/kcsan-scan"'
-# libclang is not linked: analyzer/libclang.c loads it when `scan` first
+# libclang is not linked: analyzer/frontend/libclang.c loads it when `scan` first
 # needs it (libLLVM's start-up cost is not paid by run, cc and report).
 LIBCLANG_SO := $(firstword $(wildcard $(LLVM_DIR)/lib/libclang.so.1 $(LLVM_DIR)/lib/libclang.so) libclang.so.1)
 CPPFLAGS += -DKCSAN_LIBCLANG='"$(LIBCLANG_SO)"'
 LDLIBS   += -lsqlite3 -ljansson -ldl -pthread
 
 DB_SRC       := db/db.c
-ANALYZER_SRC := $(wildcard analyzer/*.c)
+ANALYZER_SRC := $(wildcard analyzer/*/*.c)
 CLI_SRC      := $(wildcard cli/*.c)
 GEN_SRC      := $(B)/gen/schema.c $(B)/gen/profiles.c
 

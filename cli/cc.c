@@ -33,7 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyzer/scan.h"
+#include "analyzer/driver/scan.h"
 #include "commands.h"
 #include "options.h"
 

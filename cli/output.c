@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyzer/facts.h"   /* xstrdup */
+#include "analyzer/model/facts.h"   /* xstrdup */
 
 /* Does the file behind FD start with SQLite's header?  (Reads with
  * pread: the offset stays where it was.) */

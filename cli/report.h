@@ -54,7 +54,7 @@ enum report_baseline_state {
 	REPORT_BASELINE_ABSENT, /* in the baseline only (report.absent) */
 };
 
-/* An inline `kcsan-scan: ignore[(KIND,...)]` comment (analyzer/suppress.h). */
+/* An inline `kcsan-scan: ignore[(KIND,...)]` comment (analyzer/findings/suppress.h). */
 struct report_suppression {
 	char *file;             /* like report_location.file */
 	int line, column;       /* of the marker */

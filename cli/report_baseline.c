@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/facts.h"   /* xcalloc and friends */
+#include "analyzer/model/facts.h"   /* xcalloc and friends */
 
 /* The string at KEY of O, copied; NULL when absent or not a string. */
 static char *get_string(json_t *o, const char *key)

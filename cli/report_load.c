@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "db.h"
-#include "analyzer/facts.h"   /* xcalloc and friends */
-#include "analyzer/store.h"   /* hash_text */
+#include "analyzer/model/facts.h"   /* xcalloc and friends */
+#include "analyzer/model/store.h"   /* hash_text */
 
 /* Column I of the current row as a new string, NULL for SQL NULL. */
 static char *col_text(sqlite3_stmt *st, int i)

@@ -1,11 +1,11 @@
-/* cli/scan.c — `kcsan-scan scan`: options in, analyzer/scan.c does the work. */
+/* cli/scan.c — `kcsan-scan scan`: options in, analyzer/driver/scan.c does the work. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "analyzer/libclang.h"
-#include "analyzer/scan.h"
+#include "analyzer/frontend/libclang.h"
+#include "analyzer/driver/scan.h"
 #include "commands.h"
 #include "options.h"
 
@@ -40,7 +40,7 @@ int cmd_scan(int argc, char **argv)
 	if (!*db)
 		kdie(2, "scan", "--db needs a file name");
 	/* Before anything is written: without libclang nothing can be
-	 * scanned (one line, exit status 2; analyzer/libclang.c). */
+	 * scanned (one line, exit status 2; analyzer/frontend/libclang.c). */
 	kcsan_libclang_load();
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(cmd, json_string(argv[i]));

@@ -25,6 +25,7 @@ run_suite() {
 	total_fail=$((total_fail + f))
 }
 
+run_suite "layout: the analyser's folders depend one way" sh tests/layout.sh
 run_suite "header: kcsan/lkmm.h" sh tests/header/run.sh
 run_suite "examples build and run natively" sh examples/check-build.sh
 run_suite "corpus builds and runs natively" sh tests/corpus/check-build.sh

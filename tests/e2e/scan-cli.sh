@@ -143,7 +143,7 @@ bad_profile() {
 }
 
 # libclang (and libLLVM) are loaded by scan only: the commands run once
-# per test process or compiled file start without them (analyzer/libclang.c).
+# per test process or compiled file start without them (analyzer/frontend/libclang.c).
 libclang_only_for_scan() (
 	cd "$WORK" || exit 1
 	printf 'int x;\nint main(void) { return x; }\n' >lc.c

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/scan.h"
+#include "analyzer/driver/scan.h"
 
 struct mark { char file[64]; int line; char kind[24]; int hit; };
 

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/extract.h"
-#include "analyzer/extract_int.h"
-#include "analyzer/libclang.h"
-#include "analyzer/scan.h"
-#include "analyzer/vocab.h"
+#include "analyzer/frontend/extract.h"
+#include "analyzer/frontend/extract_int.h"
+#include "analyzer/frontend/libclang.h"
+#include "analyzer/driver/scan.h"
+#include "analyzer/model/vocab.h"
 
 /* Extracts "int f(void) { return x+x+...; }" with TERMS terms (a sum is a
  * left-nested tree TERMS - 1 levels deep) into FACTS. */

@@ -1,10 +1,10 @@
 /* tests/unit/test_suppress.c — the comment lexer of inline suppressions
- * (analyzer/suppress.c): markers in comments count, in strings and code
+ * (analyzer/findings/suppress.c): markers in comments count, in strings and code
  * not; the kinds of a list; lines and columns. */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "analyzer/suppress.h"
+#include "analyzer/findings/suppress.h"
 
 static struct suppression_list parse(const char *text)
 {

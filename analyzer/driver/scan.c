@@ -1,0 +1,364 @@
+/* analyzer/driver/scan.c — the scan driver (see scan.h).
+ *
+ * Input errors (missing paths, a bad compile database, a bad profile, an
+ * unwritable database) are found before the database is opened, so they
+ * never touch it.  Worker processes parse translation units and store
+ * them, one transaction per TU (scan_workers.c: a file that crashes the
+ * parser fails alone).  Incremental: a TU that parsed and whose flags,
+ * profiles and every file it read are unchanged keeps its stored facts; a
+ * TU that failed is parsed again (and fails again, counted) every scan. */
+#include "scan.h"
+#include "compdb.h"
+#include "analyzer/analysis/dataflow.h"
+#include "db.h"
+#include "analyzer/frontend/extract.h"
+#include "hashcache.h"
+#include "analyzer/findings/pairing.h"
+#include "scan_workers.h"
+#include "analyzer/model/store.h"
+#include "analyzer/findings/suppress.h"
+#include "analyzer/model/vocab.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef KCSAN_INCLUDE_DIR
+#define KCSAN_INCLUDE_DIR "/usr/local/share/kcsan-scan/include"
+#endif
+#ifndef KCSAN_TOOL_VERSION
+#define KCSAN_TOOL_VERSION "0.1.0"
+#endif
+
+static const char *const default_profiles[] = { "lkmm", "c11", "gnu", "pthread", "libc" };
+
+const char *kcsan_include_dir(void)
+{
+	static char dir[PATH_MAX];
+	char exe[PATH_MAX - 64], probe[PATH_MAX];
+	ssize_t n;
+	const char *env = getenv("KCSAN_INCLUDE");
+
+	if (env && *env)
+		return env;
+	if (dir[0])
+		return dir;
+	/* An installed binary finds the header beside it: BIN/../share/... */
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(probe, sizeof probe, "%s/../share/kcsan-scan/include/kcsan/lkmm.h", exe);
+			if (access(probe, R_OK) == 0) {
+				snprintf(dir, sizeof dir, "%.*s/../share/kcsan-scan/include", PATH_MAX - 64, exe);
+				return dir;
+			}
+		}
+	}
+	snprintf(dir, sizeof dir, "%s", KCSAN_INCLUDE_DIR);
+	return dir;
+}
+
+/* The arguments libclang gets: the TU's flags plus our header directory,
+ * as a system directory so that its own inline code is not analysed. */
+static void build_args(struct scan_job *j, const char *profile_hash)
+{
+	json_t *arr = json_array();
+	char *dumped;
+
+	j->nargs = j->spec->nargs + 2;
+	j->args = xcalloc(j->nargs + 1, sizeof *j->args);
+	j->args[0] = xstrdup("-isystem");
+	j->args[1] = xstrdup(kcsan_include_dir());
+	for (int i = 0; i < j->spec->nargs; i++)
+		j->args[i + 2] = xstrdup(j->spec->args[i]);
+	for (int i = 0; i < j->nargs; i++)
+		json_array_append_new(arr, json_string(j->args[i]));
+	j->args_json = json_dumps(arr, JSON_COMPACT);
+	json_decref(arr);
+	dumped = xasprintf("%s|%d|%s|%s|%s", KCSAN_TOOL_VERSION, FACTS_FORMAT, profile_hash, j->spec->directory,
+			   j->args_json);
+	hash_text(dumped, strlen(dumped), j->flags_hash);
+	free(dumped);
+}
+
+static int writable_target(const char *path, char *err, size_t errlen)
+{
+	char *dir, *slash;
+	int rc = 0;
+
+	if (access(path, F_OK) == 0) {
+		if (access(path, W_OK) != 0) {
+			snprintf(err, errlen, "cannot write database '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (!slash) {
+		free(dir);
+		dir = xstrdup(".");
+	} else if (slash == dir) {
+		dir[1] = '\0';
+	} else {
+		*slash = '\0';
+	}
+	if (access(dir, W_OK) != 0) {
+		snprintf(err, errlen, "cannot create database '%s': directory '%s' is not writable", path, dir);
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
+/* Forgets TUs whose source file no longer exists; returns how many. */
+static int drop_vanished(sqlite3 *db)
+{
+	int dropped = 0;
+
+	sqlite3_stmt *st = kdb_prepare(db, "SELECT t.id, f.path FROM translation_units t JOIN files f ON f.id = t.file_id");
+	sqlite3_stmt *del = kdb_prepare(db, "DELETE FROM translation_units WHERE id = ?");
+
+	while (sqlite3_step(st) == SQLITE_ROW)
+		if (access((const char *)sqlite3_column_text(st, 1), F_OK) != 0) {
+			sqlite3_bind_int64(del, 1, sqlite3_column_int64(st, 0));
+			sqlite3_step(del);
+			sqlite3_reset(del);
+			dropped++;
+		}
+	sqlite3_finalize(st);
+	sqlite3_finalize(del);
+	return dropped;
+}
+
+/* The stored findings by severity (when nothing changed and the analysis
+ * is not run again). */
+static void count_findings(sqlite3 *db, struct finding_counts *c)
+{
+	sqlite3_stmt *st = kdb_prepare(db, "SELECT severity, count(*) FROM findings GROUP BY severity");
+
+	memset(c, 0, sizeof *c);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *sev = (const char *)sqlite3_column_text(st, 0);
+		int n = sqlite3_column_int(st, 1);
+
+		if (strcmp(sev, "error") == 0)
+			c->errors = n;
+		else if (strcmp(sev, "warning") == 0)
+			c->warnings = n;
+		else
+			c->notes = n;
+	}
+	sqlite3_finalize(st);
+}
+
+/* Did the scan before SCAN_ID finish its analysis? */
+static int previous_scan_done(sqlite3 *db, long long scan_id)
+{
+	sqlite3_stmt *st = kdb_prepare(db, "SELECT status FROM scans WHERE id < ? ORDER BY id DESC LIMIT 1");
+	int done = 0;
+
+	sqlite3_bind_int64(st, 1, scan_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		done = strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0;
+	sqlite3_finalize(st);
+	return done;
+}
+
+/* Wall-clock seconds from a fixed point, for --times. */
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int scan_run(const struct scan_options *o)
+{
+	struct vocab vocab = { 0 };
+	struct tu_list tus = { 0 };
+	struct scan_job *jobs;
+	struct scan_counts done = { 0 };
+	char err[PATH_MAX + 1024], now[32], profile_hash[17];
+	char *all_profiles = xstrdup(""), *cwd;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	struct function *fns = NULL;
+	int nfns = 0, njobs = 0, reused = 0, status = 0, vanished;
+	long long scan_id;
+	struct analysis an;
+	struct finding_counts counts;
+	double t_parse, t_load, t_analyse = 0, t_pair = 0, t_end;
+
+	/* 1. Everything that can be wrong with the input, before the database. */
+	for (size_t i = 0; i < sizeof default_profiles / sizeof *default_profiles; i++)
+		vocab_load(&vocab, default_profiles[i], NULL, err, sizeof err);
+	/* Profile files can change: their names and the hashes of the text
+	 * read (once: a profile may be a pipe) go into every TU's flags. */
+	for (int i = 0; i < o->nprofiles; i++) {
+		char h[17] = "builtin", *text, *joined;
+
+		if (vocab_load(&vocab, o->profiles[i], &text, err, sizeof err) < 0)
+			goto input_error;
+		if (text)
+			hash_text(text, strlen(text), h);
+		free(text);
+		joined = xasprintf("%s|%s|%s", all_profiles, o->profiles[i], h);
+		free(all_profiles);
+		all_profiles = joined;
+	}
+	vocab_finish(&vocab);
+	hash_text(all_profiles, strlen(all_profiles), profile_hash);
+	if (o->build_dir && compdb_load(&tus, o->build_dir, err, sizeof err) < 0)
+		goto input_error;
+	for (int i = 0; i < o->npaths; i++)
+		if (compdb_add_path(&tus, o->paths[i], o->cflags, o->ncflags, err, sizeof err) < 0)
+			goto input_error;
+	if (!o->build_dir && o->npaths == 0) {
+		snprintf(err, sizeof err, "nothing to scan: give source files or directories, or -p BUILD_DIR");
+		goto input_error;
+	}
+	if (writable_target(o->db_path, err, sizeof err) < 0)
+		goto input_error;
+	db = kdb_open(o->db_path, KDB_CREATE, err, sizeof err);
+	if (!db)
+		goto input_error;
+
+	/* 2. The scan row. */
+	cwd = current_dir();
+	if (!cwd)
+		cwd = xstrdup(".");
+	kdb_now(now, sizeof now);
+	st = kdb_prepare(db, "INSERT INTO scans(tool_version, started_at, root, arguments) VALUES (?,?,?,?)");
+	sqlite3_bind_text(st, 1, KCSAN_TOOL_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, cwd, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, o->command_json ? o->command_json : "[]", -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		fprintf(stderr, "kcsan-scan scan: cannot write database '%s': %s\n", o->db_path, sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+		return 2;
+	}
+	sqlite3_finalize(st);
+	scan_id = sqlite3_last_insert_rowid(db);
+
+	/* 3. Which TUs need parsing. */
+	jobs = xcalloc(tus.n + 1, sizeof *jobs);
+	for (int i = 0; i < tus.n; i++) {
+		struct scan_job *j = &jobs[njobs];
+
+		j->spec = &tus.tus[i];
+		build_args(j, profile_hash);
+		if (store_tu_is_current(db, j->spec->path, j->flags_hash)) {
+			reused++;
+			for (int k = 0; k < j->nargs; k++)
+				free(j->args[k]);
+			free(j->args);
+			free(j->args_json);
+			continue;
+		}
+		njobs++;
+	}
+	vanished = drop_vanished(db);
+
+	/* 4. Parse in parallel, in worker processes; no connection may be
+	 * open across their fork(). */
+	t_parse = seconds_now();
+	sqlite3_close(db);
+	scan_workers_run(jobs, njobs, o->jobs, o->db_path, &vocab, scan_id, &done);
+	db = kdb_open(o->db_path, KDB_CREATE, err, sizeof err);
+	if (!db) {
+		fprintf(stderr, "kcsan-scan scan: %s\n", err);
+		return 2;
+	}
+
+	t_load = seconds_now();
+
+	/* 5. The whole tree, unless nothing changed since the last scan: then
+	 * its findings stand (the analysis depends only on the stored facts,
+	 * the profiles being part of every TU's flags hash). */
+	if (njobs == 0 && vanished == 0 && previous_scan_done(db, scan_id)) {
+		count_findings(db, &counts);
+	} else {
+		store_load_functions(db, &fns, &nfns);
+		t_analyse = seconds_now();
+		analyse(fns, nfns, &an);
+		t_pair = seconds_now();
+		if (pairing_store(db, &an, &vocab, cwd, scan_id, &counts, err, sizeof err) < 0) {
+			fprintf(stderr, "kcsan-scan scan: %s\n", err);
+			status = 2;
+		}
+		analysis_free(&an);
+		for (int i = 0; i < nfns; i++)
+			function_free(&fns[i]);
+		free(fns);
+	}
+	/* The comments may have changed even where nothing needed a parse. */
+	if (status == 0 && suppress_refresh(db, err, sizeof err) < 0) {
+		fprintf(stderr, "kcsan-scan scan: %s\n", err);
+		status = 2;
+	}
+
+	kdb_now(now, sizeof now);
+	st = kdb_prepare(db, "UPDATE scans SET finished_at = ?, parsed_tus = ?, reused_tus = ?, failed_tus = ?,"
+			 " status = ? WHERE id = ?");
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, done.parsed);
+	sqlite3_bind_int(st, 3, reused);
+	sqlite3_bind_int(st, 4, done.failed);
+	sqlite3_bind_text(st, 5, status ? "error" : "ok", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, scan_id);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+
+	t_end = seconds_now();
+	if (o->times && t_analyse == 0)
+		fprintf(stderr, "kcsan-scan: times (s): parse and store %.2f; nothing changed, no analysis\n",
+			t_load - t_parse);
+	else if (o->times)
+		fprintf(stderr, "kcsan-scan: times (s): parse and store %.2f, load %.2f, analysis %.2f,"
+			" findings %.2f\n", t_load - t_parse, t_analyse - t_load, t_pair - t_analyse,
+			t_end - t_pair);
+	if (!o->quiet)
+		fprintf(stderr, "kcsan-scan: %d files: %d parsed, %d unchanged, %d failed; "
+			"%d findings (%d errors, %d warnings, %d notes) in %s\n",
+			tus.n, done.parsed, reused, done.failed,
+			counts.errors + counts.warnings + counts.notes, counts.errors, counts.warnings,
+			counts.notes, o->db_path);
+	for (int i = 0; i < njobs; i++) {
+		for (int k = 0; k < jobs[i].nargs; k++)
+			free(jobs[i].args[k]);
+		free(jobs[i].args);
+		free(jobs[i].args_json);
+	}
+	free(jobs);
+	free(cwd);
+	compdb_free(&tus);
+	vocab_free(&vocab);
+	free(all_profiles);
+	if (status)
+		return status;
+	return done.failed || done.store_errors ? 1 : 0;
+
+input_error:
+	/* Nothing was written: the database is not open yet. */
+	fprintf(stderr, "kcsan-scan scan: %s\n", err);
+	compdb_free(&tus);
+	vocab_free(&vocab);
+	free(all_profiles);
+	return 2;
+}

@@ -1,0 +1,839 @@
+/* analyzer/findings/pairing.c — findings from the ordering analysis (pairing.h).
+ *
+ * Rules, in the words a reviewer would use:
+ *  - missing-release: a plain access to D can be reordered after a marked
+ *    write of F, and somewhere in the tree F is read and then D accessed
+ *    (directly, or through a relay: F read, G written, G read, D read).
+ *  - missing-acquire: a marked read of F can be reordered after a plain
+ *    read of D that does not depend on it, and somewhere D is written and
+ *    then F (or a relay to F) written.
+ *  - unpaired-barrier: a fence (smp_wmb, smp_mb, a release fence) orders a
+ *    write of D before a write of F, and a reader of F then D has no read
+ *    barrier or acquire to pair with it.
+ *  - data-race (inconsistent locking): D is written holding a lock L in one
+ *    place and accessed holding none of its locks in another, where
+ *    both may run concurrently (not main() before pthread_create or after
+ *    pthread_join).  The lock shows that the author meant D to be shared.
+ *  - data-race (early read): a plain read of D made before the read of F
+ *    that guards it (and after none), while D is published through F.
+ *  - data-race (late access): a plain access of D after the write of F that
+ *    publishes it, with no marked read (a handshake) between them.
+ *  - No finding when every plain access of D holds one common lock, or when
+ *    nothing pairs with the pattern (nobody reads F then D): precision
+ *    matters more than volume.
+ */
+#include "pairing.h"
+#include "db.h"
+#include "analyzer/model/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The locks a record's access holds, counting those its own function
+ * holds when the record was made at a call site. */
+static int holds(const struct analysis *a, const struct lock_record *r, const char *lock)
+{
+	int g = r->e->gid;
+
+	for (int i = 0; i < r->nlocks; i++)
+		if (strcmp(r->locks[i], lock) == 0)
+			return 1;
+	for (int i = 0; i < a->ncaller_locks[g]; i++)
+		if (strcmp(a->caller_locks[g][i], lock) == 0)
+			return 1;
+	return 0;
+}
+
+/* The N-th lock R's access holds (its own first, then those the callers
+ * that reached it hold), or NULL past the last. */
+static const char *effective_lock(const struct analysis *a, const struct lock_record *r, int n)
+{
+	int g = r->e->gid;
+
+	if (n < r->nlocks)
+		return r->locks[n];
+	n -= r->nlocks;
+	return n < a->ncaller_locks[g] ? a->caller_locks[g][n] : NULL;
+}
+
+/* Does lock L (held by X's access) keep Y's access from running at the
+ * same time?  An exclusive lock does against any holder of it; a shared
+ * (read) lock against an exclusive holder, and against a shared holder
+ * only when both accesses are reads. */
+static int excludes(const struct analysis *a, const char *l, const struct lock_record *x,
+		    const struct lock_record *y)
+{
+	char *shared;
+	int r;
+
+	if (strncmp(l, "shared:", 7) == 0)
+		return holds(a, y, l + 7) ||
+		       (holds(a, y, l) && x->e->access == ACC_READ && y->e->access == ACC_READ);
+	shared = xasprintf("shared:%s", l);
+	r = holds(a, y, l) || holds(a, y, shared);
+	free(shared);
+	return r;
+}
+
+static int shares_a_lock(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
+{
+	const char *l;
+
+	for (int i = 0; (l = effective_lock(a, x, i)); i++)
+		if (excludes(a, l, x, y))
+			return 1;
+	return 0;
+}
+
+/* Is every plain access of object OID that may run concurrently made
+ * holding one common lock (counting the locks of its callers)? */
+/* Does LOCK (exclusive, or shared for reads) guard every access of OID? */
+static int held_by_all(const struct analysis *a, int oid, const char *lock)
+{
+	const char *base = strncmp(lock, "shared:", 7) == 0 ? lock + 7 : lock;
+	char *shared = xasprintf("shared:%s", base);
+	int all = 1;
+
+	for (int i = a->obj_head[oid]; i >= 0 && all; i = a->obj_next[i]) {
+		const struct lock_record *r = &a->records[i];
+
+		if (!holds(a, r, base) && !(r->e->access == ACC_READ && holds(a, r, shared)))
+			all = 0;
+	}
+	free(shared);
+	return all;
+}
+
+static int under_common_lock(const struct analysis *a, int oid)
+{
+	const struct lock_record *first;
+	const char *l;
+
+	if (oid < 0)
+		return 0;
+	if (a->lock_cache[oid] >= 0)
+		return a->lock_cache[oid];
+	a->lock_cache[oid] = 0;
+	if (a->obj_head[oid] < 0)
+		return 0;
+	first = &a->records[a->obj_head[oid]];
+	for (int i = 0; (l = effective_lock(a, first, i)); i++)
+		if (held_by_all(a, oid, l))
+			return a->lock_cache[oid] = 1;
+	return 0;
+}
+
+/* Do marked accesses A and B run inside critical sections of one common
+ * lock?  Then the lock orders everything around them. */
+static int same_critical_section(const struct analysis *a, const struct event *x, const struct event *y)
+{
+	for (int i = a->rec_head[x->gid]; i >= 0; i = a->rec_next[i]) {
+		const struct lock_record *rx = &a->records[i];
+
+		if (rx->nlocks == 0)
+			continue;
+		for (int k = a->rec_head[y->gid]; k >= 0; k = a->rec_next[k])
+			if (shares_a_lock(a, rx, &a->records[k]))
+				return 1;
+	}
+	return 0;
+}
+
+/* Is plain access E made after an acquire of some flag it reads? */
+static int ordered_after_acquire(const struct analysis *a, const struct event *e)
+{
+	for (int k = a->cons_by_plain_head[e->gid]; k >= 0; k = a->cons_by_plain_next[k])
+		if (a->consumers[k].ordered)
+			return 1;
+	return 0;
+}
+
+/* May the pattern found in FN pair with link L?  Not when the two cannot
+ * run at the same time: L was found in FN itself and FN never runs in two
+ * threads at once, or only one thread ever runs both functions. */
+static int other_activation(const struct analysis *a, const struct function *fn, const struct link *l)
+{
+	if (l->fn == fn)
+		return runs_concurrently_with_itself(a, fn);
+	return may_run_concurrently(a, fn, l->fn);
+}
+
+/* The first link of SORTED (links indexed by flag and data object) on
+ * (FLAG, DATA) that OK accepts. */
+static const struct link *first_link(const struct analysis *a, const struct link *links, const int *sorted,
+				     int n, int flag, int data,
+				     int (*ok)(const struct analysis *, const struct link *, const void *),
+				     const void *arg)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		const struct link *l = &links[sorted[mid]];
+
+		if (l->marked->oid < flag || (l->marked->oid == flag && l->plain->oid < data))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++) {
+		const struct link *l = &links[sorted[lo]];
+
+		if (l->marked->oid != flag || l->plain->oid != data)
+			break;
+		if (ok(a, l, arg))
+			return l;
+	}
+	return NULL;
+}
+
+struct link_want {
+	const struct function *fn;      /* the candidate's function */
+	const struct event *other;      /* its marked access (critical sections) */
+	int need_write;
+};
+
+static int acceptable(const struct analysis *a, const struct link *l, const void *arg)
+{
+	const struct link_want *w = arg;
+
+	return other_activation(a, w->fn, l) && (!w->need_write || l->plain->access != ACC_READ) &&
+	       !same_critical_section(a, w->other, l->marked);
+}
+
+/* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:
+ * F read, G written, G read, D accessed) or backwards (producers), breadth
+ * first with every flag visited once. */
+static const struct link *find_link(const struct analysis *a, int forward, int flag, int data,
+				    const struct link_want *want)
+{
+	const struct link *links = forward ? a->consumers : a->producers;
+	const int *sorted = forward ? a->cons_sorted : a->prod_sorted;
+	int n = forward ? a->nconsumers : a->nproducers;
+	int *queue, *depth, head = 0, tail = 0;
+	char *seen;
+	const struct link *found = NULL;
+
+	if (flag < 0 || data < 0)
+		return NULL;
+	queue = xcalloc(a->nobjects + 1, sizeof *queue);
+	depth = xcalloc(a->nobjects + 1, sizeof *depth);
+	seen = xcalloc(a->nobjects + 1, 1);
+	queue[tail++] = flag;
+	seen[flag] = 1;
+	while (head < tail && !found) {
+		int f = queue[head], d = depth[head++];
+
+		found = first_link(a, links, sorted, n, f, data, acceptable, want);
+		if (d >= 8)
+			continue;
+		for (int r = forward ? a->fwd_head[f] : a->bwd_head[f]; r >= 0;
+		     r = forward ? a->fwd_next[r] : a->bwd_next[r]) {
+			int g = forward ? a->relays[r].to_oid : a->relays[r].from_oid;
+
+			if (!seen[g]) {
+				seen[g] = 1;
+				depth[tail] = d + 1;
+				queue[tail++] = g;
+			}
+		}
+	}
+	free(queue);
+	free(depth);
+	free(seen);
+	return found;
+}
+
+/* Who reads flag F and then accesses D (written, when NEED_WRITE: two reads
+ * never race), in another activation than FN's, outside PUBLISH's
+ * critical sections? */
+static const struct link *find_consumer(const struct analysis *a, const struct function *fn,
+					const struct event *publish, const struct event *data,
+					int need_write)
+{
+	struct link_want w = { fn, publish, need_write };
+
+	return find_link(a, 1, publish->oid, data->oid, &w);
+}
+
+/* Who accesses D (writes it, when NEED_WRITE) and then publishes flag F? */
+static const struct link *find_producer(const struct analysis *a, const struct function *fn,
+					const struct event *consume, const struct event *data,
+					int need_write)
+{
+	struct link_want w = { fn, consume, need_write };
+
+	return find_link(a, 0, consume->oid, data->oid, &w);
+}
+
+/* Data reached only through a pointer parameter of a function nobody in
+ * the tree calls (a thread's argument): each activation may get its own
+ * object, so nothing shows that it is shared. */
+static int unknown_target(const struct event *data)
+{
+	return data->object && strncmp(data->object, "p:", 2) == 0;
+}
+
+static const char *rel(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (path && strncmp(path, root, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path ? path : "?";
+}
+
+static const char *access_word(const struct event *e)
+{
+	return e->access == ACC_WRITE ? "write" : e->access == ACC_RMW ? "read-modify-write" : "read";
+}
+
+static const char *access_name(const struct event *e)
+{
+	return e->access == ACC_WRITE ? "write" : e->access == ACC_RMW ? "rmw" :
+	       e->access == ACC_READ ? "read" : "none";
+}
+
+/* Expands a fix template: $N is argument N of the event. */
+static char *expand_fix(const char *tmpl, const struct event *e)
+{
+	char *out = xmalloc(strlen(tmpl) + (e->args ? strlen(e->args) * 4 : 0) + 1);
+	size_t len = 0;
+
+	for (const char *t = tmpl; *t; t++) {
+		if (*t == '$' && t[1] >= '0' && t[1] <= '9') {
+			int want = t[1] - '0', k = 0;
+			const char *a = e->args ? e->args : "";
+
+			while (k < want && a) {
+				a = strchr(a, '\x1f');
+				if (a)
+					a++;
+				k++;
+			}
+			if (a) {
+				const char *end = strchr(a, '\x1f');
+				size_t n = end ? (size_t)(end - a) : strlen(a);
+
+				memcpy(out + len, a, n);
+				len += n;
+			}
+			t++;
+			continue;
+		}
+		out[len++] = *t;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static char *fix_for(const struct vocab *v, const struct event *e, int release)
+{
+	const struct vocab_entry *ve = e->name ? vocab_find(v, e->name, NULL) : NULL;
+	const char *tmpl = ve ? (release ? ve->release_fix : ve->acquire_fix) : NULL;
+
+	if (!ve && e->name) {
+		/* Entries limited to one header (header=) are looked up by name. */
+		for (size_t i = 0; i < v->count; i++)
+			if (strcmp(v->entries[i].name, e->name) == 0) {
+				tmpl = release ? v->entries[i].release_fix : v->entries[i].acquire_fix;
+				break;
+			}
+	}
+	if (tmpl)
+		return expand_fix(tmpl, e);
+	return xstrdup(release ? "smp_wmb(); /* or make this write a release */"
+			       : "smp_rmb(); /* after this read, or make it an acquire */");
+}
+
+struct writer {
+	sqlite3 *db;
+	const char *root;
+	long long scan_id;
+	sqlite3_stmt *ins_finding, *ins_loc, *ins_cand, *ins_pair;
+	struct finding_counts *counts;
+	char **fingerprints;
+	int nfp, fpcap;
+};
+
+static long long object_id(sqlite3 *db, const struct event *e)
+{
+	return kdb_intern(db, "objects", "key", e->object, "display", e->display ? e->display : e->object);
+}
+
+static long long store_candidate(struct writer *w, const char *side, const struct candidate *c)
+{
+	const struct event *plain = strcmp(side, "writer") == 0 ? c->plain : c->marked;
+	const struct event *marked = strcmp(side, "writer") == 0 ? c->marked : c->plain;
+	sqlite3_stmt *st = w->ins_cand;
+
+	sqlite3_bind_text(st, 1, side, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, c->fn->id);
+	sqlite3_bind_int64(st, 3, plain->id);
+	sqlite3_bind_int64(st, 4, marked->id);
+	sqlite3_bind_int64(st, 5, object_id(w->db, plain));
+	sqlite3_bind_int64(st, 6, object_id(w->db, marked));
+	sqlite3_step(st);
+	sqlite3_reset(st);
+	return sqlite3_last_insert_rowid(w->db);
+}
+
+/* TEXT with every "ROOT/" taken out, in place.  Object keys carry absolute
+ * paths inside them (a file static's USR "c:/home/me/src/a.c@flag", a
+ * private local's "l:/home/me/src/a.c:fn:v"): an id made of them would
+ * change when the same tree is checked out elsewhere. */
+static void strip_root(char *text, const char *root)
+{
+	size_t n = strlen(root);
+	char *in = text, *out = text, *hit;
+
+	if (n == 0 || strcmp(root, "/") == 0)
+		return;
+	while ((hit = strstr(in, root)) != NULL) {
+		size_t keep = (size_t)(hit - in);
+
+		memmove(out, in, keep);
+		out += keep;
+		if (hit[n] == '/') {
+			in = hit + n + 1;
+		} else {
+			*out++ = *hit;
+			in = hit + 1;
+		}
+	}
+	memmove(out, in, strlen(in) + 1);
+}
+
+/* A fingerprint that survives line shifts and moves of the checkout: what,
+ * where (function and file relative to the scan's root), on which
+ * objects; repeated identical ones get a counter. */
+static void fingerprint(struct writer *w, const char *kind, const char *fn, const struct event *a,
+			const struct event *b, char *out)
+{
+	char *text = xasprintf("%s|%s|%s|%s|%s|%s", kind, fn, rel(a->file, w->root),
+			       a->object ? a->object : "", b && b->object ? b->object : "", access_name(a));
+	int dup = 0;
+
+	strip_root(text, w->root);
+
+	hash_text(text, strlen(text), out);
+	for (int i = 0; i < w->nfp; i++)
+		if (strcmp(w->fingerprints[i], out) == 0) {
+			char *again = xasprintf("%s#%d", text, ++dup);
+			hash_text(again, strlen(again), out);
+			free(again);
+			i = -1;
+		}
+	grow(&w->fingerprints, &w->fpcap, w->nfp + 1, sizeof *w->fingerprints);
+	w->fingerprints[w->nfp++] = xstrdup(out);
+	free(text);
+}
+
+static void add_location(struct writer *w, long long fid, int seq, const char *role,
+			 const struct event *e, const char *fn)
+{
+	sqlite3_stmt *st = w->ins_loc;
+
+	if (!e)
+		return;
+	sqlite3_bind_int64(st, 1, fid);
+	sqlite3_bind_int(st, 2, seq);
+	sqlite3_bind_text(st, 3, role, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, rel(e->file, w->root), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 5, e->line);
+	sqlite3_bind_int(st, 6, e->col);
+	if (fn)
+		sqlite3_bind_text(st, 7, fn, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, 7);
+	sqlite3_bind_text(st, 8, access_name(e), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, e->marked);
+	sqlite3_step(st);
+	sqlite3_reset(st);
+}
+
+static long long add_finding(struct writer *w, const char *kind, const char *severity,
+			     const char *message, const struct event *data, const struct event *flag,
+			     const char *fn, const struct event *fix_at, const char *fix, long long pair)
+{
+	sqlite3_stmt *st = w->ins_finding;
+	char fp[17];
+
+	fingerprint(w, kind, fn, data, flag, fp);
+	sqlite3_bind_text(st, 1, fp, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, severity, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, message, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, data->display ? data->display : data->object, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, flag->display ? flag->display : flag->object, -1, SQLITE_TRANSIENT);
+	if (fix_at && fix) {
+		sqlite3_bind_text(st, 7, rel(fix_at->file, w->root), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 8, fix_at->line);
+		sqlite3_bind_text(st, 9, fix, -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_null(st, 7);
+		sqlite3_bind_null(st, 8);
+		sqlite3_bind_null(st, 9);
+	}
+	if (pair > 0)
+		sqlite3_bind_int64(st, 10, pair);
+	else
+		sqlite3_bind_null(st, 10);
+	sqlite3_bind_int64(st, 11, w->scan_id);
+	sqlite3_step(st);
+	sqlite3_reset(st);
+	if (strcmp(severity, "error") == 0)
+		w->counts->errors++;
+	else if (strcmp(severity, "warning") == 0)
+		w->counts->warnings++;
+	else
+		w->counts->notes++;
+	return sqlite3_last_insert_rowid(w->db);
+}
+
+/* Was the read written with C11 or GNU atomics (so that the fix should be
+ * too)? */
+static int is_c11(const struct event *e)
+{
+	return e->name && (strncmp(e->name, "atomic_load", 11) == 0 || strncmp(e->name, "__atomic", 8) == 0 ||
+			   strcmp(e->name, "_Atomic") == 0);
+}
+
+static const char *name_of(const struct event *e)
+{
+	return e->display ? e->display : e->object;
+}
+
+static long long store_pair(struct writer *w, const struct event *data, const struct event *flag,
+			    long long wc, long long rc)
+{
+	sqlite3_stmt *st = w->ins_pair;
+
+	sqlite3_bind_int64(st, 1, object_id(w->db, data));
+	sqlite3_bind_int64(st, 2, object_id(w->db, flag));
+	if (wc > 0) sqlite3_bind_int64(st, 3, wc); else sqlite3_bind_null(st, 3);
+	if (rc > 0) sqlite3_bind_int64(st, 4, rc); else sqlite3_bind_null(st, 4);
+	sqlite3_step(st);
+	sqlite3_reset(st);
+	return sqlite3_last_insert_rowid(w->db);
+}
+
+/* Has an earlier candidate of the same list the same plain access and the
+ * same flag object?  (One finding per access and flag.)  Remembers it. */
+static int seen_before(struct pairset *seen, const struct event *plain, const struct event *flag)
+{
+	if (pairset_get(seen, plain->gid, flag->oid) >= 0)
+		return 1;
+	pairset_put(seen, plain->gid, flag->oid, 1);
+	return 0;
+}
+
+static void writer_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
+{
+	struct pairset seen = { 0 };
+
+	for (int i = 0; i < a->nwriters; i++) {
+		const struct candidate *c = &a->writers[i];
+		const struct link *cons;
+		long long cid, pid;
+		char *msg, *fix;
+
+		cid = store_candidate(w, "writer", c);
+		if (seen_before(&seen, c->plain, c->marked) || under_common_lock(a, c->plain->oid) ||
+		    unknown_target(c->plain))
+			continue;
+		cons = find_consumer(a, c->fn, c->marked, c->plain, c->plain->access == ACC_READ);
+		if (!cons)
+			continue;       /* nothing reads the flag and then the data */
+		pid = store_pair(w, c->plain, c->marked, cid, 0);
+		msg = xasprintf("plain %s %s '%s' is not ordered before the %s of '%s' that publishes it",
+				access_word(c->plain), c->plain->access == ACC_WRITE ? "to" : "of",
+				name_of(c->plain), c->marked->access == ACC_RMW ? "atomic update" : "write",
+				name_of(c->marked));
+		fix = fix_for(v, c->marked, 1);
+		long long fid = add_finding(w, "missing-release", "error", msg, c->plain, c->marked,
+					    c->fn->name, c->marked, fix, pid);
+		add_location(w, fid, 0, "plain-access", c->plain, c->plain->func);
+		add_location(w, fid, 1, "publish", c->marked, c->marked->func);
+		add_location(w, fid, 2, "consume", cons->marked, cons->marked->func);
+		add_location(w, fid, 3, "racing-access", cons->plain, cons->plain->func);
+		free(msg);
+		free(fix);
+	}
+	pairset_free(&seen);
+}
+
+static void reader_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
+{
+	struct pairset seen = { 0 };
+
+	/* Reader candidates are stored as (marked read, plain access). */
+	for (int i = 0; i < a->nreaders; i++) {
+		const struct candidate *c = &a->readers[i];
+		const struct event *r = c->plain, *p = c->marked;
+		const struct link *prod;
+		long long cid, pid, fid;
+		char *msg, *fix;
+
+		cid = store_candidate(w, "reader", c);
+		if (seen_before(&seen, p, r) || under_common_lock(a, p->oid) || unknown_target(p))
+			continue;
+		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ);
+		if (!prod)
+			continue;       /* nothing writes the data and then the flag */
+		pid = store_pair(w, p, r, 0, cid);
+		msg = xasprintf("plain %s %s '%s' is not ordered after the read of '%s' that guards it",
+				access_word(p), p->access == ACC_WRITE ? "to" : "of", name_of(p), name_of(r));
+		fix = fix_for(v, r, 0);
+		fid = add_finding(w, "missing-acquire", "error", msg, p, r, c->fn->name, r, fix, pid);
+		add_location(w, fid, 0, "plain-access", p, p->func);
+		add_location(w, fid, 1, "consume", r, r->func);
+		add_location(w, fid, 2, "publish", prod->marked, prod->marked->func);
+		add_location(w, fid, 3, "racing-access", prod->plain, prod->plain->func);
+		free(msg);
+		free(fix);
+
+		/* The writer's fence has no partner on this reader. */
+		for (int k = 0; k < a->nproducers; k++) {
+			const struct link *l = &a->producers[k];
+			int dup = 0;
+
+			if (!l->fence || strcmp(l->plain->object, p->object) != 0 ||
+			    strcmp(l->marked->object, r->object) != 0)
+				continue;
+			for (int q = 0; q < k; q++)
+				if (a->producers[q].fence == l->fence && a->producers[q].marked == l->marked)
+					dup = 1;
+			if (dup)
+				continue;
+			msg = xasprintf("'%s' orders the write of '%s' before '%s', but the reader of '%s' in %s() has no read barrier or acquire to pair with it",
+					l->fence->name ? l->fence->name : "barrier", name_of(l->plain),
+					name_of(l->marked), name_of(r), c->fn->name);
+			fid = add_finding(w, "unpaired-barrier", "warning", msg, l->plain, r, l->fn->name, r,
+					  is_c11(r) ? "atomic_thread_fence(memory_order_acquire); /* after this read */"
+						    : "smp_rmb(); /* after this read */", pid);
+			add_location(w, fid, 0, "barrier", l->fence, l->fence->func);
+			add_location(w, fid, 1, "publish", l->marked, l->marked->func);
+			add_location(w, fid, 2, "consume", r, r->func);
+			add_location(w, fid, 3, "racing-access", p, p->func);
+			free(msg);
+			break;
+		}
+	}
+	pairset_free(&seen);
+}
+
+/* A plain read of D made before the read of F that would guard it, and
+ * after none (but around a loop), while D is published through F: nothing
+ * orders it after the write it races with. */
+static void early_read_findings(struct writer *w, const struct analysis *a)
+{
+	for (int i = 0; i < a->nearly; i++) {
+		const struct link *l = &a->early[i];
+		const struct link *prod;
+		int guarded = 0, dup = 0;
+		char *msg;
+		long long fid;
+
+		for (int k = 0; k < i && !dup; k++)
+			dup = a->early[k].plain == l->plain && a->early[k].marked->oid == l->marked->oid;
+		/* Guarded by a read written before it; a read after it in the
+		 * text reaches it only around a loop (the previous try). */
+		for (int k = a->cons_by_plain_head[l->plain->gid]; k >= 0 && !guarded; k = a->cons_by_plain_next[k])
+			guarded = strcmp(a->consumers[k].marked->file, l->plain->file) != 0 ||
+				  a->consumers[k].marked->line < l->plain->line;
+		if (dup || guarded || under_common_lock(a, l->plain->oid))
+			continue;
+		prod = find_producer(a, l->fn, l->marked, l->plain, 1);
+		if (!prod)
+			continue;
+		msg = xasprintf("plain read of '%s' is made before the read of '%s' that guards it: nothing orders it after the write it races with",
+				name_of(l->plain), name_of(l->marked));
+		fid = add_finding(w, "data-race", "error", msg, l->plain, l->marked, l->fn->name, NULL, NULL, 0);
+		add_location(w, fid, 0, "plain-access", l->plain, l->plain->func);
+		add_location(w, fid, 1, "consume", l->marked, l->marked->func);
+		add_location(w, fid, 2, "publish", prod->marked, prod->marked->func);
+		add_location(w, fid, 3, "racing-access", prod->plain, prod->plain->func);
+		free(msg);
+	}
+}
+
+/* A plain access of D after the write of F that publishes D, with no
+ * handshake between: a reader that saw F accesses D at the same time. */
+static void late_access_findings(struct writer *w, const struct analysis *a)
+{
+	for (int i = 0; i < a->nlate; i++) {
+		const struct link *l = &a->late[i];
+		const struct link *cons;
+		int dup = 0;
+		char *msg;
+		long long fid;
+
+		for (int k = 0; k < i && !dup; k++)
+			dup = a->late[k].plain == l->plain;
+		if (dup || under_common_lock(a, l->plain->oid) || unknown_target(l->plain))
+			continue;
+		cons = find_consumer(a, l->fn, l->marked, l->plain, l->plain->access == ACC_READ);
+		if (!cons)
+			continue;
+		msg = xasprintf("plain %s %s '%s' comes after the write of '%s' that publishes it: a reader that saw '%s' accesses it at the same time",
+				access_word(l->plain), l->plain->access == ACC_WRITE ? "to" : "of", name_of(l->plain),
+				name_of(l->marked), name_of(l->marked));
+		fid = add_finding(w, "data-race", "error", msg, l->plain, l->marked, l->fn->name, NULL, NULL, 0);
+		add_location(w, fid, 0, "plain-access", l->plain, l->plain->func);
+		add_location(w, fid, 1, "publish", l->marked, l->marked->func);
+		add_location(w, fid, 2, "consume", cons->marked, cons->marked->func);
+		add_location(w, fid, 3, "racing-access", cons->plain, cons->plain->func);
+		free(msg);
+	}
+}
+
+/* A lock's object key as a person would name it: the USR's last part. */
+static const char *lock_name(const char *key)
+{
+	const char *at = strrchr(key, '@');
+
+	return at ? at + 1 : key;
+}
+
+/* Is lock L a field of the struct type whose field object is DATA
+ * ("c:@S@acct@FI@in_lock" for "c:@S@acct@FI@balance")? */
+static int lock_in_same_struct(const char *l, const char *data)
+{
+	const char *fi = strstr(data, "@FI@");
+
+	if (strncmp(l, "shared:", 7) == 0)
+		l += 7;
+	return fi && strncmp(l, data, (size_t)(fi - data) + 4) == 0;
+}
+
+/* X and Y, two accesses of one field object (one object for every
+ * instance of the struct type), each hold a lock but no common one: are
+ * they taken for accesses of two instances, each guarded by its own lock
+ * (two lists, each under its own global mutex)?  Not when a lock is a
+ * field of the same struct: that is a lock inside the object, and two of
+ * them on one field (deposit under in_lock, withdraw under out_lock) do
+ * not exclude each other. */
+static int other_instances(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
+{
+	const char *l;
+
+	if (!x->e->object || !strstr(x->e->object, "@FI@"))
+		return 0;
+	for (int i = 0; (l = effective_lock(a, x, i)); i++)
+		if (lock_in_same_struct(l, x->e->object))
+			return 0;
+	for (int i = 0; (l = effective_lock(a, y, i)); i++)
+		if (lock_in_same_struct(l, x->e->object))
+			return 0;
+	return 1;
+}
+
+static void lock_findings(struct writer *w, const struct analysis *a)
+{
+	/* Per record: does its access hold any lock?  Per object: is it ever
+	 * written holding one?  (Most objects never are: nothing to check.) */
+	char *locked_rec = xcalloc(a->nrecords + 1, 1);
+	char *locked_obj = xcalloc(a->nobjects + 1, 1);
+
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *r = &a->records[i];
+
+		if (r->complete && !r->e->marked && r->e->oid >= 0 && effective_lock(a, r, 0)) {
+			locked_rec[i] = 1;
+			if (r->e->access != ACC_READ)
+				locked_obj[r->e->oid] = 1;
+		}
+	}
+	for (int i = 0; i < a->nrecords; i++) {
+		const struct lock_record *acc = &a->records[i];
+		const struct lock_record *locked = NULL;
+		int skip = 0;
+		char *msg;
+		long long fid;
+
+		if (!acc->complete || acc->e->oid < 0 || acc->e->marked || !locked_obj[acc->e->oid])
+			continue;
+		/* One finding per access: only its first complete record. */
+		skip = a->first_complete[acc->e->gid] != i;
+		/* Made after an acquire of a flag: publication, not the lock,
+		 * orders it (double-checked initialisation's fast path). */
+		skip = skip || ordered_after_acquire(a, acc->e);
+		if (skip)
+			continue;
+		/* A write of the same object under a lock this access lacks. */
+		for (int k = a->obj_head[acc->e->oid]; k >= 0 && !locked; k = a->obj_next[k]) {
+			const struct lock_record *wr = &a->records[k];
+
+			/* (the same access counts twice when two threads run it) */
+			if ((wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
+			    (wr->fn != acc->fn && !may_run_concurrently(a, wr->fn, acc->fn)) ||
+			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc) ||
+			    (locked_rec[i] && other_instances(a, acc, wr)))
+				continue;
+			locked = wr;
+		}
+		if (!locked)
+			continue;
+		msg = xasprintf("plain %s %s '%s' in %s() holds %s, but the %s in %s() holds '%s': a data race",
+				access_word(acc->e), acc->e->access == ACC_WRITE ? "to" : "of", name_of(acc->e),
+				acc->fn->name, effective_lock(a, acc, 0) ? "other locks" : "no lock",
+				access_word(locked->e), locked->fn->name, lock_name(effective_lock(a, locked, 0)));
+		fid = add_finding(w, "data-race", "warning", msg, acc->e, locked->e, acc->fn->name, NULL, NULL, 0);
+		add_location(w, fid, 0, "plain-access", acc->e, acc->e->func);
+		add_location(w, fid, 1, "racing-access", locked->e, locked->e->func);
+		free(msg);
+	}
+	free(locked_rec);
+	free(locked_obj);
+}
+
+int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
+		  const char *root, long long scan_id, struct finding_counts *counts,
+		  char *err, size_t errlen)
+{
+	struct writer w = { db, root, scan_id, NULL, NULL, NULL, NULL, counts, NULL, 0, 0 };
+
+	memset(counts, 0, sizeof *counts);
+	/* Findings are recomputed; the runtime's evidence for them is kept by
+	 * fingerprint (which survives the rescan) and joined again below. */
+	if (kdb_exec(db, "BEGIN IMMEDIATE;"
+		     " CREATE TEMP TABLE IF NOT EXISTS saved_evidence(fingerprint TEXT, race_id INTEGER);"
+		     " DELETE FROM saved_evidence;"
+		     " INSERT INTO saved_evidence SELECT f.fingerprint, e.race_id FROM race_evidence e"
+		     "   JOIN findings f ON f.id = e.finding_id;"
+		     " DELETE FROM findings; DELETE FROM pairs; DELETE FROM candidates;",
+		     err, errlen) < 0) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	w.ins_finding = kdb_prepare(db, "INSERT INTO findings(fingerprint, kind, severity, message, variable,"
+				    " flag, fix_file, fix_line, fix_suggestion, pair_id, scan_id)"
+				    " VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+	w.ins_loc = kdb_prepare(db, "INSERT INTO finding_locations(finding_id, seq, role, file, line, col,"
+				" function, access, marked) VALUES (?,?,?,?,?,?,?,?,?)");
+	w.ins_cand = kdb_prepare(db, "INSERT INTO candidates(side, function_id, plain_event_id, marked_event_id,"
+				 " data_object_id, flag_object_id) VALUES (?,?,?,?,?,?)");
+	w.ins_pair = kdb_prepare(db, "INSERT INTO pairs(data_object_id, flag_object_id, writer_candidate_id,"
+				 " reader_candidate_id) VALUES (?,?,?,?)");
+	writer_findings(&w, a, vocab);
+	reader_findings(&w, a, vocab);
+	lock_findings(&w, a);
+	early_read_findings(&w, a);
+	late_access_findings(&w, a);
+	sqlite3_finalize(w.ins_finding);
+	sqlite3_finalize(w.ins_loc);
+	sqlite3_finalize(w.ins_cand);
+	sqlite3_finalize(w.ins_pair);
+	for (int i = 0; i < w.nfp; i++)
+		free(w.fingerprints[i]);
+	free(w.fingerprints);
+	if (kdb_exec(db, "INSERT OR IGNORE INTO race_evidence(finding_id, race_id)"
+		     " SELECT f.id, s.race_id FROM saved_evidence s JOIN findings f USING (fingerprint);"
+		     " COMMIT", err, errlen) < 0) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}

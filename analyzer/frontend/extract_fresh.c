@@ -1,0 +1,196 @@
+/* analyzer/frontend/extract_fresh.c — which local pointers hold memory that no
+ * other thread can reach yet (fresh from an allocator, and not handed on
+ * since), so that the accesses through them are initialisation
+ * (",!new," in their uses; fresh.c and dataflow.c, is_new), and which
+ * functions return such memory (allocator wrappers: marks on their
+ * returns, which fresh.c reads). */
+#include "extract_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Fresh pointers (see struct ectx): N = malloc(...) makes N fresh; the
+ * first read of N's value that may hand it on (a store, an argument, a
+ * return, a copy) ends it.  In walk order, which is program order except
+ * around loops.  Each fresh pointer has the mark that the accesses through
+ * it carry in their uses:
+ *   "!new"       memory from an allocator;
+ *   "!new:KEY"   the value returned by function KEY (its link key): fresh
+ *                if KEY is an allocator wrapper, which only the analysis
+ *                can tell, over the whole tree (fresh.c);
+ *   "!newarg:N"  pointer parameter N, until handed on: fresh in the calls
+ *                that pass fresh memory for it (map_init(m) after
+ *                m = malloc(...); fresh.c, dataflow.c's through_call). */
+static int fresh_at(struct ectx *x, const char *usr)
+{
+	for (int i = 0; usr && i < x->nfresh; i++)
+		if (strcmp(x->fresh[i].usr, usr) == 0)
+			return i;
+	return -1;
+}
+
+void set_fresh(struct ectx *x, CXCursor var, char *mark)
+{
+	CXString s = clang_getCursorUSR(var);
+	const char *usr = clang_getCString(s);
+	int i = fresh_at(x, usr);
+
+	if (i >= 0) {
+		free(x->fresh[i].usr);
+		free(x->fresh[i].mark);
+		x->fresh[i] = x->fresh[--x->nfresh];
+	}
+	if (mark && usr && *usr) {
+		grow(&x->fresh, &x->freshcap, x->nfresh + 1, sizeof *x->fresh);
+		x->fresh[x->nfresh].usr = xstrdup(usr);
+		x->fresh[x->nfresh++].mark = mark;
+	} else {
+		free(mark);
+	}
+	clang_disposeString(s);
+}
+
+void fresh_parameters(struct ectx *x)
+{
+	int n = clang_Cursor_getNumArguments(x->fn_cursor);
+
+	for (int i = 0; i < n; i++) {
+		CXCursor p = clang_Cursor_getArgument(x->fn_cursor, i);
+
+		if (clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Pointer)
+			set_fresh(x, p, xasprintf("!newarg:%d", i));
+	}
+}
+
+void forget_fresh(struct ectx *x)
+{
+	for (int i = 0; i < x->nfresh; i++) {
+		free(x->fresh[i].usr);
+		free(x->fresh[i].mark);
+	}
+	x->nfresh = 0;
+}
+
+const char *fresh_mark(struct ectx *x, CXCursor var)
+{
+	CXString s = clang_getCursorUSR(var);
+	int i = fresh_at(x, clang_getCString(s));
+
+	clang_disposeString(s);
+	return i >= 0 ? x->fresh[i].mark : NULL;
+}
+
+static CXCursor strip_casts(CXCursor value)
+{
+	while (clang_getCursorKind(value) == CXCursor_ParenExpr ||
+	       clang_getCursorKind(value) == CXCursor_CStyleCastExpr ||
+	       clang_getCursorKind(value) == CXCursor_UnexposedExpr) {
+		CXCursor *k;
+		int n = children(value, &k);
+
+		if (n == 0) {
+			free(k);
+			break;
+		}
+		value = k[n - 1];
+		free(k);
+	}
+	return value;
+}
+
+char *allocation_mark(CXCursor value)
+{
+	static const char *const allocators[] = {
+		"malloc", "calloc", "aligned_alloc", "kmalloc", "kzalloc", "kcalloc",
+	};
+	CXString s;
+	CXCursor callee;
+	char *r = NULL;
+
+	value = strip_casts(value);
+	if (clang_getCursorKind(value) != CXCursor_CallExpr)
+		return NULL;
+	s = clang_getCursorSpelling(value);
+	for (size_t i = 0; i < sizeof allocators / sizeof allocators[0]; i++)
+		if (strcmp(clang_getCString(s), allocators[i]) == 0)
+			r = xstrdup("!new");
+	clang_disposeString(s);
+	callee = clang_getCursorReferenced(value);
+	if (!r && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
+	    clang_getCanonicalType(clang_getCursorType(value)).kind == CXType_Pointer) {
+		char *key = function_link_key(callee);
+
+		r = xasprintf("!new:%s", key);
+		free(key);
+	}
+	return r;
+}
+
+char *return_mark(struct ectx *x, CXCursor value)
+{
+	CXCursor v = strip_casts(value);
+	CXEvalResult ev;
+	char *r = NULL;
+
+	if (clang_getCursorKind(v) == CXCursor_DeclRefExpr) {
+		CXCursor ref = clang_getCursorReferenced(v);
+		const char *m = is_local(ref) ? fresh_mark(x, ref) : NULL;
+
+		return m && strncmp(m, "!newarg:", 8) != 0 ? xstrdup(m) : NULL;
+	}
+	if (clang_getCursorKind(v) == CXCursor_CallExpr)
+		return allocation_mark(v);
+	/* NULL, 0: a failed allocation */
+	if (clang_getCursorKind(v) != CXCursor_IntegerLiteral && clang_getCursorKind(v) != CXCursor_GNUNullExpr)
+		return NULL;
+	ev = clang_Cursor_Evaluate(v);
+	if (ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0)
+		r = xstrdup("!null");
+	if (ev)
+		clang_EvalResult_dispose(ev);
+	return r;
+}
+
+/* The local pointer variable that lvalue or pointer C is reached through
+ * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
+CXCursor base_pointer(CXCursor c)
+{
+	for (int depth = 0; depth < 16; depth++) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		CXCursor *kids;
+		int n;
+
+		if (k == CXCursor_DeclRefExpr) {
+			CXCursor ref = clang_getCursorReferenced(c);
+
+			return clang_getCanonicalType(clang_getCursorType(ref)).kind == CXType_Pointer
+				? ref : clang_getNullCursor();
+		}
+		if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr &&
+		    k != CXCursor_UnaryOperator && k != CXCursor_ParenExpr &&
+		    k != CXCursor_UnexposedExpr && k != CXCursor_CStyleCastExpr &&
+		    k != CXCursor_BinaryOperator)
+			break;
+		n = children(c, &kids);
+		if (n < 1 || (k == CXCursor_BinaryOperator && n != 2)) {
+			free(kids);
+			break;
+		}
+		if (k == CXCursor_BinaryOperator)
+			/* p + i, i + p; for address arithmetic done in integers
+			 * ((uintptr_t)&map[1] + pad) the left operand */
+			c = clang_getCanonicalType(clang_getCursorType(kids[1])).kind == CXType_Pointer
+				? kids[1] : kids[0];
+		else
+			c = k == CXCursor_CStyleCastExpr || k == CXCursor_UnexposedExpr ? kids[n - 1] : kids[0];
+		free(kids);
+	}
+	return clang_getNullCursor();
+}
+
+const char *points_to_fresh(struct ectx *x, CXCursor c)
+{
+	CXCursor base = base_pointer(c);
+
+	return !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
+}

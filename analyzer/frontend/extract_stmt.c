@@ -1,0 +1,422 @@
+/* analyzer/frontend/extract_stmt.c — statements into a control-flow graph.
+ *
+ * Each function becomes basic blocks joined by edges: if/else, the three
+ * loops, switch with fall-through, break, continue, return, and goto
+ * (label by label; a computed goto may reach every label).  Expressions are
+ * left to extract_expr.c, which appends events to the current block.
+ * Short-circuit operators and ?: stay inside one block: the analysis treats
+ * both of their operands as executed, which can only add orderings that
+ * might not happen, never hide an access. */
+#include "extract_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int new_block(struct ectx *x)
+{
+	return function_add_block(x->fn);
+}
+
+/* Ends the current block with an edge to TO and starts an unreachable one
+ * (what follows a jump can only be reached through a label or case). */
+void jump(struct ectx *x, int to)
+{
+	block_add_edge(x->fn, x->cur, to);
+	x->cur = new_block(x);
+}
+
+void fall_into(struct ectx *x, int to)
+{
+	block_add_edge(x->fn, x->cur, to);
+	x->cur = to;
+}
+
+static int label_block(struct ectx *x, const char *name)
+{
+	for (int i = 0; i < x->nlabels; i++)
+		if (strcmp(x->labels[i].name, name) == 0)
+			return x->labels[i].block;
+	grow(&x->labels, &x->labelcap, x->nlabels + 1, sizeof *x->labels);
+	x->labels[x->nlabels].name = xstrdup(name);
+	x->labels[x->nlabels].block = new_block(x);
+	return x->labels[x->nlabels++].block;
+}
+
+static void push_loop(struct ectx *x, int brk, int cont)
+{
+	grow(&x->brk, &x->brkcap, x->nbrk + 1, sizeof *x->brk);
+	x->brk[x->nbrk++] = brk;
+	if (cont >= 0) {
+		grow(&x->cont, &x->contcap, x->ncont + 1, sizeof *x->cont);
+		x->cont[x->ncont++] = cont;
+	}
+}
+
+static void pop_loop(struct ectx *x, int had_cont)
+{
+	if (x->nbrk > 0)
+		x->nbrk--;
+	if (had_cont && x->ncont > 0)
+		x->ncont--;
+}
+
+/* An expression statement: its value is thrown away, which tells an
+ * atomic RMW used for its effect (set_bit(...);) from one whose result
+ * decides what follows. */
+void walk_discarded(struct ectx *x, CXCursor c)
+{
+	CXFile f;
+	unsigned l, col, start, end;
+
+	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
+	loc_of(clang_getRangeEnd(clang_getCursorExtent(c)), &f, &l, &col, &end);
+	x->discarded_start = start;
+	x->discarded_end = end;
+	walk_expr(x, c, M_READ);
+	x->discarded_start = x->discarded_end = 0;
+}
+
+static void walk_any(struct ectx *x, CXCursor c)
+{
+	if (clang_isExpression(clang_getCursorKind(c)))
+		walk_discarded(x, c);
+	else
+		walk_stmt(x, c);
+}
+
+/* Walks C, an expression whose value is used as SINK says ("?test": a
+ * condition decides where control goes; "?ret": the function returns
+ * it), and records what the value depends on in a local event that
+ * defines SINK.  The analysis counts a marked read as guarding what
+ * follows only when its value is used somewhere like this (dataflow.c,
+ * value_used): READ_ONCE(count) added into a statistic decides nothing. */
+static void walk_value(struct ectx *x, CXCursor c, const char *sink)
+{
+	struct deps d = { 0 }, *outer = x->collect;
+	struct event *e;
+	/* Whether a value returned is fresh memory (known before the return
+	 * hands it on): the analysis finds allocator wrappers from it. */
+	char *fresh = strcmp(sink, "?ret") == 0 ? return_mark(x, c) : NULL;
+
+	x->collect = &d;
+	walk_expr(x, c, M_READ);
+	x->collect = outer;
+	if (fresh)
+		deps_add(&d, fresh);
+	free(fresh);
+	/* (a return of a value is recorded even when the value depends on
+	 * nothing: it tells the analysis that the function returns one) */
+	if (!d.buf && strcmp(sink, "?ret") != 0)
+		return;
+	deps_merge_text(outer, d.buf);
+	e = emit(x, EV_LOCAL, c);
+	e->defines = xstrdup(sink);
+	e->uses = d.buf;
+}
+
+/* The condition of a loop ("?loop"): a read tested there is waited on,
+ * and what follows the loop runs only once it has the value wanted. */
+static void walk_loop_cond(struct ectx *x, CXCursor c)
+{
+	x->no_escape++;
+	walk_value(x, c, "?loop");
+	x->no_escape--;
+}
+
+/* A controlling expression: testing a pointer (if (!n)) hands it to no
+ * one, so it does not end the pointer's freshness (extract_expr.c). */
+void walk_cond(struct ectx *x, CXCursor c)
+{
+	x->no_escape++;
+	walk_value(x, c, "?test");
+	x->no_escape--;
+}
+
+static void walk_if(struct ectx *x, CXCursor *k, int n)
+{
+	int then_b, else_b, join;
+
+	if (n < 2)
+		return;
+	walk_cond(x, k[0]);
+	then_b = new_block(x);
+	join = new_block(x);
+	else_b = n >= 3 ? new_block(x) : join;
+	block_add_edge(x->fn, x->cur, then_b);
+	block_add_edge(x->fn, x->cur, else_b);
+	x->cur = then_b;
+	walk_any(x, k[1]);
+	fall_into(x, join);
+	if (n >= 3) {
+		x->cur = else_b;
+		walk_any(x, k[2]);
+		fall_into(x, join);
+	}
+	x->cur = join;
+}
+
+static void walk_while(struct ectx *x, CXCursor *k, int n)
+{
+	int head = new_block(x), body = new_block(x), out = new_block(x);
+
+	if (n < 2)
+		return;
+	fall_into(x, head);
+	walk_loop_cond(x, k[0]);
+	block_add_edge(x->fn, x->cur, body);
+	block_add_edge(x->fn, x->cur, out);
+	x->cur = body;
+	push_loop(x, out, head);
+	walk_any(x, k[1]);
+	pop_loop(x, 1);
+	fall_into(x, head);
+	x->cur = out;
+}
+
+static void walk_do(struct ectx *x, CXCursor *k, int n)
+{
+	int body = new_block(x), cond = new_block(x), out = new_block(x);
+
+	if (n < 2)
+		return;
+	fall_into(x, body);
+	push_loop(x, out, cond);
+	walk_any(x, k[0]);
+	pop_loop(x, 1);
+	fall_into(x, cond);
+	walk_loop_cond(x, k[1]);
+	block_add_edge(x->fn, x->cur, body);
+	block_add_edge(x->fn, x->cur, out);
+	x->cur = out;
+}
+
+/* for (init; cond; inc) body: libclang omits absent parts, so the parts
+ * are told apart by where they stand relative to the two semicolons. */
+static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
+{
+	CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor();
+	CXFile f;
+	unsigned l, col, start, semi1 = 0, semi2 = 0, rparen = 0;
+	size_t size;
+	const char *text;
+	int head, body, step, out;
+
+	if (n < 1)
+		return;
+	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
+	text = f ? file_text(x, f, &size) : NULL;
+	if (text && start + 3 < size && strncmp(text + start, "for", 3) == 0) {
+		int depth = 0;
+
+		for (unsigned i = start + 3; i < size; i++) {
+			if (text[i] == '(')
+				depth++;
+			else if (text[i] == ')' && --depth == 0) {
+				rparen = i;
+				break;
+			} else if (text[i] == ';' && depth == 1) {
+				if (!semi1)
+					semi1 = i;
+				else if (!semi2)
+					semi2 = i;
+			}
+		}
+	}
+	if (rparen && semi2) {
+		for (int i = 0; i < n - 1; i++) {
+			unsigned o;
+			CXFile ff;
+
+			loc_of(clang_getRangeStart(clang_getCursorExtent(k[i])), &ff, &l, &col, &o);
+			if (o < semi1)
+				init = k[i];
+			else if (o < semi2)
+				cond = k[i];
+			else if (o < rparen)
+				inc = k[i];
+		}
+	} else if (n == 4) {
+		init = k[0];
+		cond = k[1];
+		inc = k[2];
+	} else {
+		/* Written by a macro and parts missing: run them all up front. */
+		for (int i = 0; i < n - 1; i++)
+			walk_any(x, k[i]);
+	}
+	if (!clang_Cursor_isNull(init))
+		walk_any(x, init);
+	head = new_block(x);
+	body = new_block(x);
+	step = new_block(x);
+	out = new_block(x);
+	fall_into(x, head);
+	if (!clang_Cursor_isNull(cond)) {
+		walk_loop_cond(x, cond);
+		block_add_edge(x->fn, x->cur, out);
+	}
+	block_add_edge(x->fn, x->cur, body);
+	x->cur = body;
+	push_loop(x, out, step);
+	walk_any(x, k[n - 1]);
+	pop_loop(x, 1);
+	fall_into(x, step);
+	if (!clang_Cursor_isNull(inc))
+		walk_expr(x, inc, M_READ);
+	fall_into(x, head);
+	x->cur = out;
+}
+
+static void walk_switch(struct ectx *x, CXCursor *k, int n)
+{
+	struct switch_ctx sw, *saved = x->sw;
+	int out = new_block(x);
+
+	if (n < 2)
+		return;
+	walk_value(x, k[0], "?test");
+	sw.head = x->cur;
+	sw.has_default = 0;
+	x->sw = &sw;
+	x->cur = new_block(x);          /* code before the first case: dead */
+	push_loop(x, out, -1);
+	walk_any(x, k[n - 1]);
+	pop_loop(x, 0);
+	fall_into(x, out);
+	if (!sw.has_default)
+		block_add_edge(x->fn, sw.head, out);
+	x->sw = saved;
+	x->cur = out;
+}
+
+static void walk_case(struct ectx *x, CXCursor c, CXCursor *k, int n)
+{
+	int b = new_block(x);
+
+	fall_into(x, b);                 /* fall-through from the case above */
+	if (x->sw) {
+		block_add_edge(x->fn, x->sw->head, b);
+		if (clang_getCursorKind(c) == CXCursor_DefaultStmt)
+			x->sw->has_default = 1;
+	}
+	/* case VALUE: STMT — the value is a constant; only the statement runs. */
+	if (n >= 1)
+		walk_any(x, k[n - 1]);
+}
+
+void walk_stmt(struct ectx *x, CXCursor c);
+
+static void walk_stmt_in(struct ectx *x, CXCursor c)
+{
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	const struct site *s = site_containing(x, c);
+	CXCursor *k;
+	int n;
+
+	if (clang_isExpression(kind)) {
+		walk_discarded(x, c);
+		return;
+	}
+	if (s) {
+		/* A statement written by a vocabulary macro (smp_mb() as inline
+		 * assembly, do { ... } while (0) bodies): the macro is the event. */
+		handle_site(x, s, c, M_READ);
+		return;
+	}
+	if (handle_nested_site(x, c, M_READ))
+		return;
+	n = children(c, &k);
+	switch (kind) {
+	case CXCursor_CompoundStmt:
+		for (int i = 0; i < n; i++)
+			walk_any(x, k[i]);
+		break;
+	case CXCursor_IfStmt:
+		walk_if(x, k, n);
+		break;
+	case CXCursor_WhileStmt:
+		walk_while(x, k, n);
+		break;
+	case CXCursor_DoStmt:
+		walk_do(x, k, n);
+		break;
+	case CXCursor_ForStmt:
+		walk_for(x, c, k, n);
+		break;
+	case CXCursor_SwitchStmt:
+		walk_switch(x, k, n);
+		break;
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+		walk_case(x, c, k, n);
+		break;
+	case CXCursor_BreakStmt:
+		if (x->nbrk)
+			jump(x, x->brk[x->nbrk - 1]);
+		break;
+	case CXCursor_ContinueStmt:
+		if (x->ncont)
+			jump(x, x->cont[x->ncont - 1]);
+		break;
+	case CXCursor_ReturnStmt:
+		for (int i = 0; i < n; i++)
+			walk_value(x, k[i], "?ret");
+		jump(x, x->fn->exit);
+		break;
+	case CXCursor_GotoStmt: {
+		CXCursor label = clang_getCursorReferenced(c);
+		CXString name = clang_getCursorSpelling(label);
+
+		jump(x, label_block(x, clang_getCString(name)));
+		clang_disposeString(name);
+		break;
+	}
+	case CXCursor_IndirectGotoStmt:
+		for (int i = 0; i < n; i++)
+			walk_expr(x, k[i], M_READ);
+		/* Conservatively, any label (labels defined later are joined
+		 * when they are created; the function exit stands in). */
+		for (int i = 0; i < x->nlabels; i++)
+			block_add_edge(x->fn, x->cur, x->labels[i].block);
+		jump(x, x->fn->exit);
+		break;
+	case CXCursor_LabelStmt: {
+		CXString name = clang_getCursorSpelling(c);
+
+		fall_into(x, label_block(x, clang_getCString(name)));
+		clang_disposeString(name);
+		for (int i = 0; i < n; i++)
+			walk_any(x, k[i]);
+		break;
+	}
+	case CXCursor_DeclStmt:
+		for (int i = 0; i < n; i++) {
+			CXCursor init;
+
+			if (clang_getCursorKind(k[i]) != CXCursor_VarDecl)
+				continue;
+			/* Only the initialiser: an expression in the type
+			 * (__typeof__(x) v;) is not evaluated. */
+			init = clang_Cursor_getVarDeclInitializer(k[i]);
+			if (!clang_Cursor_isNull(init))
+				walk_initializer(x, k[i], init);
+		}
+		break;
+	case CXCursor_GCCAsmStmt:
+		walk_asm(x, c);
+		break;
+	default:
+		for (int i = 0; i < n; i++)
+			walk_any(x, k[i]);
+		break;
+	}
+	free(k);
+}
+
+/* walk_stmt, one level deeper (extract_int.h, nest_enter). */
+void walk_stmt(struct ectx *x, CXCursor c)
+{
+	if (nest_enter(x))
+		walk_stmt_in(x, c);
+	nest_leave(x);
+}

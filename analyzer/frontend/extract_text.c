@@ -1,0 +1,275 @@
+/* analyzer/frontend/extract_text.c — what an expression looks like and which
+ * operator it applies, whether or not it was written in the file.
+ *
+ * The front end reads operators and display text from the file where that
+ * is possible (cheap, and the user's own spelling).  A node that comes out
+ * of a macro body has no text there: its file location is the macro's
+ * invocation.  libclang 14 has no clang_Cursor_getBinaryOpcode (and its
+ * pretty printer prints declarations only), so for such nodes:
+ *   - a unary operator is read where its first token is spelled (libclang
+ *     keeps the start of an extent unexpanded, so that is the macro body);
+ *   - a binary operator is "=" exactly when its left operand is an lvalue
+ *     that C did not convert to a value (see is_bare_lvalue);
+ *   - display text is rebuilt from the AST (render). */
+#include "extract_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where the token at L is spelled: in a macro's definition for a token
+ * of its body, where it was written for an argument.  libclang 14's
+ * clang_getSpellingLocation returns the file location instead, but
+ * clang_tokenize lexes at the true spelling location, and the token it
+ * returns has a plain file location. */
+int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off)
+{
+	CXToken *toks = NULL;
+	unsigned ntoks = 0, line, col;
+
+	*f = NULL;
+	*off = 0;
+	clang_tokenize(x->tu, clang_getRange(l, l), &toks, &ntoks);
+	if (ntoks > 0)
+		clang_getFileLocation(clang_getTokenLocation(x->tu, toks[0]), f, &line, &col, off);
+	if (toks)
+		clang_disposeTokens(x->tu, toks, ntoks);
+	return *f != NULL;
+}
+
+/* Is the token at L written in the file at its file location (plain
+ * source, or a macro argument), rather than in some macro's body? */
+int written_in_file(struct ectx *x, CXSourceLocation l)
+{
+	CXFile fs, ff;
+	unsigned line, col, os, of;
+
+	if (!spelling_loc(x, l, &fs, &os))
+		return 0;
+	clang_getFileLocation(l, &ff, &line, &col, &of);
+	return ff && clang_File_isEqual(fs, ff) && os == of;
+}
+
+/* The unary operator of C, read where its first token is spelled: for a
+ * prefix operator that token is the operator, even inside a macro body
+ * (libclang keeps the start of an extent unexpanded).  A postfix operator
+ * (the operand comes first) is ++ or --, which are the same here. */
+static void unary_op(struct ectx *x, CXCursor c, CXCursor operand, char *op, size_t oplen)
+{
+	CXFile f, fo;
+	unsigned off, ooff;
+	size_t size, k = 0;
+	const char *text;
+
+	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(c)), &f, &off);
+	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(operand)), &fo, &ooff);
+	text = f ? file_text(x, f, &size) : NULL;
+	if (!text || off >= size)
+		return;
+	if (strncmp(text + off, "__extension__", 13) == 0 || strncmp(text + off, "__real", 6) == 0 ||
+	    strncmp(text + off, "__imag", 6) == 0) {
+		snprintf(op, oplen, "__ext");
+		return;
+	}
+	if (fo && clang_File_isEqual(f, fo) && off == ooff) {
+		snprintf(op, oplen, "++");          /* postfix */
+		return;
+	}
+	while (off + k < size && k < oplen - 1 && strchr("&*+-!~", text[off + k]) &&
+	       !(k == 1 && text[off] != text[off + 1]))   /* "*&x": one operator */
+		k++;
+	memcpy(op, text + off, k);
+	op[k] = '\0';
+}
+
+/* Can C (not stripped) be the left operand of an assignment?  In C every
+ * binary operator but = converts an lvalue left operand to its value (an
+ * implicit cast, UnexposedExpr in libclang), so an lvalue left operand
+ * that is not converted means "=". */
+static int is_bare_lvalue(struct ectx *x, CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		CXCursor *kids, ref;
+		int n;
+		char op[8] = "";
+
+		switch (k) {
+		case CXCursor_DeclRefExpr:
+			ref = clang_getCursorReferenced(c);
+			return clang_getCursorKind(ref) == CXCursor_VarDecl ||
+			       clang_getCursorKind(ref) == CXCursor_ParmDecl;
+		case CXCursor_MemberRefExpr:
+		case CXCursor_ArraySubscriptExpr:
+		case CXCursor_CompoundLiteralExpr:
+			return 1;
+		case CXCursor_ParenExpr:
+		case CXCursor_UnaryOperator:
+			n = children(c, &kids);
+			if (n != 1) {
+				free(kids);
+				return 0;
+			}
+			if (k == CXCursor_UnaryOperator) {
+				unary_op(x, c, kids[0], op, sizeof op);
+				free(kids);
+				return strcmp(op, "*") == 0;
+			}
+			c = kids[0];
+			free(kids);
+			break;
+		default:
+			return 0;
+		}
+	}
+}
+
+void ast_operator(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
+{
+	op[0] = '\0';
+	if (n == 1)
+		unary_op(x, c, kids[0], op, oplen);
+	else if (n == 2 && is_bare_lvalue(x, kids[0]))
+		snprintf(op, oplen, "=");
+}
+
+void note_expansion_range(struct ectx *x, CXFile f, unsigned start, unsigned end)
+{
+	grow(&x->expansions, &x->expcap, x->nexp + 1, sizeof *x->expansions);
+	x->expansions[x->nexp].file = f;
+	x->expansions[x->nexp].start = start;
+	x->expansions[x->nexp++].end = end;
+}
+
+static int exp_cmp(const void *a, const void *b)
+{
+	const struct expansion_range *p = a, *q = b;
+
+	return p->start < q->start ? -1 : p->start > q->start;
+}
+
+void sort_expansions(struct ectx *x)
+{
+	if (x->nexp)
+		qsort(x->expansions, x->nexp, sizeof *x->expansions, exp_cmp);
+}
+
+/* Is the extent [O1, O2) of C (in file F) the text of C?  Not when C
+ * starts in a macro body (its start is then the invocation), nor when it
+ * ends in one: libclang then moves the end to the end of the invocation,
+ * which starts before O1 (q->next out of M(q) would read "q)"). */
+int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o2)
+{
+	int lo = 0, hi = x->nexp;
+
+	if (!written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
+		return 0;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (x->expansions[mid].start < o1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo - 1; i >= 0 && x->expansions[i].start + 65536 > o1; i--)
+		if (x->expansions[i].end == o2 && clang_File_isEqual(x->expansions[i].file, f))
+			return 0;
+	return 1;
+}
+
+/* The token spelled at the start of C (a literal, a name), or "?". */
+static char *first_token(struct ectx *x, CXCursor c)
+{
+	CXFile f;
+	unsigned off, e;
+	size_t size;
+	const char *text;
+
+	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(c)), &f, &off);
+	text = f ? file_text(x, f, &size) : NULL;
+	if (!text || off >= size)
+		return xstrdup("?");
+	for (e = off; e < size && e - off < 64 && (isalnum((unsigned char)text[e]) || text[e] == '_' || text[e] == '.'); e++)
+		;
+	return e > off ? xasprintf("%.*s", (int)(e - off), text + off) : xstrdup("?");
+}
+
+static char *spelled(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+
+	clang_disposeString(s);
+	return r;
+}
+
+/* C rendered from the AST, for an expression that a macro wrote (so that
+ * it has no text of its own in the file): names, members, subscripts,
+ * unary operators and literals; anything else is "...". */
+static char *render(struct ectx *x, CXCursor c, int depth)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor *kids;
+	int n = children(c, &kids);
+	char *r = NULL, *a, *b, op[8];
+
+	if (depth > 12) {
+		r = xstrdup("...");
+	} else if (k == CXCursor_DeclRefExpr) {
+		r = spelled(c);
+	} else if (k == CXCursor_MemberRefExpr && n >= 1) {
+		int arrow = clang_getCanonicalType(clang_getCursorType(kids[0])).kind == CXType_Pointer;
+
+		a = render(x, kids[0], depth + 1);
+		b = spelled(clang_getCursorReferenced(c));
+		r = xasprintf("%s%s%s", a, arrow ? "->" : ".", b);
+		free(a);
+		free(b);
+	} else if (k == CXCursor_ArraySubscriptExpr && n == 2) {
+		a = render(x, kids[0], depth + 1);
+		b = render(x, kids[1], depth + 1);
+		r = xasprintf("%s[%s]", a, b);
+		free(a);
+		free(b);
+	} else if (k == CXCursor_UnaryOperator && n == 1) {
+		op[0] = '\0';
+		unary_op(x, c, kids[0], op, sizeof op);
+		a = render(x, kids[0], depth + 1);
+		if (strcmp(op, "__ext") == 0)
+			r = xstrdup(a);
+		else if (strcmp(op, "*") == 0 && a[0] == '&')
+			r = xstrdup(a + 1);              /* *(T *)&x: x */
+		else
+			r = xasprintf("%s%s", op, a);
+		free(a);
+	} else if (k == CXCursor_ParenExpr && n == 1) {
+		enum CXCursorKind ik = clang_getCursorKind(kids[0]);
+
+		a = render(x, kids[0], depth + 1);
+		/* (x) in a macro body: the parentheses say nothing to the user. */
+		r = ik == CXCursor_DeclRefExpr || ik == CXCursor_MemberRefExpr || ik == CXCursor_ParenExpr ||
+		    ik == CXCursor_ArraySubscriptExpr || ik == CXCursor_UnexposedExpr ? xstrdup(a)
+										   : xasprintf("(%s)", a);
+		free(a);
+	} else if ((k == CXCursor_UnexposedExpr || k == CXCursor_CStyleCastExpr) && n >= 1) {
+		r = render(x, kids[n - 1], depth + 1);
+	} else if (k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral ||
+		   k == CXCursor_CharacterLiteral) {
+		r = first_token(x, c);
+	} else if (k == CXCursor_CallExpr && n >= 1) {
+		a = render(x, kids[0], depth + 1);
+		r = xasprintf("%s(...)", a);
+		free(a);
+	} else {
+		r = xstrdup("...");
+	}
+	free(kids);
+	return r;
+}
+
+char *ast_text(struct ectx *x, CXCursor c)
+{
+	return render(x, c, 0);
+}

@@ -1,0 +1,180 @@
+/* analyzer/model/facts.c — building and freeing the fact structures (facts.h). */
+#define _GNU_SOURCE
+#include "facts.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(void)
+{
+	fputs("kcsan-scan: out of memory\n", stderr);
+	exit(2);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		oom();
+	return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom();
+	va_end(ap);
+	return s;
+}
+
+void grow(void *arr, int *cap, int need, size_t elem)
+{
+	void **a = arr;
+
+	if (need <= *cap)
+		return;
+	while (*cap < need)
+		*cap = *cap ? *cap * 2 : 8;
+	*a = xrealloc(*a, (size_t)*cap * elem);
+}
+
+struct function *facts_add_function(struct tu_facts *t)
+{
+	grow(&t->functions, &t->cap, t->nfunctions + 1, sizeof *t->functions);
+	memset(&t->functions[t->nfunctions], 0, sizeof *t->functions);
+	return &t->functions[t->nfunctions++];
+}
+
+int function_add_block(struct function *f)
+{
+	grow(&f->blocks, &f->cap, f->nblocks + 1, sizeof *f->blocks);
+	memset(&f->blocks[f->nblocks], 0, sizeof *f->blocks);
+	return f->nblocks++;
+}
+
+struct event *block_add_event(struct block *b)
+{
+	grow(&b->events, &b->cap, b->nevents + 1, sizeof *b->events);
+	memset(&b->events[b->nevents], 0, sizeof *b->events);
+	return &b->events[b->nevents++];
+}
+
+void block_add_edge(struct function *f, int from, int to)
+{
+	struct block *b = &f->blocks[from];
+
+	for (int i = 0; i < b->nsucc; i++)
+		if (b->succ[i] == to)
+			return;
+	grow(&b->succ, &b->succcap, b->nsucc + 1, sizeof *b->succ);
+	b->succ[b->nsucc++] = to;
+}
+
+static void event_free(struct event *e)
+{
+	free(e->object);
+	free(e->display);
+	free(e->name);
+	free(e->target);
+	free(e->defines);
+	free(e->uses);
+	free(e->args);
+	free(e->file);
+}
+
+void function_free(struct function *f)
+{
+	for (int i = 0; i < f->nblocks; i++) {
+		for (int j = 0; j < f->blocks[i].nevents; j++)
+			event_free(&f->blocks[i].events[j]);
+		free(f->blocks[i].events);
+		free(f->blocks[i].succ);
+	}
+	free(f->blocks);
+	free(f->name);
+	free(f->link_key);
+	free(f->file);
+}
+
+void facts_free(struct tu_facts *t)
+{
+	for (int i = 0; i < t->nfunctions; i++)
+		function_free(&t->functions[i]);
+	free(t->functions);
+	for (int i = 0; i < t->ndeps; i++)
+		free(t->deps[i]);
+	free(t->deps);
+	free(t->hashes);
+	free(t->path);
+	free(t->diagnostics);
+	memset(t, 0, sizeof *t);
+}
+
+/* "c:@S@urcu_workqueue@FI@futex[]" -> "urcu_workqueue.futex[]": the names
+ * in a USR (globals, struct and union tags, fields), for the messages of
+ * an object that has no source text of its own (reached through a
+ * function's parameter).  Other keys are returned as they are. */
+char *readable_object(const char *key)
+{
+	const char *suffix;
+	char *out, *tok, *save = NULL, *copy, *last = NULL;
+	size_t len = 0;
+	int named = 0;
+
+	if (strncmp(key, "c:", 2) != 0)
+		return xstrdup(strncmp(key, "t:", 2) == 0 ? key + 2 : key);
+	suffix = strchr(key, '[') ? strchr(key, '[') : key + strlen(key);
+	copy = xasprintf("%.*s", (int)(suffix - key - 2), key + 2);
+	out = xmalloc(strlen(key) + 2);
+	for (tok = strtok_r(copy, "@", &save); tok; tok = strtok_r(NULL, "@", &save)) {
+		int marker = strcmp(tok, "S") == 0 || strcmp(tok, "U") == 0 || strcmp(tok, "FI") == 0 ||
+			     strcmp(tok, "SA") == 0 || strcmp(tok, "UA") == 0 || strcmp(tok, "F") == 0;
+
+		if (named && !marker)
+			len += (size_t)sprintf(out + len, "%s%s", len ? "." : "", tok);
+		named = marker;
+		last = tok;
+	}
+	/* c:@flag, c:file.c@counter: a global is the last name. */
+	if (!len || (last && strcmp(out + len - strlen(last), last) != 0))
+		len += (size_t)sprintf(out + len, "%s%s", len ? "." : "", last ? last : key);
+	strcpy(out + len, suffix);
+	free(copy);
+	return out;
+}

@@ -1,0 +1,109 @@
+/* analyzer/model/facts.h — what the front end extracts from one translation unit
+ * and what the analysis reads back: functions as control-flow graphs whose
+ * basic blocks hold events (accesses, barriers, calls, locks) in program
+ * order.  extract.c fills these from libclang, store.c moves them in and out
+ * of the database, dataflow.c and pairing.c analyse them. */
+#ifndef KCSAN_FACTS_H
+#define KCSAN_FACTS_H
+
+#include <stddef.h>
+#include "vocab.h"
+
+/* The version of what the front end records: a translation unit scanned
+ * by an older format is parsed again, not reused (scan.c). */
+#define FACTS_FORMAT 8
+
+enum ev_kind { EV_ACCESS, EV_BARRIER, EV_CALL, EV_LOCK, EV_UNLOCK, EV_LOCAL };
+enum acc { ACC_NONE, ACC_READ, ACC_WRITE, ACC_RMW };
+
+struct event {
+	enum ev_kind kind;
+	enum acc access;
+	int marked;
+	int discarded;     /* its value is not used (an RMW done for effect) */
+	enum ord ord;
+	char *object;      /* object key (objects.key), NULL if none */
+	char *display;     /* how the source spells the object */
+	char *name;        /* macro or function it came through */
+	char *target;      /* EV_CALL: callee link key, NULL if unknown */
+	char *defines;     /* local receiving the value (EV_LOCAL, reads) */
+	char *uses;        /* ",a,b,@3," locals and event indexes the address
+			      (or, for EV_LOCAL, the value) depends on */
+	char *args;        /* the argument texts, '\x1f'-separated (for fixes) */
+	char *file;        /* absolute path */
+	int line, col;
+	/* Filled by the analysis, not stored: */
+	long long id;      /* events.id */
+	int index;         /* position in its function (for '@N' in uses) */
+	const char *func;  /* name of its function (set when loaded) */
+	int gid;           /* number in the whole tree (set by the analysis) */
+	int oid;           /* number of its object, -1 if none (likewise) */
+	int param_use;     /* USES names a callee parameter ("$KEY:N"; likewise):
+			      asked at every call, so computed once */
+	int fresh_init;    /* initialises fresh memory (fresh.h) */
+	int fresh_param;   /* 1 + the parameter N whose fresh argument makes
+			      this access initialisation, 0 for none (fresh.h) */
+	unsigned fresh_args;  /* EV_CALL: bit N set when argument N points
+				 into fresh memory (fresh.h) */
+	struct event *orig;   /* the callee's event that this initialising
+				 copy stands for in one call (through_call) */
+};
+
+struct block {
+	struct event *events;
+	int nevents, cap;
+	int *succ;
+	int nsucc, succcap;
+};
+
+struct function {
+	char *name;
+	char *link_key;
+	char *file;
+	int line, col, end_line;
+	struct block *blocks;
+	int nblocks, cap;
+	int entry, exit;
+	long long id;      /* functions.id once stored */
+};
+
+struct tu_facts {
+	char *path;                 /* absolute path of the main file */
+	struct function *functions;
+	int nfunctions, cap;
+	char **deps;                /* every file read, absolute */
+	int ndeps, depcap;
+	/* Content hashes, filled before storing when a scan has them cached
+	 * (hashcache.h): [0] the main file, [i + 1] deps[i]; "" unreadable.
+	 * NULL: store_tu hashes the files itself. */
+	char (*hashes)[17];
+	char *diagnostics;          /* errors, NULL if it parsed */
+	int own_reason;             /* diagnostics is one line of ours (the file
+				       cannot be read, it nests too deep, the
+				       parser crashed), not compiler output */
+};
+
+/* Allocation helpers that exit on out-of-memory (the analyser cannot do
+ * anything sensible without memory). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grows an array of ELEM-sized items held in *ARR with capacity *CAP so that
+ * it can take NEED items. */
+void grow(void *arr, int *cap, int need, size_t elem);
+
+struct function *facts_add_function(struct tu_facts *t);
+int function_add_block(struct function *f);
+struct event *block_add_event(struct block *b);
+void block_add_edge(struct function *f, int from, int to);
+
+void facts_free(struct tu_facts *t);
+void function_free(struct function *f);
+
+/* A person's name for object KEY (a USR: "c:@S@wq@FI@futex" -> "wq.futex"). */
+char *readable_object(const char *key);
+
+#endif

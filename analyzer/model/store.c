@@ -1,0 +1,340 @@
+/* analyzer/model/store.c — facts to and from the database (see store.h). */
+#include "store.h"
+#include "db.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+void hash_text(const char *text, size_t len, char *hex)
+{
+	snprintf(hex, 17, "%016llx",
+		 (unsigned long long)fnv1a(14695981039346656037ULL, (const unsigned char *)text, len));
+}
+
+int hash_file(const char *path, char *hex)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char buf[65536];
+	uint64_t h = 14695981039346656037ULL;
+	size_t n;
+
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		h = fnv1a(h, buf, n);
+	fclose(f);
+	snprintf(hex, 17, "%016llx", (unsigned long long)h);
+	return 0;
+}
+
+static const char *const kind_names[] = { "access", "barrier", "call", "lock", "unlock", "local" };
+static const char *const acc_names[] = { NULL, "read", "write", "rmw" };
+
+static long long file_id(sqlite3 *db, const char *path)
+{
+	return kdb_intern(db, "files", "path", path, NULL, NULL);
+}
+
+static int step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int store_function(sqlite3 *db, long long tu_id, struct function *f)
+{
+	sqlite3_stmt *fn = kdb_prepare(db,
+		"INSERT INTO functions(tu_id, name, link_key, file_id, line, col, end_line,"
+		" entry_block, exit_block, block_count) VALUES (?,?,?,?,?,?,?,?,?,?)");
+	sqlite3_stmt *edge = kdb_prepare(db, "INSERT INTO cfg_edges(function_id, src, dst) VALUES (?,?,?)");
+	sqlite3_stmt *ev = kdb_prepare(db,
+		"INSERT INTO events(function_id, block, seq, kind, access, marked, ord, object_id,"
+		" name, target, defines, uses, args, file_id, line, col, discarded)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	int rc = -1;
+	const char *last_file = NULL;
+	long long last_file_id = -1;
+
+	sqlite3_bind_int64(fn, 1, tu_id);
+	sqlite3_bind_text(fn, 2, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(fn, 3, f->link_key, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(fn, 4, file_id(db, f->file ? f->file : "?"));
+	sqlite3_bind_int(fn, 5, f->line);
+	sqlite3_bind_int(fn, 6, f->col);
+	sqlite3_bind_int(fn, 7, f->end_line);
+	sqlite3_bind_int(fn, 8, f->entry);
+	sqlite3_bind_int(fn, 9, f->exit);
+	sqlite3_bind_int(fn, 10, f->nblocks);
+	if (step_done(fn) < 0)
+		goto out;
+	f->id = sqlite3_last_insert_rowid(db);
+	for (int b = 0; b < f->nblocks; b++) {
+		struct block *bl = &f->blocks[b];
+
+		for (int s = 0; s < bl->nsucc; s++) {
+			sqlite3_bind_int64(edge, 1, f->id);
+			sqlite3_bind_int(edge, 2, b);
+			sqlite3_bind_int(edge, 3, bl->succ[s]);
+			if (step_done(edge) < 0)
+				goto out;
+		}
+		for (int i = 0; i < bl->nevents; i++) {
+			struct event *e = &bl->events[i];
+			long long obj = -1;
+
+			if (e->object) {
+				/* An object without source text (a call through
+				 * a pointer field) is named, not shown as a USR. */
+				char *shown = e->display ? NULL : readable_object(e->object);
+
+				obj = kdb_intern(db, "objects", "key", e->object, "display",
+						 e->display ? e->display : shown);
+				free(shown);
+			}
+			sqlite3_bind_int64(ev, 1, f->id);
+			sqlite3_bind_int(ev, 2, b);
+			sqlite3_bind_int(ev, 3, e->index);
+			sqlite3_bind_text(ev, 4, kind_names[e->kind], -1, SQLITE_STATIC);
+			bind_text_or_null(ev, 5, acc_names[e->access]);
+			sqlite3_bind_int(ev, 6, e->marked);
+			sqlite3_bind_text(ev, 7, ord_name(e->ord), -1, SQLITE_STATIC);
+			if (obj >= 0)
+				sqlite3_bind_int64(ev, 8, obj);
+			else
+				sqlite3_bind_null(ev, 8);
+			bind_text_or_null(ev, 9, e->name);
+			bind_text_or_null(ev, 10, e->target);
+			bind_text_or_null(ev, 11, e->defines);
+			bind_text_or_null(ev, 12, e->uses);
+			bind_text_or_null(ev, 13, e->args);
+			/* Events of a function are nearly always in its own file:
+			 * intern a file once per run of equal paths. */
+			if (!last_file || !e->file || strcmp(last_file, e->file) != 0) {
+				last_file = e->file;
+				last_file_id = file_id(db, e->file ? e->file : "?");
+			}
+			sqlite3_bind_int64(ev, 14, last_file_id);
+			sqlite3_bind_int(ev, 15, e->line);
+			sqlite3_bind_int(ev, 16, e->col);
+			sqlite3_bind_int(ev, 17, e->discarded);
+			if (step_done(ev) < 0)
+				goto out;
+			e->id = sqlite3_last_insert_rowid(db);
+		}
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(fn);
+	sqlite3_finalize(edge);
+	sqlite3_finalize(ev);
+	return rc;
+}
+
+int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *facts,
+	     char *err, size_t errlen)
+{
+	long long fid, tu_id;
+	sqlite3_stmt *st;
+	char hex[17];
+
+	if (kdb_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	fid = file_id(db, rec->path);
+	/* Deleting the TU cascades to its functions, edges, events, deps. */
+	st = kdb_prepare(db, "DELETE FROM translation_units WHERE file_id = ?");
+	sqlite3_bind_int64(st, 1, fid);
+	if (step_done(st) < 0)
+		goto fail_st;
+	sqlite3_finalize(st);
+	st = kdb_prepare(db, "INSERT INTO translation_units(file_id, directory, arguments, flags_hash,"
+			 " scan_id, status, diagnostics) VALUES (?,?,?,?,?,?,?)");
+	sqlite3_bind_int64(st, 1, fid);
+	sqlite3_bind_text(st, 2, rec->directory, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, rec->arguments, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, rec->flags_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, rec->scan_id);
+	sqlite3_bind_text(st, 6, facts->diagnostics ? "error" : "ok", -1, SQLITE_STATIC);
+	bind_text_or_null(st, 7, facts->diagnostics);
+	if (step_done(st) < 0)
+		goto fail_st;
+	sqlite3_finalize(st);
+	tu_id = sqlite3_last_insert_rowid(db);
+
+	st = kdb_prepare(db, "INSERT OR REPLACE INTO tu_dependencies(tu_id, file_id, content_hash) VALUES (?,?,?)");
+	for (int i = -1; i < facts->ndeps; i++) {
+		const char *dep = i < 0 ? rec->path : facts->deps[i];
+
+		if (facts->hashes)
+			memcpy(hex, facts->hashes[i + 1], sizeof facts->hashes[i + 1]);
+		else if (hash_file(dep, hex) < 0)
+			hex[0] = '\0';
+		if (!hex[0])
+			continue;
+		sqlite3_bind_int64(st, 1, tu_id);
+		sqlite3_bind_int64(st, 2, file_id(db, dep));
+		sqlite3_bind_text(st, 3, hex, -1, SQLITE_TRANSIENT);
+		if (step_done(st) < 0)
+			goto fail_st;
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < facts->nfunctions; i++)
+		if (store_function(db, tu_id, &facts->functions[i]) < 0) {
+			snprintf(err, errlen, "database error: %s", sqlite3_errmsg(db));
+			goto fail;
+		}
+	return kdb_exec(db, "COMMIT", err, errlen);
+fail_st:
+	snprintf(err, errlen, "database error: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int store_tu_is_current(sqlite3 *db, const char *path, const char *flags_hash)
+{
+	sqlite3_stmt *st = kdb_prepare(db,
+		"SELECT t.flags_hash, f.path, d.content_hash FROM translation_units t"
+		" JOIN files m ON m.id = t.file_id"
+		" JOIN tu_dependencies d ON d.tu_id = t.id JOIN files f ON f.id = d.file_id"
+		/* A TU that failed is never current: it fails again (and is
+		 * counted as failed) on every scan until it parses. */
+		" WHERE m.path = ? AND t.status = 'ok'");
+	int rows = 0, current = 1;
+	char hex[17];
+
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	while (current && sqlite3_step(st) == SQLITE_ROW) {
+		rows++;
+		if (strcmp((const char *)sqlite3_column_text(st, 0), flags_hash) != 0 ||
+		    hash_file((const char *)sqlite3_column_text(st, 1), hex) < 0 ||
+		    strcmp(hex, (const char *)sqlite3_column_text(st, 2)) != 0)
+			current = 0;
+	}
+	sqlite3_finalize(st);
+	return rows > 0 && current;
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static int index_of(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (names[i] && s && strcmp(names[i], s) == 0)
+			return i;
+	return 0;
+}
+
+int store_load_functions(sqlite3 *db, struct function **out, int *n)
+{
+	sqlite3_stmt *fs = kdb_prepare(db,
+		"SELECT fn.id, fn.name, fn.link_key, fl.path, fn.line, fn.col, fn.end_line,"
+		" fn.entry_block, fn.exit_block, fn.block_count FROM functions fn"
+		" JOIN files fl ON fl.id = fn.file_id JOIN translation_units t ON t.id = fn.tu_id"
+		" JOIN files tf ON tf.id = t.file_id"
+		/* One copy of a function defined in a header that several TUs
+		 * include: the one of the TU whose path sorts first, and the
+		 * functions in the order of their TUs' paths.  By id (the order
+		 * the TUs were parsed in) a scan with -j 2 gave other findings
+		 * from one run to the next. */
+		" WHERE fn.id IN (SELECT id FROM (SELECT f2.id, row_number() OVER"
+		"   (PARTITION BY f2.link_key, f2.file_id ORDER BY p2.path, f2.id) AS rn"
+		"   FROM functions f2 JOIN translation_units t2 ON t2.id = f2.tu_id"
+		"   JOIN files p2 ON p2.id = t2.file_id) WHERE rn = 1)"
+		" ORDER BY tf.path, fn.id");
+	sqlite3_stmt *es = kdb_prepare(db,
+		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, o.display,"
+		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col, e.discarded FROM events e"
+		" LEFT JOIN objects o ON o.id = e.object_id JOIN files fl ON fl.id = e.file_id"
+		" WHERE e.function_id = ? ORDER BY e.block, e.seq");
+	sqlite3_stmt *gs = kdb_prepare(db, "SELECT src, dst FROM cfg_edges WHERE function_id = ?");
+	struct function *fns = NULL;
+	int count = 0, cap = 0;
+
+	while (sqlite3_step(fs) == SQLITE_ROW) {
+		struct function *f;
+
+		grow(&fns, &cap, count + 1, sizeof *fns);
+		f = &fns[count++];
+		memset(f, 0, sizeof *f);
+		f->id = sqlite3_column_int64(fs, 0);
+		f->name = col_dup(fs, 1);
+		f->link_key = col_dup(fs, 2);
+		f->file = col_dup(fs, 3);
+		f->line = sqlite3_column_int(fs, 4);
+		f->col = sqlite3_column_int(fs, 5);
+		f->end_line = sqlite3_column_int(fs, 6);
+		f->entry = sqlite3_column_int(fs, 7);
+		f->exit = sqlite3_column_int(fs, 8);
+		for (int b = sqlite3_column_int(fs, 9); b > 0; b--)
+			function_add_block(f);
+		sqlite3_bind_int64(gs, 1, f->id);
+		while (sqlite3_step(gs) == SQLITE_ROW) {
+			int src = sqlite3_column_int(gs, 0), dst = sqlite3_column_int(gs, 1);
+
+			if (src < f->nblocks && dst < f->nblocks)
+				block_add_edge(f, src, dst);
+		}
+		sqlite3_reset(gs);
+		sqlite3_bind_int64(es, 1, f->id);
+		while (sqlite3_step(es) == SQLITE_ROW) {
+			int b = sqlite3_column_int(es, 1);
+			struct event *e;
+
+			if (b >= f->nblocks)
+				continue;
+			e = block_add_event(&f->blocks[b]);
+			e->id = sqlite3_column_int64(es, 0);
+			e->func = f->name;
+			e->index = sqlite3_column_int(es, 2);
+			e->kind = index_of(kind_names, 6, (const char *)sqlite3_column_text(es, 3));
+			e->access = index_of(acc_names, 4, (const char *)sqlite3_column_text(es, 4));
+			e->marked = sqlite3_column_int(es, 5);
+			ord_parse((const char *)sqlite3_column_text(es, 6), &e->ord);
+			e->object = col_dup(es, 7);
+			e->display = col_dup(es, 8);
+			e->name = col_dup(es, 9);
+			e->target = col_dup(es, 10);
+			e->defines = col_dup(es, 11);
+			e->uses = col_dup(es, 12);
+			e->args = col_dup(es, 13);
+			e->file = col_dup(es, 14);
+			e->line = sqlite3_column_int(es, 15);
+			e->col = sqlite3_column_int(es, 16);
+			e->discarded = sqlite3_column_int(es, 17);
+		}
+		sqlite3_reset(es);
+	}
+	sqlite3_finalize(fs);
+	sqlite3_finalize(es);
+	sqlite3_finalize(gs);
+	*out = fns;
+	*n = count;
+	return 0;
+}

@@ -1,0 +1,345 @@
+/* analyzer/model/vocab.c — loading and looking up vocabulary profiles (vocab.h). */
+#include "vocab.h"
+#include "facts.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct builtin_profile { const char *name; const char *text; };
+extern const struct builtin_profile builtin_profiles[];
+
+static const char *const ord_names[] = {
+	[ORD_NONE] = "none", [ORD_RELAXED] = "relaxed", [ORD_ACQUIRE] = "acquire",
+	[ORD_RELEASE] = "release", [ORD_ACQ_REL] = "acq_rel", [ORD_FULL] = "full",
+	[ORD_WMB] = "wmb", [ORD_RMB] = "rmb", [ORD_ARG] = "arg",
+	[ORD_BEFORE_RMW] = "before_rmw", [ORD_AFTER_RMW] = "after_rmw",
+};
+
+const char *ord_name(enum ord o)
+{
+	return ord_names[o];
+}
+
+int ord_parse(const char *s, enum ord *out)
+{
+	for (size_t i = 0; i < sizeof ord_names / sizeof ord_names[0]; i++)
+		if (strcmp(s, ord_names[i]) == 0) {
+			*out = (enum ord)i;
+			return 0;
+		}
+	return -1;
+}
+
+enum ord ord_from_memory_order(const char *t)
+{
+	/* Order matters: "acq_rel" contains "acq", "seq_cst" is the default. */
+	if (strstr(t, "relaxed") || strstr(t, "RELAXED") || strcmp(t, "0") == 0)
+		return ORD_RELAXED;
+	if (strstr(t, "acq_rel") || strstr(t, "ACQ_REL") || strcmp(t, "4") == 0)
+		return ORD_ACQ_REL;
+	if (strstr(t, "consume") || strstr(t, "CONSUME") || strcmp(t, "1") == 0)
+		return ORD_ACQUIRE;
+	if (strstr(t, "acquire") || strstr(t, "ACQUIRE") || strcmp(t, "2") == 0)
+		return ORD_ACQUIRE;
+	if (strstr(t, "release") || strstr(t, "RELEASE") || strcmp(t, "3") == 0)
+		return ORD_RELEASE;
+	return ORD_FULL;
+}
+
+int is_seq_cst_order(const char *t)
+{
+	return ((strstr(t, "seq_cst") || strstr(t, "SEQ_CST")) && !strstr(t, "FENCE")) || strcmp(t, "5") == 0;
+}
+
+static const struct { const char *name; enum op op; } op_names[] = {
+	{ "read", OP_READ }, { "write", OP_WRITE }, { "rmw", OP_RMW },
+	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },
+	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS },
+};
+
+static void entry_free(struct vocab_entry *e)
+{
+	free(e->name);
+	free(e->release_fix);
+	free(e->acquire_fix);
+	free(e->header);
+}
+
+/* Reads the next whitespace-separated field of *P; a value in double quotes
+ * (after key=) may contain spaces.  Returns NULL at the end of the line. */
+static char *next_field(char **p)
+{
+	char *s = *p, *start, *out;
+	int quoted = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '\0' || *s == '#')
+		return NULL;
+	start = out = s;
+	while (*s && (quoted || (*s != ' ' && *s != '\t'))) {
+		if (*s == '"') {
+			quoted = !quoted;
+			s++;
+			continue;
+		}
+		*out++ = *s++;
+	}
+	if (*s)
+		s++;
+	*out = '\0';
+	*p = s;
+	return start;
+}
+
+static int parse_line(struct vocab_entry *e, char *line, const char *origin, int lineno,
+		      char *err, size_t errlen)
+{
+	char *p = line, *name, *op, *ord, *kv;
+	size_t i;
+
+	memset(e, 0, sizeof *e);
+	e->obj_arg = 0;
+	e->order_arg = -1;
+	e->dflt = ORD_FULL;
+	name = next_field(&p);
+	if (!name)
+		return 1;   /* blank or comment */
+	op = next_field(&p);
+	ord = next_field(&p);
+	if (!op || !ord) {
+		snprintf(err, errlen, "%s:%d: expected 'NAME OP ORDER [key=value...]'", origin, lineno);
+		return -1;
+	}
+	for (i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
+		if (strcmp(op, op_names[i].name) == 0)
+			break;
+	if (i == sizeof op_names / sizeof op_names[0]) {
+		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore)",
+			 origin, lineno, op);
+		return -1;
+	}
+	e->op = op_names[i].op;
+	if (ord_parse(ord, &e->ord) < 0) {
+		snprintf(err, errlen, "%s:%d: unknown order '%s'", origin, lineno, ord);
+		return -1;
+	}
+	if (e->op == OP_BARRIER || e->op == OP_IGNORE)
+		e->obj_arg = -1;
+	while ((kv = next_field(&p))) {
+		char *eq = strchr(kv, '=');
+
+		if (!eq) {
+			snprintf(err, errlen, "%s:%d: expected key=value, got '%s'", origin, lineno, kv);
+			return -1;
+		}
+		*eq++ = '\0';
+		if (strcmp(kv, "obj") == 0)
+			e->obj_arg = strcmp(eq, "none") == 0 ? -1 : atoi(eq);
+		else if (strcmp(kv, "lvalue") == 0)
+			e->lvalue = atoi(eq);
+		else if (strcmp(kv, "plain") == 0)
+			e->plain = atoi(eq);
+		else if (strcmp(kv, "shared") == 0)
+			e->shared = atoi(eq);
+		else if (strcmp(kv, "order-arg") == 0)
+			e->order_arg = atoi(eq);
+		else if (strcmp(kv, "default") == 0) {
+			if (ord_parse(eq, &e->dflt) < 0 || e->dflt == ORD_ARG) {
+				snprintf(err, errlen, "%s:%d: unknown order '%s'", origin, lineno, eq);
+				entry_free(e);
+				return -1;
+			}
+		} else if (strcmp(kv, "then") == 0) {
+			if (ord_parse(eq, &e->then) < 0) {
+				snprintf(err, errlen, "%s:%d: unknown order '%s'", origin, lineno, eq);
+				return -1;
+			}
+		} else if (strcmp(kv, "release-fix") == 0)
+			e->release_fix = xstrdup(eq);
+		else if (strcmp(kv, "acquire-fix") == 0)
+			e->acquire_fix = xstrdup(eq);
+		else if (strcmp(kv, "header") == 0)
+			e->header = xstrdup(eq);
+		else {
+			snprintf(err, errlen, "%s:%d: unknown key '%s'", origin, lineno, kv);
+			entry_free(e);
+			return -1;
+		}
+	}
+	if (e->ord == ORD_ARG && e->order_arg < 0) {
+		snprintf(err, errlen, "%s:%d: order 'arg' needs order-arg=N", origin, lineno);
+		entry_free(e);
+		return -1;
+	}
+	e->name = xstrdup(name);
+	return 0;
+}
+
+int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err, size_t errlen)
+{
+	char *copy = xstrdup(text), *line, *save = NULL;
+	int lineno = 0, rc = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct vocab_entry e;
+		int r;
+
+		lineno++;
+		r = parse_line(&e, line, origin, lineno, err, errlen);
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		if (r > 0)
+			continue;
+		if (v->count == v->cap) {
+			v->cap = v->cap ? v->cap * 2 : 64;
+			v->entries = realloc(v->entries, v->cap * sizeof *v->entries);
+			if (!v->entries) {
+				fputs("kcsan-scan: out of memory\n", stderr);
+				exit(2);
+			}
+		}
+		v->entries[v->count++] = e;
+		v->sorted = 0;
+	}
+	free(copy);
+	return rc;
+}
+
+/* The whole content of stream F (NUL-terminated), read to EOF: a profile
+ * may be a pipe (--profile <(...), /dev/stdin), whose size is unknown and
+ * which can be read only once.  NULL on a read error. */
+static char *read_stream(FILE *f)
+{
+	size_t len = 0, cap = 4096, n;
+	char *text = xmalloc(cap);
+
+	while ((n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len - 1 == 0)
+			text = xrealloc(text, cap *= 2);
+	}
+	if (ferror(f)) {
+		free(text);
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
+
+int vocab_load(struct vocab *v, const char *name, char **text_out, char *err, size_t errlen)
+{
+	FILE *f;
+	char *text;
+	int rc;
+
+	if (text_out)
+		*text_out = NULL;
+	for (const struct builtin_profile *b = builtin_profiles; b->name; b++)
+		if (strcmp(b->name, name) == 0)
+			return vocab_parse(v, b->text, name, err, errlen);
+	f = fopen(name, "r");
+	if (!f) {
+		snprintf(err, errlen, "profile '%s' is neither a built-in profile (lkmm, c11, gnu, pthread, libc) nor a readable file", name);
+		return -1;
+	}
+	text = read_stream(f);
+	fclose(f);
+	if (!text) {
+		snprintf(err, errlen, "cannot read profile '%s'", name);
+		return -1;
+	}
+	rc = vocab_parse(v, text, name, err, errlen);
+	if (text_out && rc == 0)
+		*text_out = text;
+	else
+		free(text);
+	return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct vocab_entry *)a)->name, ((const struct vocab_entry *)b)->name);
+}
+
+static int same_header(const struct vocab_entry *a, const struct vocab_entry *b)
+{
+	if (!a->header || !b->header)
+		return a->header == b->header;
+	return strcmp(a->header, b->header) == 0;
+}
+
+void vocab_finish(struct vocab *v)
+{
+	size_t out = 0;
+
+	/* A stable sort keeps definition order among equal names; the last
+	 * definition wins, so user profiles can override built-in ones. */
+	for (size_t i = 0; i < v->count; i++)
+		for (size_t j = i; j > 0 && by_name(&v->entries[j - 1], &v->entries[j]) > 0; j--) {
+			struct vocab_entry t = v->entries[j];
+			v->entries[j] = v->entries[j - 1];
+			v->entries[j - 1] = t;
+		}
+	for (size_t i = 0; i < v->count; i++) {
+		size_t j = i + 1;
+
+		/* Is there a later definition of the same name and header? */
+		while (j < v->count && strcmp(v->entries[i].name, v->entries[j].name) == 0 &&
+		       !same_header(&v->entries[i], &v->entries[j]))
+			j++;
+		if (j < v->count && strcmp(v->entries[i].name, v->entries[j].name) == 0) {
+			entry_free(&v->entries[i]);
+			continue;
+		}
+		v->entries[out++] = v->entries[i];
+	}
+	v->count = out;
+	v->sorted = 1;
+}
+
+static int header_matches(const char *header, const char *file)
+{
+	size_t hl, fl;
+
+	if (!file)
+		return 0;
+	hl = strlen(header);
+	fl = strlen(file);
+	return fl >= hl && strcmp(file + fl - hl, header) == 0 &&
+	       (fl == hl || file[fl - hl - 1] == '/');
+}
+
+const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
+				     const char *defined_in)
+{
+	struct vocab_entry key = { .name = (char *)name };
+	const struct vocab_entry *e, *best = NULL;
+
+	if (!v->sorted)
+		return NULL;
+	e = bsearch(&key, v->entries, v->count, sizeof key, by_name);
+	if (!e)
+		return NULL;
+	while (e > v->entries && strcmp(e[-1].name, name) == 0)
+		e--;
+	for (; e < v->entries + v->count && strcmp(e->name, name) == 0; e++) {
+		if (e->header && header_matches(e->header, defined_in))
+			return e;
+		if (!e->header && !best)
+			best = e;
+	}
+	return best;
+}
+
+void vocab_free(struct vocab *v)
+{
+	for (size_t i = 0; i < v->count; i++)
+		entry_free(&v->entries[i]);
+	free(v->entries);
+	memset(v, 0, sizeof *v);
+}

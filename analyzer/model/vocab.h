@@ -1,0 +1,114 @@
+/* analyzer/model/vocab.h — the vocabulary of marked accesses, barriers and locks.
+ *
+ * The analyser recognises primitives by name only: a macro expansion or a
+ * call whose name is in the active vocabulary.  The vocabulary is data:
+ * built-in profiles (profiles/NAME.prof, embedded at build time) and user
+ * profile files in the same format (see profiles/README and the manual,
+ * section PROFILES).  One line per name:
+ *
+ *     NAME  OP  ORDER  [key=value ...]
+ *
+ *   OP     read | write | rmw | access | barrier | lock | unlock | ignore
+ *          (access: an lvalue macro such as CMM_ACCESS_ONCE(x), a marked
+ *          read or write as it is used: assigned to, a write; incremented,
+ *          an RMW; otherwise a read)
+ *   ORDER  relaxed | acquire | release | acq_rel | full | wmb | rmb | none | arg
+ *          | before_rmw | after_rmw  (full barriers that only order together
+ *          with the atomic read-modify-write that follows or precedes them)
+ *   keys   obj=N        index of the argument naming the object (default 0)
+ *          lvalue=1     the object argument is the object itself (READ_ONCE)
+ *                       rather than a pointer to it
+ *          plain=1      an unmarked access through a function (memcpy's
+ *                       destination is a plain write)
+ *          shared=1     with lock: a shared (read) lock, which does not
+ *                       exclude other holders of the same shared lock
+ *          order-arg=N  with ORDER arg: the argument holding the memory order
+ *          default=ORDER  with ORDER arg: the order when that argument is
+ *                       absent (default full).  A seq_cst order read from
+ *                       the argument is an acquire load or a release store
+ *                       (C11: it does not order earlier plain stores before
+ *                       a load), full for an RMW.
+ *          then=ORDER   a second ordering applied after the access
+ *                       (smp_store_mb: a write, then a full barrier)
+ *          header=FILE  only when the macro or function is defined in a
+ *                       file of that name (atomic_fetch_add means one thing
+ *                       in kcsan/lkmm.h and another in <stdatomic.h>)
+ *          release-fix="TEMPLATE"  acquire-fix="TEMPLATE"
+ *                       the suggested replacement, $0 $1 ... being the
+ *                       argument texts
+ */
+#ifndef KCSAN_VOCAB_H
+#define KCSAN_VOCAB_H
+
+#include <stddef.h>
+
+enum op {
+	OP_READ, OP_WRITE, OP_RMW, OP_BARRIER, OP_LOCK, OP_UNLOCK, OP_IGNORE,
+	OP_ACCESS,        /* read, write or RMW as the lvalue is used */
+};
+
+/* Memory orderings, as the analysis sees them.  The writer-side and
+ * reader-side effects of each are in dataflow.c. */
+enum ord {
+	ORD_NONE, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_FULL,
+	ORD_WMB, ORD_RMB, ORD_ARG,
+	ORD_BEFORE_RMW,   /* smp_mb__before_atomic: full, for a following RMW only */
+	ORD_AFTER_RMW,    /* smp_mb__after_atomic: full, after a preceding RMW only */
+};
+
+struct vocab_entry {
+	char *name;
+	enum op op;
+	enum ord ord;
+	enum ord then;        /* ORD_NONE, or a barrier after the access */
+	int obj_arg;          /* -1: no object */
+	int lvalue;
+	int plain;            /* the access is plain, not marked */
+	int shared;           /* a read lock */
+	int order_arg;
+	enum ord dflt;        /* ORD_ARG with the argument absent */
+	char *release_fix;
+	char *acquire_fix;
+	char *header;         /* NULL: any definition */
+};
+
+struct vocab {
+	struct vocab_entry *entries;
+	size_t count, cap;
+	int sorted;
+};
+
+/* Adds the built-in profile NAME ("lkmm", "c11", "gnu", "pthread") or the
+ * profile file at path NAME (read once, to EOF: it may be a pipe).  Later
+ * definitions of a name replace earlier ones.  When TEXT is not NULL, *TEXT
+ * gets the file's content (the caller frees it; NULL for a built-in
+ * profile).  On error returns -1 with a one-line message in ERR. */
+int vocab_load(struct vocab *v, const char *name, char **text, char *err, size_t errlen);
+
+/* Parses profile TEXT (ORIGIN names it in messages). */
+int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err, size_t errlen);
+
+/* Returns the entry for NAME defined in file DEFINED_IN (may be NULL when
+ * unknown), or NULL.  An entry with a matching header= wins over one
+ * without.  The vocabulary must not change while lookups run (it is shared
+ * read-only by the workers). */
+const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
+				     const char *defined_in);
+
+/* Makes lookups fast; call once after loading. */
+void vocab_finish(struct vocab *v);
+
+void vocab_free(struct vocab *v);
+
+const char *ord_name(enum ord o);
+int ord_parse(const char *s, enum ord *out);
+
+/* Maps a memory-order spelling (memory_order_release, __ATOMIC_ACQUIRE, the
+ * numbers 0-5) to an ordering; unknown spellings give ORD_FULL, the
+ * conservative choice for an order computed at run time. */
+enum ord ord_from_memory_order(const char *text);
+
+/* Is TEXT a seq_cst memory order (not liburcu's CMM_SEQ_CST_FENCE)? */
+int is_seq_cst_order(const char *text);
+
+#endif
