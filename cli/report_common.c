@@ -8,16 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *xmalloc(size_t n)
-{
-	char *p = malloc(n);
-
-	if (!p) {
-		fputs("kcsan-scan report: out of memory\n", stderr);
-		exit(2);
-	}
-	return p;
-}
+#include "analyzer/model/facts.h"   /* xmalloc */
 
 static const char *const severity_names[] = { "error", "warning", "note" };
 

@@ -14,6 +14,7 @@
 
 #include "db.h"
 #include "analyzer/model/facts.h"   /* xcalloc and friends */
+#include "analyzer/model/paths.h"
 #include "analyzer/model/store.h"   /* hash_text */
 
 /* Column I of the current row as a new string, NULL for SQL NULL. */
@@ -25,18 +26,9 @@ static char *col_text(sqlite3_stmt *st, int i)
 /* PATH relative to ROOT when it lies under it, else PATH; a new string. */
 static char *relative(const char *path, const char *root)
 {
-	size_t n;
+	const char *in = path_in_tree(path, root);
 
-	if (!path)
-		return NULL;
-	if (root) {
-		n = strlen(root);
-		while (n > 1 && root[n - 1] == '/')
-			n--;
-		if (n > 1 && strncmp(path, root, n) == 0 && path[n] == '/' && path[n + 1])
-			return xstrdup(path + n + 1);
-	}
-	return xstrdup(path);
+	return xstrdup(in ? in : path);
 }
 
 static enum report_severity severity_of(const char *name)

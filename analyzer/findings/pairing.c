@@ -24,6 +24,7 @@
  */
 #include "pairing.h"
 #include "db.h"
+#include "analyzer/model/paths.h"
 #include "analyzer/model/store.h"
 
 #include <stdio.h>
@@ -277,11 +278,9 @@ static int unknown_target(const struct event *data)
 
 static const char *rel(const char *path, const char *root)
 {
-	size_t n = strlen(root);
+	const char *in = path_in_tree(path, root);
 
-	if (path && strncmp(path, root, n) == 0 && path[n] == '/')
-		return path + n + 1;
-	return path ? path : "?";
+	return in ? in : path ? path : "?";
 }
 
 static const char *access_word(const struct event *e)

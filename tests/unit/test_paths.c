@@ -1,0 +1,30 @@
+/* tests/unit/test_paths.c — one rule for "relative to the scanned tree"
+ * (analyzer/model/paths.c), used by finding ids, finding locations and
+ * the report. */
+#include <criterion/criterion.h>
+
+#include "analyzer/model/paths.h"
+
+Test(paths, below_the_root)
+{
+	cr_assert_str_eq(path_in_tree("/r/src/a.c", "/r"), "src/a.c");
+	cr_assert_str_eq(path_in_tree("/r/src/a.c", "/r/"), "src/a.c");
+	cr_assert_str_eq(path_in_tree("/r/a.c", "/r//"), "a.c");
+}
+
+Test(paths, not_below_the_root)
+{
+	cr_assert_null(path_in_tree("/r2/a.c", "/r"));     /* a sibling that shares a prefix */
+	cr_assert_null(path_in_tree("/r", "/r"));
+	cr_assert_null(path_in_tree("/r/", "/r"));
+	cr_assert_null(path_in_tree("/usr/include/stdio.h", "/r"));
+	cr_assert_null(path_in_tree("src/a.c", "/r"));
+}
+
+Test(paths, no_root_to_speak_of)
+{
+	cr_assert_null(path_in_tree("/usr/include/stdio.h", "/"));
+	cr_assert_null(path_in_tree("/a.c", ""));
+	cr_assert_null(path_in_tree("/a.c", NULL));
+	cr_assert_null(path_in_tree(NULL, "/r"));
+}
