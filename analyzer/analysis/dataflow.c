@@ -29,6 +29,7 @@
 #define _GNU_SOURCE   /* qsort_r */
 #include "dataflow.h"
 #include "fresh.h"
+#include "caps.h"
 #include "guards.h"
 
 #include <stdio.h>
@@ -575,6 +576,8 @@ static void compute_derived(struct function *f, struct deriv_map *m)
 				changed |= c.changed;
 			}
 	}
+	if (changed)
+		analysis_cap_hit(CAP_DERIVED);
 }
 
 struct dep_ctx { struct deriv_map *m; int read; int found; };
@@ -1969,6 +1972,8 @@ static unsigned char *compute_pre_spawn(struct program *p, struct function *f)
 			}
 		}
 	}
+	if (changed)
+		analysis_cap_hit(CAP_PRE_SPAWN);
 	free(in);
 	return out;
 }
@@ -2044,6 +2049,8 @@ static void run_function(struct program *p, int fi)
 				}
 		}
 	}
+	if (changed)
+		analysis_cap_hit(CAP_FUNCTION);
 	free(pending);
 	/* Final pass: summary and facts. */
 	c.sum = &fresh;
@@ -2425,6 +2432,8 @@ static void count_instances(struct program *p, const struct start_edge *edges, i
 			}
 		}
 	}
+	if (changed)
+		analysis_cap_hit(CAP_INSTANCES);
 	free(per_root);
 }
 
@@ -2520,6 +2529,8 @@ static void weaken_callee_entries(struct program *p, int fi, struct entry_state 
 			}
 		}
 	}
+	if (changed)
+		analysis_cap_hit(CAP_ENTRIES);
 	free(in);
 	free(reached);
 	free(pending);
@@ -2672,6 +2683,8 @@ static void solve_component(struct program *p, const int *members, int n, int re
 			changed |= summary_weight(&p->sums[members[i]]) != before;
 		}
 	}
+	if (changed)
+		analysis_cap_hit(CAP_SUMMARY);
 	p->emit = 1;
 	for (int i = 0; i < n; i++)
 		run_function(p, members[i]);
@@ -2847,6 +2860,7 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	struct start_edge *starts;
 
 	memset(out, 0, sizeof *out);
+	analysis_caps_reset();
 	p.fns = fns;
 	p.nfns = nfns;
 	p.out = out;

@@ -9,6 +9,7 @@
  * TU that failed is parsed again (and fails again, counted) every scan. */
 #include "scan.h"
 #include "compdb.h"
+#include "analyzer/analysis/caps.h"
 #include "analyzer/analysis/dataflow.h"
 #include "db.h"
 #include "analyzer/frontend/extract.h"
@@ -333,6 +334,12 @@ int scan_run(const struct scan_options *o)
 		fprintf(stderr, "kcsan-scan: times (s): parse and store %.2f, load %.2f, analysis %.2f,"
 			" findings %.2f\n", t_load - t_parse, t_analyse - t_load, t_pair - t_analyse,
 			t_end - t_pair);
+	/* A cap that stopped a fixpoint may have left a result incomplete:
+	 * always said (with --times even when none was hit). */
+	if (t_analyse != 0 && (o->times || analysis_caps_hit())) {
+		fputs("kcsan-scan: ", stderr);
+		analysis_caps_print(stderr);
+	}
 	if (!o->quiet)
 		fprintf(stderr, "kcsan-scan: %d files: %d parsed, %d unchanged, %d failed; "
 			"%d findings (%d errors, %d warnings, %d notes) in %s\n",
