@@ -354,7 +354,24 @@ struct writer {
 	struct finding_counts *counts;
 	char **fingerprints;
 	int nfp, fpcap;
+	char *error;            /* the first failed write, NULL while all went in */
 };
+
+/* Runs the insert ST and resets it.  Returns the new row's id, or -1 when
+ * it failed: the first failure is kept in W->error, and pairing_store()
+ * then rolls the whole set of findings back (a failed finding must never
+ * leave its locations to the finding before it). */
+static long long insert_row(struct writer *w, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return sqlite3_last_insert_rowid(w->db);
+	if (!w->error)
+		w->error = xasprintf("cannot store the findings: %s", sqlite3_errmsg(w->db));
+	return -1;
+}
 
 static long long object_id(sqlite3 *db, const struct event *e)
 {
@@ -373,9 +390,7 @@ static long long store_candidate(struct writer *w, const char *side, const struc
 	sqlite3_bind_int64(st, 4, marked->id);
 	sqlite3_bind_int64(st, 5, object_id(w->db, plain));
 	sqlite3_bind_int64(st, 6, object_id(w->db, marked));
-	sqlite3_step(st);
-	sqlite3_reset(st);
-	return sqlite3_last_insert_rowid(w->db);
+	return insert_row(w, st);
 }
 
 /* TEXT with every "ROOT/" taken out, in place.  Object keys carry absolute
@@ -434,7 +449,7 @@ static void add_location(struct writer *w, long long fid, int seq, const char *r
 {
 	sqlite3_stmt *st = w->ins_loc;
 
-	if (!e)
+	if (!e || fid < 0)      /* a finding that failed to go in has no locations */
 		return;
 	sqlite3_bind_int64(st, 1, fid);
 	sqlite3_bind_int(st, 2, seq);
@@ -448,8 +463,7 @@ static void add_location(struct writer *w, long long fid, int seq, const char *r
 		sqlite3_bind_null(st, 7);
 	sqlite3_bind_text(st, 8, access_name(e), -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 9, e->marked);
-	sqlite3_step(st);
-	sqlite3_reset(st);
+	insert_row(w, st);
 }
 
 static long long add_finding(struct writer *w, const char *kind, const char *severity,
@@ -480,15 +494,13 @@ static long long add_finding(struct writer *w, const char *kind, const char *sev
 	else
 		sqlite3_bind_null(st, 10);
 	sqlite3_bind_int64(st, 11, w->scan_id);
-	sqlite3_step(st);
-	sqlite3_reset(st);
 	if (strcmp(severity, "error") == 0)
 		w->counts->errors++;
 	else if (strcmp(severity, "warning") == 0)
 		w->counts->warnings++;
 	else
 		w->counts->notes++;
-	return sqlite3_last_insert_rowid(w->db);
+	return insert_row(w, st);
 }
 
 /* Was the read written with C11 or GNU atomics (so that the fix should be
@@ -513,9 +525,7 @@ static long long store_pair(struct writer *w, const struct event *data, const st
 	sqlite3_bind_int64(st, 2, object_id(w->db, flag));
 	if (wc > 0) sqlite3_bind_int64(st, 3, wc); else sqlite3_bind_null(st, 3);
 	if (rc > 0) sqlite3_bind_int64(st, 4, rc); else sqlite3_bind_null(st, 4);
-	sqlite3_step(st);
-	sqlite3_reset(st);
-	return sqlite3_last_insert_rowid(w->db);
+	return insert_row(w, st);
 }
 
 /* Has an earlier candidate of the same list the same plain access and the
@@ -792,7 +802,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
 {
-	struct writer w = { db, root, scan_id, NULL, NULL, NULL, NULL, counts, NULL, 0, 0 };
+	struct writer w = { db, root, scan_id, NULL, NULL, NULL, NULL, counts, NULL, 0, 0, NULL };
 
 	memset(counts, 0, sizeof *counts);
 	/* Findings are recomputed; the runtime's evidence for them is kept by
@@ -828,6 +838,12 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	for (int i = 0; i < w.nfp; i++)
 		free(w.fingerprints[i]);
 	free(w.fingerprints);
+	if (w.error) {
+		snprintf(err, errlen, "%s", w.error);
+		free(w.error);
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
 	if (kdb_exec(db, "INSERT OR IGNORE INTO race_evidence(finding_id, race_id)"
 		     " SELECT f.id, s.race_id FROM saved_evidence s JOIN findings f USING (fingerprint);"
 		     " COMMIT", err, errlen) < 0) {

@@ -254,7 +254,31 @@ check "finding ids do not depend on the checkout's absolute path" ids_independen
 check "findings do not depend on the length of the path" path_length_independent
 check "a relative \"directory\" is resolved against compile_commands.json's folder" relative_directory
 check "a missing or unreadable source is failed with the real reason" unreadable_source
+# A findings insert that fails (here a trigger refuses one location) must
+# fail the scan and leave the previous findings whole, never attach the
+# next locations to the finding before.
+failed_findings_insert() (
+	cd "$WORK" || exit 1
+	mkdir -p fi && cp "$TOP/$MP" fi/mp.c || exit 1
+	"$KS" scan -q --db fi.db fi/mp.c && "$KS" report --db fi.db --format json -o before.json || exit 1
+	sqlite3 fi.db "CREATE TRIGGER refuse BEFORE INSERT ON finding_locations WHEN NEW.seq = 2
+	               BEGIN SELECT RAISE(ABORT, 'refused by a test trigger'); END;" || exit 1
+	echo "/* changed */" >>fi/mp.c
+	"$KS" scan -q --db fi.db fi/mp.c 2>err; rc=$?
+	[ $rc -eq 2 ] || { echo "exit $rc"; cat err; exit 1; }
+	grep -q "cannot store the findings: refused by a test trigger" err || { cat err; exit 1; }
+	"$KS" report --db fi.db --format json -o after.json 2>/dev/null; rc=$?
+	# the failed analysis kept the last complete findings
+	python3 - before.json after.json <<'P'
+import json, sys
+a, b = (json.load(open(f))["findings"] for f in sys.argv[1:])
+assert [f["id"] for f in a] == [f["id"] for f in b], (a, b)
+assert all(len(f["locations"]) == 4 for f in b), b
+P
+)
+
 check "a source deleted between scans is failed with the real reason" deleted_between_scans
 check "--db \"\" is a usage error" empty_db
 check "--profile from a FIFO or /dev/stdin" profile_from_pipe
+check "a findings insert that fails fails the scan, the last findings stay whole" failed_findings_insert
 finish
