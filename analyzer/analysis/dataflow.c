@@ -32,6 +32,7 @@
 #include "caps.h"
 #include "guards.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1985,11 +1986,18 @@ static int starts_single_threaded(struct program *p, int fi)
 	return (strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi]) || is_constructor(&p->fns[fi]);
 }
 
-/* Runs the dataflow of function FI to its fixpoint, then one more pass
- * over every block that records the summary and (if emitting) the facts. */
-static int same_shape(const struct summary *a, const struct summary *b)
+/*
+ * The one definition of "the summary changed", used both by the call-view
+ * cache (a view is valid while its callee's summary version stands) and
+ * by the convergence of recursive components (a round changed something
+ * when a member's version moved).  Summary sets only grow (asserted where
+ * a summary is replaced), so sets of the same sizes are the same sets:
+ * comparing sizes and flags is enough.
+ */
+static int summary_same(const struct summary *a, const struct summary *b)
 {
 	return a->must_kill == b->must_kill && a->calls_create == b->calls_create &&
+	       a->noreturn == b->noreturn &&
 	       a->exit_plain.n == b->exit_plain.n && a->exit_reads.n == b->exit_reads.n &&
 	       a->all_plain.n == b->all_plain.n && a->all_reads.n == b->all_reads.n &&
 	       a->all_mwrites.n == b->all_mwrites.n && a->entry_mwrites.n == b->entry_mwrites.n &&
@@ -1997,6 +2005,19 @@ static int same_shape(const struct summary *a, const struct summary *b)
 	       a->returns_read == b->returns_read && a->result_tells == b->result_tells;
 }
 
+/* Summary sets only grow from one run of a function to the next. */
+static void assert_grown(const struct summary *now, const struct summary *old)
+{
+	assert(now->exit_plain.n >= old->exit_plain.n && now->exit_reads.n >= old->exit_reads.n);
+	assert(now->all_plain.n >= old->all_plain.n && now->all_reads.n >= old->all_reads.n);
+	assert(now->all_mwrites.n >= old->all_mwrites.n && now->waited.n >= old->waited.n);
+	assert(now->entry_mwrites.n >= old->entry_mwrites.n && now->entry_plain.n >= old->entry_plain.n);
+	(void)now;
+	(void)old;
+}
+
+/* Runs the dataflow of function FI to its fixpoint, then one more pass
+ * over every block that records the summary and (if emitting) the facts. */
 static void run_function(struct program *p, int fi)
 {
 	struct function *f = &p->fns[fi];
@@ -2113,12 +2134,11 @@ static void run_function(struct program *p, int fi)
 	{
 		struct summary *old = &p->sums[fi];
 
+		assert_grown(&fresh, old);
 		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
 		free(old->all_reads.v); free(old->all_mwrites.v);
 		free(old->entry_mwrites.v); free(old->entry_plain.v); free(old->waited.v);
-		/* Summary sets only grow, so sets of the same sizes are the
-		 * same sets: then the views of it that calls keep stay valid. */
-		fresh.version = old->version + !same_shape(&fresh, old);
+		fresh.version = old->version + !summary_same(&fresh, old);
 		*old = fresh;
 	}
 	for (int b = 0; b < f->nblocks; b++)
@@ -2134,13 +2154,6 @@ static void run_function(struct program *p, int fi)
 	for (int i = 0; i < c.derived.n; i++)
 		free(c.derived.v[i].reads);
 	free(c.derived.v);
-}
-
-static unsigned summary_weight(const struct summary *s)
-{
-	return s->must_kill * 7919u + (unsigned)(s->exit_plain.n + 3 * s->exit_reads.n +
-		5 * s->all_plain.n + 7 * s->all_reads.n + 11 * s->entry_mwrites.n + 13 * s->entry_plain.n +
-		17 * s->noreturn);
 }
 
 static int key_cmp(const void *a, const void *b, void *prog)
@@ -2677,10 +2690,10 @@ static void solve_component(struct program *p, const int *members, int n, int re
 	while (changed && rounds++ < MAX_SUMMARY_RUNS) {
 		changed = 0;
 		for (int i = 0; i < n; i++) {
-			unsigned before = summary_weight(&p->sums[members[i]]);
+			unsigned before = p->sums[members[i]].version;
 
 			run_function(p, members[i]);
-			changed |= summary_weight(&p->sums[members[i]]) != before;
+			changed |= p->sums[members[i]].version != before;
 		}
 	}
 	if (changed)
