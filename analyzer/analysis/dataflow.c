@@ -1997,7 +1997,8 @@ static int starts_single_threaded(struct program *p, int fi)
 static int summary_same(const struct summary *a, const struct summary *b)
 {
 	return a->must_kill == b->must_kill && a->calls_create == b->calls_create &&
-	       a->noreturn == b->noreturn &&
+	       a->noreturn == b->noreturn && a->returns_value == b->returns_value &&
+	       a->lock_param == b->lock_param && a->unlock_param == b->unlock_param &&
 	       a->exit_plain.n == b->exit_plain.n && a->exit_reads.n == b->exit_reads.n &&
 	       a->all_plain.n == b->all_plain.n && a->all_reads.n == b->all_reads.n &&
 	       a->all_mwrites.n == b->all_mwrites.n && a->entry_mwrites.n == b->entry_mwrites.n &&
