@@ -287,6 +287,18 @@ long long kdb_intern(sqlite3 *db, const char *table, const char *keycol,
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
+	if (id >= 0 && extracol && extra) {
+		/* Several names for one key (two TUs name a field through
+		 * different expressions): the least one stays, so that the name
+		 * does not depend on which TU a worker stored first. */
+		snprintf(sql, sizeof sql, "UPDATE %s SET %s = ?2 WHERE id = ?1 AND %s > ?2", table, extracol, extracol);
+		st = kdb_prepare(db, sql);
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, extra, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			id = -1;
+		sqlite3_finalize(st);
+	}
 	if (id >= 0)
 		return id;
 

@@ -40,7 +40,9 @@ sqlite3_stmt *kdb_prepare(sqlite3 *db, const char *sql);
 
 /* Returns the id of the row of TABLE (files or objects) whose unique column
  * KEYCOL equals KEY, inserting it (with EXTRA as the second column value,
- * may be NULL) when missing.  Returns -1 on error. */
+ * may be NULL) when missing.  When the row exists, EXTRACOL keeps the least
+ * of its value and EXTRA, so that the result does not depend on the order
+ * of the calls.  Returns -1 on error. */
 long long kdb_intern(sqlite3 *db, const char *table, const char *keycol,
 		     const char *key, const char *extracol, const char *extra);
 

@@ -32,7 +32,6 @@
 #include "caps.h"
 #include "guards.h"
 
-#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1986,35 +1985,42 @@ static int starts_single_threaded(struct program *p, int fi)
 	return (strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi]) || is_constructor(&p->fns[fi]);
 }
 
+/* Are two event sets, or two exposed sets, the same?  Both are kept sorted
+ * by gid, so the same set is the same array. */
+static int es_same(const struct evset *a, const struct evset *b)
+{
+	return a->n == b->n && (a->n == 0 || memcmp(a->v, b->v, (size_t)a->n * sizeof *a->v) == 0);
+}
+
+static int xs_same(const struct xset *a, const struct xset *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (a->v[i].e != b->v[i].e || a->v[i].killed_before != b->v[i].killed_before)
+			return 0;
+	return 1;
+}
+
 /*
  * The one definition of "the summary changed", used both by the call-view
  * cache (a view is valid while its callee's summary version stands) and
  * by the convergence of recursive components (a round changed something
- * when a member's version moved).  Summary sets only grow (asserted where
- * a summary is replaced), so sets of the same sizes are the same sets:
- * comparing sizes and flags is enough.
+ * when a member's version moved).  The sets are compared whole: they do
+ * not only grow from one run of a function to the next (asserting that
+ * they do failed on Open vSwitch: an exit set shrank), so equal sizes
+ * prove nothing.
  */
 static int summary_same(const struct summary *a, const struct summary *b)
 {
 	return a->must_kill == b->must_kill && a->calls_create == b->calls_create &&
 	       a->noreturn == b->noreturn && a->returns_value == b->returns_value &&
 	       a->lock_param == b->lock_param && a->unlock_param == b->unlock_param &&
-	       a->exit_plain.n == b->exit_plain.n && a->exit_reads.n == b->exit_reads.n &&
-	       a->all_plain.n == b->all_plain.n && a->all_reads.n == b->all_reads.n &&
-	       a->all_mwrites.n == b->all_mwrites.n && a->entry_mwrites.n == b->entry_mwrites.n &&
-	       a->entry_plain.n == b->entry_plain.n && a->waited.n == b->waited.n &&
-	       a->returns_read == b->returns_read && a->result_tells == b->result_tells;
-}
-
-/* Summary sets only grow from one run of a function to the next. */
-static void assert_grown(const struct summary *now, const struct summary *old)
-{
-	assert(now->exit_plain.n >= old->exit_plain.n && now->exit_reads.n >= old->exit_reads.n);
-	assert(now->all_plain.n >= old->all_plain.n && now->all_reads.n >= old->all_reads.n);
-	assert(now->all_mwrites.n >= old->all_mwrites.n && now->waited.n >= old->waited.n);
-	assert(now->entry_mwrites.n >= old->entry_mwrites.n && now->entry_plain.n >= old->entry_plain.n);
-	(void)now;
-	(void)old;
+	       a->returns_read == b->returns_read && a->result_tells == b->result_tells &&
+	       es_same(&a->exit_plain, &b->exit_plain) && es_same(&a->exit_reads, &b->exit_reads) &&
+	       es_same(&a->all_plain, &b->all_plain) && es_same(&a->all_reads, &b->all_reads) &&
+	       es_same(&a->all_mwrites, &b->all_mwrites) && es_same(&a->waited, &b->waited) &&
+	       xs_same(&a->entry_mwrites, &b->entry_mwrites) && xs_same(&a->entry_plain, &b->entry_plain);
 }
 
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
@@ -2135,11 +2141,10 @@ static void run_function(struct program *p, int fi)
 	{
 		struct summary *old = &p->sums[fi];
 
-		assert_grown(&fresh, old);
+		fresh.version = old->version + !summary_same(&fresh, old);
 		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
 		free(old->all_reads.v); free(old->all_mwrites.v);
 		free(old->entry_mwrites.v); free(old->entry_plain.v); free(old->waited.v);
-		fresh.version = old->version + !summary_same(&fresh, old);
 		*old = fresh;
 	}
 	for (int b = 0; b < f->nblocks; b++)
