@@ -107,6 +107,8 @@ CREATE INDEX IF NOT EXISTS cfg_edges_by_function ON cfg_edges(function_id);
 --   uses    comma-separated locals that the accessed address depends on
 --   args    the argument texts of the macro or call, separated by U+001F
 --           (used to write suggested fixes)
+--   display how this access spells its object ('ring->head'); NULL when
+--           the source gives none (objects.display names it then)
 CREATE TABLE IF NOT EXISTS events (
     id            INTEGER PRIMARY KEY,
     function_id   INTEGER NOT NULL REFERENCES functions(id) ON DELETE CASCADE,
@@ -125,7 +127,8 @@ CREATE TABLE IF NOT EXISTS events (
     args          TEXT,
     file_id       INTEGER NOT NULL REFERENCES files(id),
     line          INTEGER NOT NULL,
-    col           INTEGER NOT NULL
+    col           INTEGER NOT NULL,
+    display       TEXT
 );
 CREATE INDEX IF NOT EXISTS events_by_function ON events(function_id, block, seq);
 CREATE INDEX IF NOT EXISTS events_by_object ON events(object_id);

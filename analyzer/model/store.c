@@ -70,8 +70,8 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 	sqlite3_stmt *edge = kdb_prepare(db, "INSERT INTO cfg_edges(function_id, src, dst) VALUES (?,?,?)");
 	sqlite3_stmt *ev = kdb_prepare(db,
 		"INSERT INTO events(function_id, block, seq, kind, access, marked, ord, object_id,"
-		" name, target, defines, uses, args, file_id, line, col, discarded)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		" name, target, defines, uses, args, file_id, line, col, discarded, display)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	int rc = -1;
 	const char *last_file = NULL;
 	long long last_file_id = -1;
@@ -112,6 +112,10 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 						 e->display ? e->display : shown);
 				free(shown);
 			}
+			/* The name as this access spells it: a finding names its
+			 * object the way the code at its location does, whichever
+			 * TU stored the object first. */
+			bind_text_or_null(ev, 18, e->object ? e->display : NULL);
 			sqlite3_bind_int64(ev, 1, f->id);
 			sqlite3_bind_int(ev, 2, b);
 			sqlite3_bind_int(ev, 3, e->index);
@@ -269,7 +273,7 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		"   JOIN files p2 ON p2.id = t2.file_id) WHERE rn = 1)"
 		" ORDER BY tf.path, fn.id");
 	sqlite3_stmt *es = kdb_prepare(db,
-		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, o.display,"
+		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, coalesce(e.display, o.display),"
 		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col, e.discarded FROM events e"
 		" LEFT JOIN objects o ON o.id = e.object_id JOIN files fl ON fl.id = e.file_id"
 		" WHERE e.function_id = ? ORDER BY e.block, e.seq");
