@@ -1,9 +1,15 @@
 /*
  * cli/cc.c — `kcsan-scan cc [COMPILER ARGS...]`: a drop-in C compiler
- * (CC="kcsan-scan cc" make) that builds programs for the kcsan-scan runtime.
+ * (CC="kcsan-scan cc" make) that builds programs for the kcsan-scan runtime;
+ * `kcsan-scan c++` is the same for C++ (CXX="kcsan-scan c++"), also run as
+ * kcsan-c++ through a symlink (cli/main.c).
  *
  * The real compiler is $KCSAN_CC (may carry words: "ccache gcc"), else
- * clang, else clang-14.  What is added depends on what the invocation does:
+ * clang, else clang-14; for c++, $KCSAN_CXX, else clang++, else clang++-14
+ * (g++ works too).  C++ needs nothing else: the instrumentation calls the
+ * same __tsan_* entry points (plus __tsan_vptr_*, runtime/tsan_access.c),
+ * and the runtime, plain C, needs no libstdc++ of its own (the C++ driver
+ * links the program's).  What is added depends on what the invocation does:
  *
  *   preprocess (-E, -M, -MM), compile (-c, -S, -fsyntax-only):
  *       the instrumentation flags, -g (line numbers for reports),
@@ -43,6 +49,10 @@
 
 enum family { FAM_CLANG, FAM_GCC };
 
+/* "cc" or "c++": the subcommand, for messages. */
+static const char *tool = "cc";
+static int cxx;		/* kcsan-scan c++: $KCSAN_CXX, default clang++ */
+
 /* A growable argv. */
 struct argv {
 	char **v;
@@ -55,7 +65,7 @@ static void push(struct argv *a, const char *s)
 		a->cap = a->cap ? 2 * a->cap : 64;
 		a->v = realloc(a->v, (size_t)a->cap * sizeof *a->v);
 		if (!a->v)
-			kdie(2, "cc", "out of memory");
+			kdie(2, tool, "out of memory");
 	}
 	a->v[a->n++] = (char *)s;
 	a->v[a->n] = NULL;
@@ -135,23 +145,25 @@ static int in_path(const char *prog)
 /* The compiler command, split into words, into CMD. */
 static void compiler_command(struct argv *cmd)
 {
-	const char *env = getenv("KCSAN_CC");
+	const char *var = cxx ? "KCSAN_CXX" : "KCSAN_CC";
+	const char *env = getenv(var);
+	const char *dflt = cxx ? "clang++" : "clang", *dflt14 = cxx ? "clang++-14" : "clang-14";
 	char *copy, *tok, *save = NULL;
 
 	if (!env || !*env) {
-		push(cmd, in_path("clang") || !in_path("clang-14") ? "clang" : "clang-14");
+		push(cmd, in_path(dflt) || !in_path(dflt14) ? dflt : dflt14);
 	} else {
 		copy = strdup(env);
 		if (!copy)
-			kdie(2, "cc", "out of memory");
+			kdie(2, tool, "out of memory");
 		for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
 			push(cmd, tok);
 		if (cmd->n == 0)
-			kdie(2, "cc", "KCSAN_CC holds no compiler name");
+			kdie(2, tool, "%s holds no compiler name", var);
 	}
 	if (!in_path(cmd->v[0]))
-		kdie(2, "cc", "compiler '%s' not found (install it or set KCSAN_CC to the C compiler to use)",
-		     cmd->v[0]);
+		kdie(2, tool, "compiler '%s' not found (install it or set %s to the %s compiler to use)",
+		     cmd->v[0], var, cxx ? "C++" : "C");
 }
 
 /* clang or gcc?  By name when it says so, else by asking the compiler. */
@@ -170,10 +182,10 @@ static enum family compiler_family(const struct argv *cmd)
 	if (strstr(name, "gcc") || strstr(name, "g++"))
 		return FAM_GCC;
 	if (pipe(fds) < 0)
-		kdie(2, "cc", "pipe: %s", strerror(errno));
+		kdie(2, tool, "pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		kdie(2, "cc", "fork: %s", strerror(errno));
+		kdie(2, tool, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		struct argv v = { 0 };
 
@@ -235,7 +247,7 @@ static const char *runtime_lib(void)
 	if (snprintf(path, sizeof path, "%s/libkcsan_rt.a", KCSAN_INSTALLED_LIB_DIR) < (int)sizeof path &&
 	    access(path, R_OK) == 0)
 		return path;
-	kdie(2, "cc", "cannot find the runtime libkcsan_rt.a (looked beside %s and in %s; set KCSAN_RUNTIME)",
+	kdie(2, tool, "cannot find the runtime libkcsan_rt.a (looked beside %s and in %s; set KCSAN_RUNTIME)",
 	     exe_dir(), KCSAN_INSTALLED_LIB_DIR);
 }
 
@@ -267,7 +279,7 @@ static void link_flags(struct argv *a)
 
 	if (snprintf(whole, sizeof whole, "-Wl,--whole-archive,%s,--no-whole-archive",
 		     runtime_lib()) >= (int)sizeof whole)
-		kdie(2, "cc", "the runtime's path is too long");
+		kdie(2, tool, "the runtime's path is too long");
 	push(a, whole);
 	push(a, "-rdynamic");
 	push(a, "-lpthread");
@@ -275,21 +287,23 @@ static void link_flags(struct argv *a)
 	push(a, "-latomic");
 }
 
+static int compiler_driver(int argc, char **argv, int is_cxx);
+
 static int run_wait(const struct argv *a)
 {
 	int status;
 	pid_t pid = fork();
 
 	if (pid < 0)
-		kdie(2, "cc", "fork: %s", strerror(errno));
+		kdie(2, tool, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		execvp(a->v[0], a->v);
-		fprintf(stderr, "kcsan-scan cc: cannot run '%s': %s\n", a->v[0], strerror(errno));
+		fprintf(stderr, "kcsan-scan %s: cannot run '%s': %s\n", tool, a->v[0], strerror(errno));
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			kdie(2, "cc", "waitpid: %s", strerror(errno));
+			kdie(2, tool, "waitpid: %s", strerror(errno));
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
@@ -316,7 +330,7 @@ static int gcc_split(const struct argv *cmd, char **user, int nuser, int shared)
 
 	snprintf(tmpl, sizeof tmpl, "%s/kcsan-cc.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(tmpl))
-		kdie(2, "cc", "cannot create a temporary directory: %s", strerror(errno));
+		kdie(2, tool, "cannot create a temporary directory: %s", strerror(errno));
 
 	/* The options every per-source compile shares: all but -o, -x and
 	 * the inputs (the language of each source is given with it). */
@@ -362,7 +376,7 @@ static int gcc_split(const struct argv *cmd, char **user, int nuser, int shared)
 
 			base = base ? base + 1 : a;
 			if (asprintf(&obj, "%s/%d-%s.o", tmpl, nobj++, base) < 0)
-				kdie(2, "cc", "out of memory");
+				kdie(2, tool, "out of memory");
 			push(&objs, obj);
 			push_all(&c, cmd);
 			compile_flags(&c, FAM_GCC);
@@ -406,6 +420,16 @@ static int gcc_split(const struct argv *cmd, char **user, int nuser, int shared)
 
 int cmd_cc(int argc, char **argv)
 {
+	return compiler_driver(argc, argv, 0);
+}
+
+int cmd_cxx(int argc, char **argv)
+{
+	return compiler_driver(argc, argv, 1);
+}
+
+static int compiler_driver(int argc, char **argv, int is_cxx)
+{
 	struct argv cmd = { 0 }, out = { 0 };
 	char **user = argv + 1;
 	int nuser = argc - 1;
@@ -413,6 +437,8 @@ int cmd_cc(int argc, char **argv)
 	const char *lang = NULL;
 	enum family fam;
 
+	cxx = is_cxx;
+	tool = is_cxx ? "c++" : "cc";
 	/* What does this invocation do? */
 	for (int i = 0; i < nuser; i++) {
 		const char *a = user[i];
@@ -468,5 +494,5 @@ exec:
 		fputc('\n', stderr);
 	}
 	execvp(out.v[0], out.v);
-	kdie(2, "cc", "cannot run '%s': %s", out.v[0], strerror(errno));
+	kdie(2, tool, "cannot run '%s': %s", out.v[0], strerror(errno));
 }

@@ -9,6 +9,7 @@
 int cmd_scan(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_cc(int argc, char **argv);
+int cmd_cxx(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
 #endif

@@ -1,4 +1,5 @@
-/* cli/main.c — the kcsan-scan program: dispatches to one subcommand. */
+/* cli/main.c — the kcsan-scan program: dispatches to one subcommand (or,
+ * run as kcsan-cc / kcsan-c++, is that compiler). */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@ static const struct {
 } commands[] = {
 	{ "scan",   cmd_scan,   "analyse C sources and record missing-barrier candidates" },
 	{ "cc",     cmd_cc,     "compile and link like cc, for the runtime (CC=\"kcsan-scan cc\")" },
+	{ "c++",    cmd_cxx,    "the same for C++ (CXX=\"kcsan-scan c++\"; $KCSAN_CXX, default clang++)" },
 	{ "run",    cmd_run,    "run a command built with 'cc', recording races into the database" },
 	{ "report", cmd_report, "print the findings as text, JSON or SARIF" },
 };
@@ -26,6 +28,15 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	const char *self = strrchr(argv[0], '/');
+
+	/* Run through a symlink named kcsan-cc or kcsan-c++: that compiler
+	 * (build systems that want CC / CXX to be one word). */
+	self = self ? self + 1 : argv[0];
+	if (strcmp(self, "kcsan-c++") == 0)
+		return cmd_cxx(argc, argv);
+	if (strcmp(self, "kcsan-cc") == 0)
+		return cmd_cc(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

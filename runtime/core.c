@@ -412,8 +412,11 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 		}
 		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
 		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
-		/* Two assertions are not accesses: no race between them. */
-		if (!(have_other && is_assert && (other.type & KCSAN_ACCESS_ASSERT)))
+		/* Two assertions are not accesses: no race between them.  An
+		 * access the other thread ignores (annotate.c) is no race
+		 * either: it consumed the watchpoint only to say so. */
+		if (!(have_other && is_assert && (other.type & KCSAN_ACCESS_ASSERT)) &&
+		    !(have_other && (other.type & KCSAN_ACCESS_IGNORED)))
 			kcsan_report_race(&me, have_other ? &other : NULL,
 					  old != new_, old, new_);
 	}
@@ -572,6 +575,28 @@ void kcsan_check_gated(const volatile void *ptr, size_t size, int type, uintptr_
 	check_gated_full(ptr, size, type, ip);
 }
 
+/*
+ * An access the thread ignores (AnnotateIgnoreReads/WritesBegin, a custom
+ * mutex's own code: annotate.c) is neither watched nor re-checks the
+ * delayed access; but if it hits another thread's watchpoint, it consumes
+ * it, marked KCSAN_ACCESS_IGNORED, so that the watcher stays silent rather
+ * than report the value it changed as a race of unknown origin.
+ */
+static __attribute__((noinline)) void
+ignored_access(struct kcsan_ctx *ctx, const volatile void *ptr, size_t size,
+	       int type, uintptr_t ip)
+{
+	uint64_t enc;
+	int slot;
+
+	if (!(__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES))
+		return;
+	slot = find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc);
+	if (slot >= 0)
+		found_watchpoint(ctx, slot, enc, ptr, size, type | KCSAN_ACCESS_IGNORED,
+				 ip, 0, 0);
+}
+
 /* The slow path of kcsan_check (fastpath.h), which sends here every access
  * that may have something to do; hooks.c calls it directly. */
 void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
@@ -589,7 +614,10 @@ void kcsan_check_access(const volatile void *ptr, size_t size, int type, uintptr
 		return;
 	ctx->in_rt = 1;
 	compiler_barrier();	/* a signal handler must see in_rt set first */
-	if (kcsan_focus_active) {
+	if (__builtin_expect(ctx->ignore_reads | ctx->ignore_writes, 0) &&
+	    kcsan_access_ignored(ctx, type)) {
+		ignored_access(ctx, ptr, size, type, ip);
+	} else if (kcsan_focus_active) {
 		unsigned int f = kcsan_focus_before(ctx, type, ip);
 
 		__kcsan_check_access_ctx(ctx, ptr, size, type, ip, 0, 0);

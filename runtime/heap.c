@@ -138,8 +138,9 @@ static inline int heap_idle(const struct kcsan_ctx *ctx)
 	       !(__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES);
 }
 
-/* [p, p+size) is about to be freed (size 0: unknown). */
-static void release_memory(struct kcsan_ctx *ctx, const void *p, size_t size)
+/* [p, p+size) is about to be freed (size 0: unknown); annotate.c's
+ * AnnotateNewMemory too. */
+void kcsan_release_memory(struct kcsan_ctx *ctx, const void *p, size_t size)
 {
 	if (__atomic_load_n(&kcsan_initialized, __ATOMIC_ACQUIRE) != 2)
 		return;
@@ -166,7 +167,7 @@ static void release_block(void *p)
 	if (!p || heap_idle(ctx))
 		return;
 	usable = get_real_usable();
-	release_memory(ctx, p, usable ? usable(p) : 0);
+	kcsan_release_memory(ctx, p, usable ? usable(p) : 0);
 }
 
 ABI void free(void *p)
@@ -205,7 +206,7 @@ ABI int munmap(void *addr, size_t len)
 		/* (A length that overflows when rounded is the kernel's
 		 * EINVAL: nothing is unmapped.) */
 		if (len <= SIZE_MAX - (page - 1))
-			release_memory(ctx, addr, (len + page - 1) & ~(page - 1));
+			kcsan_release_memory(ctx, addr, (len + page - 1) & ~(page - 1));
 	}
 	return get_real_munmap()(addr, len);
 }

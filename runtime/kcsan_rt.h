@@ -24,6 +24,10 @@
  *   tsan_atomic128.c __tsan_atomic128_* (needs -latomic; own object so that
  *                    programs without 128-bit atomics do not pull it in)
  *   hooks.c          the weak hooks of <kcsan/lkmm.h> (data_race, asserts)
+ *   annotate.c       ThreadSanitizer's annotations: __tsan_acquire/release,
+ *                    the dynamic annotations (Annotate*), benign races,
+ *                    ignored reads/writes
+ *   tsan_mutex.c     __tsan_mutex_* (custom mutexes announced by a library)
  *   interpose.c      pthread / semaphore wrappers with their real ordering
  *   heap.c           free / realloc / munmap wrappers: freed memory is no
  *                    longer watched nor delayed
@@ -50,6 +54,9 @@
 #define KCSAN_ACCESS_ATOMIC	0x4	/* marked: volatile/atomic; never watched */
 #define KCSAN_ACCESS_SCOPED	0x8	/* re-check of the delayed (reordered) access */
 #define KCSAN_ACCESS_ASSERT	0x10	/* ASSERT_EXCLUSIVE_*: not a real access */
+#define KCSAN_ACCESS_IGNORED	0x20	/* made while the thread ignores such
+					   accesses (annotate.c): it only
+					   silences the watchpoint it hits */
 
 /* Barrier kinds, as decoded from the lkmm.h signal-fence markers, from C11
  * memory orders, and from pthread synchronisation. */
@@ -91,6 +98,10 @@ struct kcsan_reorder {
 struct kcsan_ctx {
 	int in_rt;		/* inside the runtime: ignore everything */
 	int disable;		/* data_race() / __kcsan_disable_current nesting */
+	/* AnnotateIgnore{Reads,Writes,Sync}Begin nesting and the
+	 * __tsan_mutex_pre_* regions (annotate.c); only the slow path and the
+	 * barriers look at them. */
+	int ignore_reads, ignore_writes, ignore_sync;
 	int depth;		/* function nesting depth (weak-memory scope) */
 	int nested;		/* running a signal handler (signals.c) */
 	unsigned int handlers;	/* signal handlers run so far (signals.c) */
@@ -179,6 +190,25 @@ int kcsan_reorder_force_watch(struct kcsan_ctx *ctx);
 void kcsan_reorder_note_access(struct kcsan_ctx *ctx, int type, uintptr_t ip);
 /* Release semantics of an uninstrumented synchronisation call (unlock...). */
 void kcsan_sync_release(void);
+/* The same for a synchronisation of C11 order MEMORDER (__ATOMIC_*) on
+ * no particular access: __tsan_acquire/release and the annotations. */
+void kcsan_sync_memorder(int memorder);
+
+/* heap.c: memory [p, p+size) changes owner (freed; AnnotateNewMemory):
+ * the thread's delayed access to it ends, watchpoints on it are dropped. */
+void kcsan_release_memory(struct kcsan_ctx *ctx, const void *p, size_t size);
+
+/* annotate.c: is [ptr, ptr+size) inside a range announced as a benign race
+ * (AnnotateBenignRace*)?  report.c then stays silent.  Is an access of
+ * TYPE ignored by the calling thread (AnnotateIgnore*, mutex regions)? */
+int kcsan_benign_race(const volatile void *ptr, size_t size);
+static inline int kcsan_access_ignored(const struct kcsan_ctx *ctx, int type)
+{
+	if (type & KCSAN_ACCESS_WRITE)
+		return ctx->ignore_writes > 0 ||
+		       ((type & KCSAN_ACCESS_COMPOUND) && ctx->ignore_reads > 0);
+	return ctx->ignore_reads > 0;
+}
 
 /* overflow.c: kcsan_overflow_init from __tsan_init (main thread, the
  * handlers), kcsan_thread_start first in every thread the pthread_create

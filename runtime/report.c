@@ -147,6 +147,11 @@ void kcsan_report_race(const struct kcsan_access_info *watcher,
 	 * the same thread cannot consume: in_rt); be safe anyway. */
 	if (other && other->tid == watcher->tid)
 		return;
+	/* Announced as benign (AnnotateBenignRaceSized, annotate.c): silent,
+	 * neither printed nor counted nor recorded. */
+	if (kcsan_benign_race(watcher->ptr, watcher->size) ||
+	    (other && kcsan_benign_race(other->ptr, other->size)))
+		return;
 	if (kcsan_opts.dedup &&
 	    seen_before(watcher->ip, other ? other->ip : 0,
 			watcher->reordered || (other && other->reordered)))

@@ -13,6 +13,9 @@
  *                                   --param=tsan-distinguish-volatile=1; they
  *                                   are READ_ONCE/WRITE_ONCE: marked accesses
  *   __tsan_unaligned_volatile_*     clang, misaligned volatile accesses
+ *   __tsan_vptr_update/read         C++ (clang++ and g++): the object's
+ *                                   vtable pointer stored by a constructor
+ *                                   or destructor / read by a virtual call
  * Neither clang 14 nor gcc 12 emits __tsan_memcpy/memset/memmove (they call
  * the libc functions, which libtsan intercepts); newer clangs do, so they are
  * provided: they check the ranges and do the operation.
@@ -118,4 +121,26 @@ ABI void *__tsan_memset(void *dst, int c, size_t len)
 {
 	kcsan_check(dst, len, KCSAN_ACCESS_WRITE, RET_IP);
 	return memset(dst, c, len);
+}
+
+/*
+ * C++ vtable pointers.  A constructor chain stores the vptr once per base
+ * class, a destructor chain again; storing the value already there changes
+ * nothing another thread could see, so, as libtsan does, only a store of a
+ * new value is an access (a plain write).  The read made by a virtual call
+ * is a plain read: a virtual call on an object published without ordering
+ * races with its constructor.  Reading *vptr_p here is the runtime's own,
+ * uninstrumented read of memory the program is about to write.
+ */
+ABI void __tsan_vptr_update(void **vptr_p, void *new_val);
+ABI void __tsan_vptr_update(void **vptr_p, void *new_val)
+{
+	if (*(void *volatile *)vptr_p != new_val)
+		kcsan_check(vptr_p, sizeof(void *), KCSAN_ACCESS_WRITE, RET_IP);
+}
+
+ABI void __tsan_vptr_read(void **vptr_p);
+ABI void __tsan_vptr_read(void **vptr_p)
+{
+	kcsan_check(vptr_p, sizeof(void *), 0, RET_IP);
 }

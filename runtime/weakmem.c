@@ -101,8 +101,11 @@ void kcsan_barrier(struct kcsan_ctx *ctx, enum kcsan_barrier kind)
 	int ends = 0;
 
 	/* A signal handler's barriers order the handler's accesses, not those
-	 * of the code it interrupted (no scoped effects from nested contexts). */
-	if (!ra->size || ctx->nested)
+	 * of the code it interrupted (no scoped effects from nested contexts).
+	 * Inside AnnotateIgnoreSyncBegin/End, or a custom mutex's own code
+	 * (annotate.c), synchronisation is not seen: that mutex's release is
+	 * its __tsan_mutex_pre_unlock, made before. */
+	if (!ra->size || ctx->nested || ctx->ignore_sync)
 		return;
 	switch (kind) {
 	case KCSAN_BARRIER_MB:
@@ -231,13 +234,25 @@ void kcsan_func_exit(struct kcsan_ctx *ctx, uintptr_t ip)
 	ctx->depth--;
 }
 
-/* Called by the pthread wrappers before an unlock, post, create...: release
- * semantics end every delayed access. */
-void kcsan_sync_release(void)
+/*
+ * A synchronisation the instrumentation does not see, of C11 order
+ * MEMORDER: the pthread wrappers before an unlock, post, create... (release
+ * semantics end every delayed access), and ThreadSanitizer's annotations
+ * (annotate.c: __tsan_release, AnnotateHappensBefore, a custom mutex's
+ * unlock are releases; __tsan_acquire & co. acquires, which end nothing in
+ * this model -- kcsan_barrier_memorder decides, as for an atomic of that
+ * order).
+ */
+void kcsan_sync_memorder(int memorder)
 {
 	struct kcsan_ctx *ctx = kcsan_get_ctx();
 
 	if (ctx->in_rt)
 		return;
-	kcsan_barrier(ctx, KCSAN_BARRIER_RELEASE);
+	kcsan_barrier_memorder(ctx, memorder);
+}
+
+void kcsan_sync_release(void)
+{
+	kcsan_sync_memorder(__ATOMIC_RELEASE);
 }

@@ -7,7 +7,7 @@
 set -eu
 
 PACKAGES="clang-14 libclang-14-dev llvm-14-dev libsqlite3-dev sqlite3 libjansson-dev
-libcriterion-dev libdw-dev pkg-config make gcc python3 python3-jsonschema"
+libcriterion-dev libdw-dev pkg-config make gcc g++ python3 python3-jsonschema"
 
 missing=""
 for p in $PACKAGES; do

@@ -31,6 +31,7 @@ run_suite "examples build and run natively" sh examples/check-build.sh
 run_suite "corpus builds and runs natively" sh tests/corpus/check-build.sh
 run_suite "runtime: barrier table, message passing, pthreads, gcc and clang" sh tests/runtime/run.sh
 run_suite "dynamic: cc, run, races in the database, joined report" sh tests/e2e/dynamic.sh
+run_suite "c++: kcsan-scan c++ with clang++ and g++, C objects, racy twin" sh tests/e2e/cxx.sh
 run_suite "runtime robustness: crashes, fork stress, a locked database" sh tests/e2e/runtime-robust.sh
 run_suite "focus: candidates loaded and mapped, static barriers, focus off" sh tests/e2e/focus.sh
 for c in clang gcc; do

@@ -3,8 +3,8 @@
 # plain compiler commands (no Makefile needed) and runs them: barrier
 # tables, message passing, pthreads, hooks, signals, the seeds' lock test
 # (lkmm.h, C11, __atomic), the article's T1/T2, 40 threads, fork, a delayed
-# access to unmapped memory, the delay budget, heap reuse -- each with clang
-# and gcc instrumentation.
+# access to unmapped memory, the delay budget, heap reuse, ThreadSanitizer's
+# annotations -- each with clang and gcc instrumentation.
 #
 #   tests/runtime/run.sh            all tests
 #   KEEP=1 tests/runtime/run.sh     keep the build directory
@@ -274,6 +274,38 @@ for cc in clang gcc; do
 		fi
 	else
 		bad "heap reuse: build ($cc)"
+	fi
+
+	# 9. ThreadSanitizer's annotations (issue 13, runtime/annotate.c,
+	# tsan_mutex.c): every entry point links and runs; message passing
+	# whose only ordering is announced (__tsan_release/acquire,
+	# AnnotateHappensBefore/After, a custom mutex) is never reported and
+	# its bare twin is; ignored reads/writes and a benign race are silent
+	# and their bare twin is reported.
+	if build $cc an-$cc "$here/annotate.c"; then
+		if [ "$("$B/an-$cc" abi 2>"$B/an-$cc.err")" = "abi ok" ] && [ ! -s "$B/an-$cc.err" ]; then
+			ok "annotations: every entry point links and runs ($cc)"
+		else
+			cat "$B/an-$cc.err"; bad "annotations: entry points ($cc)"
+		fi
+		for m in mp-tsan mp-hb mp-mutex; do
+			never_reports "annotations, $m: announced ordering, no report ($cc)" "$B/an-$cc" $m 2
+		done
+		must_report "annotations, mp-bare: twin without them reported ($cc)" "$B/an-$cc" mp-bare 20
+		for m in ignore ignore-reader ignore-writer benign; do
+			never_reports "annotations, $m: no report ($cc)" "$B/an-$cc" $m 2
+		done
+		for try in 1 2; do
+			out=$(KCSAN_OPTIONS=$FAST timeout 60 "$B/an-$cc" ignore-bare 20 2>"$B/an-$cc.err")
+			echo "$out" | grep -q 'reports=[1-9]' && grep -q 'BUG: KCSAN: data-race in ig_' "$B/an-$cc.err" && break
+		done
+		if echo "$out" | grep -q 'reports=[1-9]' && grep -q 'BUG: KCSAN: data-race in ig_' "$B/an-$cc.err"; then
+			ok "annotations, ignore-bare: twin without them reported ($cc)"
+		else
+			echo "$out"; head -30 "$B/an-$cc.err"; bad "annotations, ignore-bare ($cc)"
+		fi
+	else
+		bad "annotations: build ($cc)"
 	fi
 done
 
