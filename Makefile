@@ -148,13 +148,16 @@ install: $(BIN) $(KCSAN_RT_LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	           $(DESTDIR)$(PREFIX)/share/kcsan-scan/include/kcsan
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kcsan-scan
+	ln -sf kcsan-scan $(DESTDIR)$(PREFIX)/bin/kcsan-cc
+	ln -sf kcsan-scan $(DESTDIR)$(PREFIX)/bin/kcsan-c++
 	install -m 644 man/kcsan-scan.1 $(DESTDIR)$(PREFIX)/share/man/man1/kcsan-scan.1
 	install -m 644 include/kcsan/*.h $(DESTDIR)$(PREFIX)/share/kcsan-scan/include/kcsan/
 	install -d $(DESTDIR)$(PREFIX)/lib/kcsan-scan
 	install -m 644 $(KCSAN_RT_LIB) $(DESTDIR)$(PREFIX)/lib/kcsan-scan/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/kcsan-scan $(DESTDIR)$(PREFIX)/share/man/man1/kcsan-scan.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/kcsan-scan $(DESTDIR)$(PREFIX)/bin/kcsan-cc \
+	      $(DESTDIR)$(PREFIX)/bin/kcsan-c++ $(DESTDIR)$(PREFIX)/share/man/man1/kcsan-scan.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/kcsan-scan $(DESTDIR)$(PREFIX)/lib/kcsan-scan
 
 clean:
