@@ -2,8 +2,9 @@
 #
 #   make            build build/kcsan-scan
 #   make demo       scan the bundled examples and print the report
-#   make check      run every test (unit, header, corpus, end-to-end), then
-#                   sanitize-check
+#   make check      run every test: unit-check, e2e-check (deterministic
+#                   end-to-end), dynamic-check (programs under the runtime,
+#                   real threads), sanitize-check
 #   make sanitize-check  the analyser and CLI built with AddressSanitizer and
 #                   UndefinedBehaviorSanitizer (build-san/, any report
 #                   fatal): unit tests, corpora and examples under them
@@ -64,7 +65,7 @@ BIN      := $(B)/kcsan-scan
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
 
-.PHONY: all deps demo check unit-check e2e-check sanitize-check install uninstall clean bench-scan \
+.PHONY: all deps demo check unit-check e2e-check dynamic-check sanitize-check install uninstall clean bench-scan \
         eval-dynamic eval-examples bench-runtime bench-focus
 
 all: $(BIN) $(KCSAN_RT_LIB)
@@ -104,10 +105,14 @@ unit-check: $(B)/unit-tests
 e2e-check: $(BIN)
 	@sh tests/run-tests.sh
 
+dynamic-check: $(BIN) $(KCSAN_RT_LIB)
+	@sh tests/run-dynamic.sh
+
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/unit-tests
 	@$(MAKE) --no-print-directory unit-check
 	@$(MAKE) --no-print-directory e2e-check
+	@$(MAKE) --no-print-directory dynamic-check
 	@$(MAKE) --no-print-directory sanitize-check
 
 # The same sources in build-san/ with ASan and UBSan; a sanitizer report
