@@ -613,22 +613,22 @@ static void apply_suppressions(struct loader *ld)
 				r->suppressions[k].used = 1;
 				break;
 			}
+	char **texts = xcalloc(r->nsuppressions, sizeof *texts);
+
+	for (size_t k = 0; k < r->nsuppressions; k++)
+		texts[k] = suppression_text(&r->suppressions[k]);
 	for (size_t k = 0; k < r->nsuppressions; k++) {
 		const struct report_suppression *s = &r->suppressions[k];
+		const char *text = texts[k];
 		struct report_finding *f;
 		struct report_location *l;
-		char *text, *key, hex[17];
+		char *key, hex[17];
 		int same = 0;
 
 		if (s->used)
 			continue;
-		text = suppression_text(s);
-		for (size_t j = 0; j < k; j++) {
-			char *other = suppression_text(&r->suppressions[j]);
-
-			same += strcmp(r->suppressions[j].file, s->file) == 0 && strcmp(other, text) == 0;
-			free(other);
-		}
+		for (size_t j = 0; j < k; j++)
+			same += strcmp(r->suppressions[j].file, s->file) == 0 && strcmp(texts[j], text) == 0;
 		key = xasprintf("unused-suppression|%s|%s|%d", s->file, text, same);
 		hash_text(key, strlen(key), hex);
 		free(key);
@@ -643,8 +643,10 @@ static void apply_suppressions(struct loader *ld)
 		l->file = xstrdup(s->file);
 		l->line = s->line;
 		l->column = s->column;
-		free(text);
 	}
+	for (size_t k = 0; k < r->nsuppressions; k++)
+		free(texts[k]);
+	free(texts);
 }
 
 /* The latest scan, and whether any scan ever finished. */

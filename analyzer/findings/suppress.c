@@ -151,44 +151,19 @@ void suppress_list_free(struct suppression_list *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* The whole of PATH, NUL-terminated, into *TEXT and *LEN; -1 if it cannot
- * be read.  Read to the end rather than sized by stat: it may be a pipe. */
-static int read_all(const char *path, char **text, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 65536, n = 0, got;
-	char *buf;
-
-	if (!f)
-		return -1;
-	buf = xcalloc(cap + 1, 1);
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 static int store_file(sqlite3_stmt *ins, long long file_id, const char *path)
 {
 	struct suppression_list l = { 0 };
+	FILE *f = fopen(path, "rb");
 	char *text;
 	size_t len;
 	int rc = 0;
 
-	if (read_all(path, &text, &len) < 0)
+	if (!f)         /* a file that cannot be read any more has none */
+		return 0;
+	text = read_stream(f, &len);
+	fclose(f);
+	if (!text)
 		return 0;
 	suppress_parse(text, len, &l);
 	free(text);

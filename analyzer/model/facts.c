@@ -63,6 +63,26 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+char *read_stream(FILE *f, size_t *len)
+{
+	size_t n = 0, cap = 4096, got;
+	char *text = xmalloc(cap);
+
+	while ((got = fread(text + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			text = xrealloc(text, cap *= 2);
+	}
+	if (ferror(f)) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	if (len)
+		*len = n;
+	return text;
+}
+
 void grow(void *arr, int *cap, int need, size_t elem)
 {
 	void **a = arr;

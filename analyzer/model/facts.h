@@ -7,6 +7,8 @@
 #define KCSAN_FACTS_H
 
 #include <stddef.h>
+#include <stdio.h>
+
 #include "vocab.h"
 
 /* The version of what the front end records: a translation unit scanned
@@ -90,6 +92,12 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The whole content of stream F, NUL-terminated, read to EOF (a profile
+ * or a source may be a pipe, whose size is unknown and which can be read
+ * only once); its length in *LEN when LEN is not NULL.  NULL on a read
+ * error. */
+char *read_stream(FILE *f, size_t *len);
 
 /* Grows an array of ELEM-sized items held in *ARR with capacity *CAP so that
  * it can take NEED items. */

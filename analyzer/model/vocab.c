@@ -210,27 +210,6 @@ int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err
 	return rc;
 }
 
-/* The whole content of stream F (NUL-terminated), read to EOF: a profile
- * may be a pipe (--profile <(...), /dev/stdin), whose size is unknown and
- * which can be read only once.  NULL on a read error. */
-static char *read_stream(FILE *f)
-{
-	size_t len = 0, cap = 4096, n;
-	char *text = xmalloc(cap);
-
-	while ((n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len - 1 == 0)
-			text = xrealloc(text, cap *= 2);
-	}
-	if (ferror(f)) {
-		free(text);
-		return NULL;
-	}
-	text[len] = '\0';
-	return text;
-}
-
 int vocab_load(struct vocab *v, const char *name, char **text_out, char *err, size_t errlen)
 {
 	FILE *f;
@@ -247,7 +226,7 @@ int vocab_load(struct vocab *v, const char *name, char **text_out, char *err, si
 		snprintf(err, errlen, "profile '%s' is neither a built-in profile (lkmm, c11, gnu, pthread, libc) nor a readable file", name);
 		return -1;
 	}
-	text = read_stream(f);
+	text = read_stream(f, NULL);
 	fclose(f);
 	if (!text) {
 		snprintf(err, errlen, "cannot read profile '%s'", name);
