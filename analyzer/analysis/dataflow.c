@@ -505,54 +505,26 @@ static int dm_add(struct derived *d, int read)
 	return 1;
 }
 
-/* Calls FN for every item of a ",a,@3,b," list.  Items hold link keys,
- * which hold paths: an item has no length limit (one that did lost the
- * items of a static function in a deep directory).  The common short
- * list is copied on the stack, a longer one into the heap. */
-static void for_each_use(const char *uses, void (*fn)(const char *, void *), void *arg)
+/* Adds to TARGET the sources of item D of a local's value (in map M):
+ * 1 when TARGET grew. */
+static int add_source(struct deriv_map *m, struct derived *target, const struct dep_item *d)
 {
-	char small[256], *item = small;
-	size_t len;
+	int changed = 0;
 
-	if (!uses)
-		return;
-	len = strlen(uses);
-	if (len >= sizeof small)
-		item = xmalloc(len + 1);
-	for (const char *p = uses; *p; ) {
-		const char *e = strchr(p, ',');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
+	if (d->role != DEP_ADDRESS)
+		return 0;
+	if (d->kind == DEP_PARAM) {
+		changed |= dm_add(target, PARAM_SOURCE);
+	} else if (d->kind == DEP_EVENT) {
+		changed |= dm_add(target, d->n);
+	} else if (d->kind == DEP_LOCAL) {
+		struct derived *src = dm_get(m, d->name, 0);
 
-		if (n > 0) {
-			memcpy(item, p, n);
-			item[n] = '\0';
-			fn(item, arg);
-		}
-		if (!e)
-			break;
-		p = e + 1;
-	}
-	if (item != small)
-		free(item);
-}
-
-struct flow_ctx { struct deriv_map *m; struct derived *target; int changed; };
-
-static void add_use(const char *item, void *arg)
-{
-	struct flow_ctx *c = arg;
-
-	if (item[0] == '$') {
-		c->changed |= dm_add(c->target, PARAM_SOURCE);
-	} else if (item[0] == '@') {
-		c->changed |= dm_add(c->target, atoi(item + 1));
-	} else {
-		struct derived *src = dm_get(c->m, item, 0);
-
-		if (src && src != c->target)
+		if (src && src != target)
 			for (int i = 0; i < src->n; i++)
-				c->changed |= dm_add(c->target, src->reads[i]);
+				changed |= dm_add(target, src->reads[i]);
 	}
+	return changed;
 }
 
 /* Flow-insensitively, which marked reads (by event index) can each local's
@@ -567,70 +539,53 @@ static void compute_derived(struct function *f, struct deriv_map *m)
 		for (int b = 0; b < f->nblocks; b++)
 			for (int i = 0; i < f->blocks[b].nevents; i++) {
 				struct event *e = &f->blocks[b].events[i];
-				struct flow_ctx c = { m, NULL, 0 };
+				struct derived *target;
 
 				if (e->kind != EV_LOCAL || !e->defines)
 					continue;
-				c.target = dm_get(m, e->defines, 1);
-				for_each_use(e->uses, add_use, &c);
-				changed |= c.changed;
+				target = dm_get(m, e->defines, 1);
+				for (int k = 0; k < e->deps.n; k++)
+					changed |= add_source(m, target, &e->deps.v[k]);
 			}
 	}
 	if (changed)
 		analysis_cap_hit(CAP_DERIVED);
 }
 
-struct dep_ctx { struct deriv_map *m; int read; int found; };
-
-static void check_use(const char *item, void *arg)
+/* Does the value of D's source (a local of map M, or an event) come
+ * from the event of index READ? */
+static int source_is(struct deriv_map *m, const struct dep_item *d, int read)
 {
-	struct dep_ctx *c = arg;
+	if (d->kind == DEP_EVENT)
+		return d->n == read;
+	if (d->kind == DEP_LOCAL) {
+		struct derived *l = dm_get(m, d->name, 0);
 
-	if (item[0] == '@') {
-		if (atoi(item + 1) == c->read)
-			c->found = 1;
-	} else {
-		struct derived *d = dm_get(c->m, item, 0);
-
-		for (int i = 0; d && i < d->n; i++)
-			if (d->reads[i] == c->read)
-				c->found = 1;
+		for (int i = 0; l && i < l->n; i++)
+			if (l->reads[i] == read)
+				return 1;
 	}
-}
-
-/* A store's value dependencies ("~ITEM", extract_expr.c) order it after
- * the read as an address dependency would. */
-static void check_value_use(const char *item, void *arg)
-{
-	if (item[0] == '~')
-		check_use(item + 1, arg);
-	else
-		check_use(item, arg);
+	return 0;
 }
 
 /* Is plain access P ordered after marked read R (both in the function
  * whose map is M: the indexes are the function's own; "@N" in P's uses
  * may name a call) by a dependency: its address depends on R's value, or,
- * for a store, the value it stores does? */
+ * for a store, the value it stores does (its DEP_VALUE items,
+ * extract_expr.c: they order it as an address dependency would)? */
 static int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
 {
-	struct dep_ctx c = { m, r->index, 0 };
+	for (int k = 0; k < p->deps.n; k++) {
+		const struct dep_item *d = &p->deps.v[k];
 
-	for_each_use(p->uses, p->access == ACC_WRITE ? check_value_use : check_use, &c);
-	return c.found;
+		if ((d->role == DEP_ADDRESS || (d->role == DEP_VALUE && p->access == ACC_WRITE)) &&
+		    source_is(m, d, r->index))
+			return 1;
+	}
+	return 0;
 }
 
-struct arg_dep_ctx { struct dep_ctx dep; const char *prefix; size_t plen; };
-
-static void check_arg_use(const char *item, void *arg)
-{
-	struct arg_dep_ctx *c = arg;
-
-	if (strncmp(item, c->prefix, c->plen) == 0)
-		check_use(item + c->plen, &c->dep);
-}
-
-static int param_use(const struct event *e, const char *callee, size_t kl);
+static int param_use(const struct event *e, const char *callee);
 
 /* Does the address of P, an access of CALLEE seen through CALL, depend on
  * marked read R of the caller (map M) through the argument CALL passes
@@ -639,59 +594,52 @@ static int param_use(const struct event *e, const char *callee, size_t kl);
 static int depends_through_call(struct deriv_map *m, const struct event *call, const char *callee,
 				const struct event *p, const struct event *r)
 {
-	struct arg_dep_ctx c = { { m, r->index, 0 }, NULL, 0 };
-	char prefix[24];
 	int n;
 
-	if (!call->uses || !p->param_use || (n = param_use(p, callee, strlen(callee))) < 0)
+	if (!p->param_use || (n = param_use(p, callee)) < 0)
 		return 0;
-	snprintf(prefix, sizeof prefix, "#%d=", n);
-	c.prefix = prefix;
-	c.plen = strlen(prefix);
-	for_each_use(call->uses, check_arg_use, &c);
-	return c.dep.found;
+	for (int k = 0; k < call->deps.n; k++) {
+		const struct dep_item *d = &call->deps.v[k];
+
+		if (d->role == DEP_ARGUMENT && d->arg == n && source_is(m, d, r->index))
+			return 1;
+	}
+	return 0;
 }
 
 /* ---- which marked reads' values are used ---- */
 
-struct use_mark { struct deriv_map *m; unsigned char *used; int nevents; };
-
-/* The local or "@N" event that ITEM, one item of a uses list, names as
- * a source of a value: a stored value's "~ITEM" and a call argument's
- * "#N=ITEM" name ITEM; parameters ("$...") and marks ("!new") name none
- * (NULL). */
-static const char *value_item(const char *item)
+/* Does item D name a source of a value: a local or an event, in any role
+ * (a stored value's "~ITEM" and a call argument's "#N=ITEM" name ITEM)?
+ * Parameters and the marks of fresh memory name none. */
+static int names_value(const struct dep_item *d)
 {
-	if (item[0] == '~')
-		item++;
-	else if (item[0] == '#') {          /* "#N=ITEM", a call argument */
-		const char *eq = strchr(item, '=');
-
-		if (!eq)
-			return NULL;
-		item = eq + 1;
-	}
-	return item[0] == '$' || item[0] == '!' ? NULL : item;
+	return d->kind == DEP_LOCAL || d->kind == DEP_EVENT;
 }
 
-static void mark_item(const char *item, void *arg)
+/* Marks in USED (N entries, by event index) the reads that the value of
+ * item D comes from (map M). */
+static void mark_item(struct deriv_map *m, const struct dep_item *d, unsigned char *used, int n)
 {
-	struct use_mark *u = arg;
-
-	if (!(item = value_item(item)))
+	if (!names_value(d))
 		return;
-	if (item[0] == '@') {
-		int k = atoi(item + 1);
-
-		if (k >= 0 && k < u->nevents)
-			u->used[k] = 1;
+	if (d->kind == DEP_EVENT) {
+		if (d->n < n)
+			used[d->n] = 1;
 	} else {
-		struct derived *d = dm_get(u->m, item, 0);
+		struct derived *l = dm_get(m, d->name, 0);
 
-		for (int i = 0; d && i < d->n; i++)
-			if (d->reads[i] >= 0 && d->reads[i] < u->nevents)
-				u->used[d->reads[i]] = 1;
+		for (int i = 0; l && i < l->n; i++)
+			if (l->reads[i] >= 0 && l->reads[i] < n)
+				used[l->reads[i]] = 1;
 	}
+}
+
+/* mark_item for every item of E. */
+static void mark_items(struct deriv_map *m, const struct event *e, unsigned char *used, int n)
+{
+	for (int k = 0; k < e->deps.n; k++)
+		mark_item(m, &e->deps.v[k], used, n);
 }
 
 /* One more than the largest event index of F: the size of the arrays
@@ -707,9 +655,9 @@ static int event_count(const struct function *f)
 	return n;
 }
 
-static int defines_sink(const struct event *e, const char *sink)
+static int defines_sink(const struct event *e, enum value_sink sink)
 {
-	return e->kind == EV_LOCAL && e->defines && strcmp(e->defines, sink) == 0;
+	return e->kind == EV_LOCAL && e->sink == sink;
 }
 
 /* Per event index of F (N events): does the value of that marked read
@@ -720,16 +668,16 @@ static int defines_sink(const struct event *e, const char *sink)
  * blocks that run on every path count: a wait loop in one case of a
  * switch (compat_futex_async's FUTEX_WAIT) does not wait for a caller
  * that asks for FUTEX_WAKE. */
-static unsigned char *sink_marks(const struct function *f, struct deriv_map *m, int n, const char *sink,
+static unsigned char *sink_marks(const struct function *f, struct deriv_map *m, int n, enum value_sink sink,
 				 const struct guards *always)
 {
-	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
+	unsigned char *used = xcalloc((size_t)n + 1, 1);
 
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
 			if (defines_sink(&f->blocks[b].events[i], sink) && (!always || guards_always_runs(always, b)))
-				for_each_use(f->blocks[b].events[i].uses, mark_item, &u);
-	return u.used;
+				mark_items(m, &f->blocks[b].events[i], used, n);
+	return used;
 }
 
 /* Per event index of F (N events): is the value of that marked read
@@ -752,27 +700,27 @@ static unsigned char *sink_marks(const struct function *f, struct deriv_map *m, 
 static unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n, int exported)
 {
 	int returns_value = 0;
-	struct use_mark u = { m, xcalloc((size_t)n + 1, 1), n };
+	unsigned char *used = xcalloc((size_t)n + 1, 1);
 
 	for (int b = 0; b < f->nblocks && exported; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
-			returns_value |= defines_sink(&f->blocks[b].events[i], "?ret");
+			returns_value |= defines_sink(&f->blocks[b].events[i], SINK_RETURN);
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			const struct event *e = &f->blocks[b].events[i];
 			int sink;
 
 			if (!exported)
-				sink = (e->kind == EV_LOCAL && e->defines && e->defines[0] == '?') ||
+				sink = (e->kind == EV_LOCAL && e->sink != SINK_NONE && e->sink != SINK_LOCAL) ||
 				       e->kind == EV_CALL || e->kind == EV_ACCESS;
 			else
-				sink = defines_sink(e, "?ret") || defines_sink(e, "?loop") ||
-				       (returns_value && defines_sink(e, "?test")) ||
+				sink = defines_sink(e, SINK_RETURN) || defines_sink(e, SINK_LOOP) ||
+				       (returns_value && defines_sink(e, SINK_TEST)) ||
 				       e->kind == EV_CALL || (e->kind == EV_ACCESS && e->access != ACC_READ);
 			if (sink)
-				for_each_use(e->uses, mark_item, &u);
+				mark_items(m, e, used, n);
 		}
-	return u.used;
+	return used;
 }
 
 /* Drops from SET the reads of F (name NAME) whose value EXPORTED says
@@ -985,34 +933,22 @@ static void reach_programs(struct program *p, char **mains, int nmains, int *own
 	free(seen);
 }
 
-/* KEY scoped to program FILE when it names a global variable ("c:@name",
- * "c:@name[]"; also as a read lock, "shared:c:@name"), else NULL. */
-static char *scoped_key(const char *key, const char *file)
+/* *KEY (parsed as *REF) scoped to program FILE when it names a global
+ * variable ("c:@name" -> "c:@name#FILE", keeping a "[]" suffix after the
+ * scope: "c:@buf#prog.c[]"; also as a read lock, "shared:c:@name"), and
+ * parsed again. */
+static void scope_key(char **key, struct object_ref *ref, const char *file)
 {
-	const char *k = strncmp(key, "shared:", 7) == 0 ? key + 7 : key;
+	size_t name;
+	char *s;
 
-	if (strncmp(k, "c:@", 3) != 0 || strchr(k + 3, '@') || strchr(k + 3, '#'))
-		return NULL;
-	return xasprintf("%.*s%.*s#%s", (int)(k - key), key, (int)strcspn(k, "["), k, file);
-}
-
-static void scope_string(char **key, const char *file)
-{
-	char *s = *key ? scoped_key(*key, file) : NULL;
-
-	if (s) {
-		/* keep a "[]" suffix after the scope: c:@buf#prog.c[] */
-		const char *brackets = strchr(*key + (strncmp(*key, "shared:", 7) == 0 ? 7 : 0), '[');
-
-		if (brackets) {
-			char *t = xasprintf("%s%s", s, brackets);
-
-			free(s);
-			s = t;
-		}
-		free(*key);
-		*key = s;
-	}
+	if (!*key || ref->kind != OBJ_USR || !ref->global)
+		return;
+	name = strcspn(*key, "[");
+	s = xasprintf("%.*s#%s%s", (int)name, *key, file, *key + name);
+	free(*key);
+	*key = s;
+	object_ref_parse(*key, ref);
 }
 
 /* A tree may hold several programs (a directory of tests, each with its
@@ -1057,29 +993,11 @@ static void scope_program_globals(struct program *p)
 			for (int k = 0; k < f->blocks[b].nevents; k++) {
 				struct event *e = &f->blocks[b].events[k];
 
-				scope_string(&e->object, prog);
-				if (e->kind == EV_CALL && e->args) {
-					/* the objects a call passes, for the callee's
-					 * parameters */
-					char *out = xstrdup(""), *copy = xstrdup(e->args), *save = copy;
-
-					for (char *a = copy; a; ) {
-						char *end = strchr(a, '\x1f'), *item, *t;
-
-						if (end)
-							*end = '\0';
-						item = xstrdup(a);
-						scope_string(&item, prog);
-						t = xasprintf("%s%s%s", out, a == copy ? "" : "\x1f", item);
-						free(out);
-						free(item);
-						out = t;
-						a = end ? end + 1 : NULL;
-					}
-					free(save);
-					free(e->args);
-					e->args = out;
-				}
+				scope_key(&e->object, &e->obj, prog);
+				/* the objects a call passes, for the callee's
+				 * parameters */
+				for (int a = 0; e->kind == EV_CALL && a < e->argv.n; a++)
+					scope_key(&e->argv.v[a], &e->argv.ref[a], prog);
 			}
 	}
 	free(mains);
@@ -1097,7 +1015,7 @@ static void number_events(struct program *p)
 
 				e->gid = p->next_gid++;
 				e->oid = e->object ? intern_object(p, e->object) : -1;
-				e->param_use = e->uses && strstr(e->uses, ",$") != NULL;
+				e->param_use = dep_list_has(&e->deps, DEP_ADDRESS, DEP_PARAM);
 				if (e->kind == EV_ACCESS && e->target && e->oid >= 0) {
 					grow(&p->fnptrs, &p->fnptrcap, p->nfnptrs + 1, sizeof *p->fnptrs);
 					p->fnptrs[p->nfnptrs].oid = e->oid;
@@ -1106,38 +1024,37 @@ static void number_events(struct program *p)
 			}
 }
 
-/* Argument N of CALL as the caller's object key, or NULL. */
-static char *call_argument(const struct event *call, int n)
+/* Argument N of CALL as the caller's object key, or NULL (with its
+ * parsed form in *REF when REF is not NULL). */
+static const char *call_argument(const struct event *call, int n, const struct object_ref **ref)
 {
-	const char *a = call->args;
-
-	for (int i = 0; a && i < n; i++) {
-		a = strchr(a, '\x1f');
-		if (a)
-			a++;
-	}
-	if (!a || !*a || *a == '\x1f')
+	if (n < 0 || n >= call->argv.n)
 		return NULL;
-	{
-		size_t n = strcspn(a, "\x1f");
-		char *r = xmalloc(n + 1);
-
-		memcpy(r, a, n);
-		r[n] = '\0';
-		return r;
-	}
+	if (ref)
+		*ref = &call->argv.ref[n];
+	return call->argv.v[n];
 }
 
-/* The parameter of CALLEE (KL = its length) that E's address is computed
- * from ("$CALLEE:N" in its uses), or -1. */
-static int param_use(const struct event *e, const char *callee, size_t kl)
+/* The link key of the function CALL passes as argument N ("f:KEY"), or
+ * NULL. */
+static const char *passed_function(const struct event *call, int n)
 {
-	const char *u = e->uses;
+	const struct object_ref *ref;
+	const char *arg = call_argument(call, n, &ref);
 
-	while (u && (u = strstr(u, ",$")) != NULL) {
-		u += 2;
-		if (strncmp(u, callee, kl) == 0 && u[kl] == ':')
-			return atoi(u + kl + 1);
+	/* "f:KEY" runs to the end of the key: the rest of ARG is KEY */
+	return arg && ref->kind == OBJ_FUNCTION ? arg + ref->fn_off : NULL;
+}
+
+/* The parameter of CALLEE that E's address is computed from ("$CALLEE:N"
+ * in its uses), or -1. */
+static int param_use(const struct event *e, const char *callee)
+{
+	for (int k = 0; k < e->deps.n; k++) {
+		const struct dep_item *d = &e->deps.v[k];
+
+		if (d->role == DEP_ADDRESS && d->kind == DEP_PARAM && strcmp(d->name, callee) == 0)
+			return d->n;
 	}
 	return -1;
 }
@@ -1158,7 +1075,7 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 	struct event *c = xmalloc(sizeof *c);
 
 	*c = *e;                     /* strings other than object and display are shared */
-	c->object = xstrdup(e->object);
+	c->object = xstrdup(e->object);   /* (obj holds offsets: still right) */
 	c->display = e->display ? xstrdup(e->display) : NULL;
 	c->gid = p->next_gid++;
 	c->fresh_init = 1;
@@ -1179,18 +1096,16 @@ static struct event *through_call(struct program *p, const struct event *call, c
 				  struct event *e)
 {
 	struct clone_map *m = &p->clones;
-	size_t kl;
 	unsigned long long key;
 	unsigned h;
 	struct event *c;
-	char *obj;
+	const char *obj;
+	const struct object_ref *ref;
 	int is_param;
 
 	if (!e->object)
 		return e;
-	kl = strlen(callee);
-	is_param = e->object[0] == 'p' && e->object[1] == ':' && strncmp(e->object + 2, callee, kl) == 0 &&
-		   e->object[2 + kl] == ':';
+	is_param = object_is_param_of(e->object, &e->obj, callee);
 	if (!is_param && !e->param_use)
 		return e;
 	/* Either way the answer depends only on (CALL, E): it is cached,
@@ -1222,26 +1137,23 @@ static struct event *through_call(struct program *p, const struct event *call, c
 	if (!is_param) {
 		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
 		 * every instance, unless the caller passes a private local. */
-		int n = param_use(e, callee, kl), private = 0;
+		int n = param_use(e, callee), private = 0;
 
-		if (n >= 0 && (obj = call_argument(call, n)) != NULL) {
-			private = strncmp(obj, "l:", 2) == 0;
-			free(obj);
-		}
+		if (n >= 0 && call_argument(call, n, &ref) != NULL)
+			private = ref->kind == OBJ_LOCAL;
 		if (!private && initialises(call, e))
 			return m->slots[h].clone = fresh_clone(p, e);
 		return m->slots[h].clone = private ? NULL : e;
 	}
-	obj = call_argument(call, atoi(e->object + 3 + kl));
-	if (obj && (strncmp(obj, "l:", 2) == 0 || strncmp(obj, "f:", 2) == 0)) {
-		free(obj);
+	obj = call_argument(call, e->obj.param, &ref);
+	if (obj && (ref->kind == OBJ_LOCAL || ref->kind == OBJ_FUNCTION))
 		obj = NULL;
-	}
 	c = NULL;
 	if (obj) {
 		c = xmalloc(sizeof *c);
 		*c = *e;                         /* strings other than object and display are shared */
-		c->object = obj;
+		c->object = xstrdup(obj);
+		c->obj = *ref;
 		c->display = readable_object(obj);   /* not a raw USR in messages */
 		c->gid = p->next_gid++;
 		c->oid = intern_object(p, obj);
@@ -1398,7 +1310,7 @@ static int is_named(const struct event *e, const char *name)
 
 struct test_deps_ctx { struct fn_ctx *c; int **out; int *cap; int n; int depth; };
 
-static void collect_test_item(const char *item, void *arg);
+static void collect_test_item(struct test_deps_ctx *t, const struct dep_item *d);
 
 static void collect_index(struct test_deps_ctx *t, int k)
 {
@@ -1416,40 +1328,33 @@ static void collect_index(struct test_deps_ctx *t, int k)
 	if (k >= 0 && k < t->c->nevents && (e = t->c->by_index[k]) != NULL && e->kind == EV_CALL &&
 	    t->depth < 4) {
 		t->depth++;
-		for_each_use(e->uses, collect_test_item, t);
+		for (int j = 0; j < e->deps.n; j++)
+			collect_test_item(t, &e->deps.v[j]);
 		t->depth--;
 	}
 }
 
-static void collect_test_item(const char *item, void *arg)
+/* Collects the event indexes the value of item D comes from (any role). */
+static void collect_test_item(struct test_deps_ctx *t, const struct dep_item *d)
 {
-	struct test_deps_ctx *t = arg;
-
-	if (!(item = value_item(item)))
+	if (!names_value(d))
 		return;
-	if (item[0] == '@') {
-		collect_index(t, atoi(item + 1));
+	if (d->kind == DEP_EVENT) {
+		collect_index(t, d->n);
 	} else {
-		struct derived *d = dm_get(&t->c->derived, item, 0);
+		struct derived *l = dm_get(&t->c->derived, d->name, 0);
 
-		for (int i = 0; d && i < d->n; i++)
-			collect_index(t, d->reads[i]);
+		for (int i = 0; l && i < l->n; i++)
+			collect_index(t, l->reads[i]);
 	}
-}
-
-/* Like collect_test_item, for the items an address is computed from:
- * a store's value ("~ITEM") is left out. */
-static void collect_address_item(const char *item, void *arg)
-{
-	if (item[0] != '~')
-		collect_test_item(item, arg);
 }
 
 static int test_deps(void *ctx, const struct event *test, int **out, int *cap)
 {
 	struct test_deps_ctx t = { ctx, out, cap, 0, 0 };
 
-	for_each_use(test->uses, collect_test_item, &t);
+	for (int k = 0; k < test->deps.n; k++)
+		collect_test_item(&t, &test->deps.v[k]);
 	return t.n;
 }
 
@@ -1504,7 +1409,10 @@ static int address_from_marked_read(struct fn_ctx *c, const struct event *p)
 	int *idx = NULL, cap = 0, n, found = 0;
 	struct test_deps_ctx t = { c, &idx, &cap, 0, 0 };
 
-	for_each_use(p->uses, collect_address_item, &t);
+	/* the items an address is computed from: a store's value is not */
+	for (int k = 0; k < p->deps.n; k++)
+		if (p->deps.v[k].role != DEP_VALUE)
+			collect_test_item(&t, &p->deps.v[k]);
 	n = t.n;
 	for (int i = 0; i < n && !found; i++) {
 		const struct event *e = idx[i] >= 0 && idx[i] < c->nevents ? c->by_index[idx[i]] : NULL;
@@ -1654,11 +1562,12 @@ static void apply_lock_wrapper(struct fn_ctx *c, struct state *s, const struct e
 			       const struct summary *cs)
 {
 	int n = cs->lock_param >= 0 ? cs->lock_param : cs->unlock_param;
-	char *arg;
+	const struct object_ref *ref;
+	const char *arg;
 
-	if (n < 0 || !(arg = call_argument(call, n)))
+	if (n < 0 || !(arg = call_argument(call, n, &ref)))
 		return;
-	if (strncmp(arg, "f:", 2) != 0) {
+	if (ref->kind != OBJ_FUNCTION) {
 		const char *key = kept_key(c->p->out, arg);
 
 		if (cs->lock_param >= 0) {
@@ -1668,14 +1577,12 @@ static void apply_lock_wrapper(struct fn_ctx *c, struct state *s, const struct e
 			ss_remove_lock(&s->locks, key);
 		}
 	}
-	free(arg);
 }
 
 /* Fills SUM's lock_param and unlock_param for F, whose exit state is EXIT
  * (NULL when the exit is unreachable). */
 static void find_lock_wrapper(const struct function *f, const struct state *exit, struct summary *sum)
 {
-	size_t kl = strlen(f->link_key);
 	int lockp = -1, unlockp = -1;
 	const char *locked = NULL;
 
@@ -1685,7 +1592,7 @@ static void find_lock_wrapper(const struct function *f, const struct state *exit
 			int n;
 
 			if ((e->kind != EV_LOCK && e->kind != EV_UNLOCK) || !e->param_use ||
-			    (n = param_use(e, f->link_key, kl)) < 0)
+			    (n = param_use(e, f->link_key)) < 0)
 				continue;
 			if (e->kind == EV_LOCK && lockp < 0) {
 				lockp = n;
@@ -2047,7 +1954,7 @@ static void run_function(struct program *p, int fi)
 
 			if (e->index >= 0 && e->index < nevents)
 				c.by_index[e->index] = e;
-			fresh.returns_value |= defines_sink(e, "?ret");
+			fresh.returns_value |= defines_sink(e, SINK_RETURN);
 		}
 	guards_compute(f, test_deps, &c, &c.guards);
 	if (p->emit)
@@ -2106,7 +2013,7 @@ static void run_function(struct program *p, int fi)
 		/* (all reads: an acquire that a wait loop polls is no longer
 		 * pending at the exit, but it still decides what the caller
 		 * does next: wait_acquire(&a) in a relay) */
-		exported = sink_marks(f, &c.derived, nevents, "?loop", &c.guards);
+		exported = sink_marks(f, &c.derived, nevents, SINK_LOOP, &c.guards);
 		for (int i = 0; i < fresh.all_reads.n; i++) {
 			struct event *r = fresh.all_reads.v[i];
 
@@ -2127,7 +2034,7 @@ static void run_function(struct program *p, int fi)
 
 			if (pass == 1 && !fresh.returns_value)
 				break;
-			exported = sink_marks(f, &c.derived, nevents, pass ? "?test" : "?ret", NULL);
+			exported = sink_marks(f, &c.derived, nevents, pass ? SINK_TEST : SINK_RETURN, NULL);
 			for (int i = 0; i < nevents && !*out; i++)
 				*out = exported[i] && c.by_index[i] &&
 				       ((c.by_index[i]->kind == EV_ACCESS && c.by_index[i]->marked &&
@@ -2199,21 +2106,16 @@ static int in_loop(const struct function *f, int b)
 /* The function named by pthread_create's third argument, or -1. */
 static int start_routine(const struct program *p, const struct event *create)
 {
-	const char *a = create->args;
+	const char *a = create->argv.n > 2 ? create->argv.v[2] : NULL;
 	char *name;
 	size_t n = 0;
 	int found = -1;
 
-	for (int k = 0; k < 2 && a; k++) {
-		a = strchr(a, '\x1f');
-		if (a)
-			a++;
-	}
 	if (!a)
 		return -1;
 	while (*a == '&' || *a == ' ' || *a == '(')
 		a++;
-	while (a[n] && a[n] != '\x1f' && a[n] != ')' && a[n] != ' ')
+	while (a[n] && a[n] != ')' && a[n] != ' ')
 		n++;
 	name = xmalloc(n + 1);
 	memcpy(name, a, n);
@@ -2232,15 +2134,6 @@ static int start_routine(const struct program *p, const struct event *create)
  * creation (pthread_create, or a call of a thread-creating wrapper). */
 struct start_edge { int from, to, create, loop; };
 
-static int count_args(const struct event *call)
-{
-	int n = call->args ? 1 : 0;
-
-	for (const char *a = call->args; a && (a = strchr(a, '\x1f')) != NULL; a++)
-		n++;
-	return n;
-}
-
 static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, int create, int loop)
 {
 	grow(v, cap, *n + 1, sizeof **v);
@@ -2253,34 +2146,32 @@ static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, 
 static int passes_an_element(const struct event *call, int nargs)
 {
 	for (int a = 0; a < nargs; a++) {
-		char *arg = call_argument(call, a), tag[16];
-		int element;
+		const struct object_ref *ref;
+		const char *arg = call_argument(call, a, &ref);
 
-		snprintf(tag, sizeof tag, ",#%d=", a);
-		element = arg && strncmp(arg, "c:@", 3) == 0 && call->uses && strstr(call->uses, tag);
-		free(arg);
-		if (element)
-			return 1;
+		if (!arg || ref->kind != OBJ_USR || arg[2] != '@')
+			continue;
+		for (int k = 0; k < call->deps.n; k++)
+			if (call->deps.v[k].role == DEP_ARGUMENT && call->deps.v[k].arg == a)
+				return 1;
 	}
 	return 0;
 }
 
-struct param_ctx { struct deriv_map *m; int found; };
-
-static void check_param_item(const char *item, void *arg)
+/* Is the address item D names computed from a parameter (map M)? */
+static int from_param(struct deriv_map *m, const struct dep_item *d)
 {
-	struct param_ctx *c = arg;
-	struct derived *d;
+	struct derived *l;
 
-	if (item[0] == '~')
-		return;          /* a value stored, not the address */
-	if (item[0] == '$') {
-		c->found = 1;
-		return;
-	}
-	d = dm_get(c->m, item, 0);
-	for (int i = 0; d && i < d->n; i++)
-		c->found |= d->reads[i] == PARAM_SOURCE;
+	if (d->role != DEP_ADDRESS)
+		return 0;          /* a value stored, not the address */
+	if (d->kind == DEP_PARAM)
+		return 1;
+	l = d->kind == DEP_LOCAL ? dm_get(m, d->name, 0) : NULL;
+	for (int i = 0; l && i < l->n; i++)
+		if (l->reads[i] == PARAM_SOURCE)
+			return 1;
+	return 0;
 }
 
 /* Start routine F gets, from every creation, its own element of an array
@@ -2297,13 +2188,12 @@ static void mark_thread_owned(struct function *f)
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			struct event *e = &f->blocks[b].events[i];
-			struct param_ctx c = { &m, 0 };
 
 			if (e->kind != EV_ACCESS || e->marked || !e->object)
 				continue;
-			for_each_use(e->uses, check_param_item, &c);
-			if (c.found)
-				e->fresh_init = 1;
+			for (int k = 0; k < e->deps.n; k++)
+				if (from_param(&m, &e->deps.v[k]))
+					e->fresh_init = 1;
 		}
 	for (int i = 0; i < m.n; i++)
 		free(m.v[i].reads);
@@ -2344,31 +2234,28 @@ static struct start_edge *find_starts(struct program *p, int *n)
 				int t = -1;
 
 				if (is_named(e, "pthread_create") && (t = start_routine(p, e)) >= 0) {
-					char *arg = call_argument(e, 3);
+					const char *arg = call_argument(e, 3, NULL);
 
 					if (loop < 0)
 						loop = in_loop(&p->fns[fi], b);
 					add_edge(&edges, n, &cap, fi, t, 1, loop);
 					started[t] = 1;
 					own_arg[t] &= arg && arg[0] == '&' && strchr(arg, '[') != NULL;
-					free(arg);
 					continue;
 				}
 				if (e->kind != EV_CALL || !(s = callee_of(p, e, p->fns[fi].file)) || !wrapper[s - p->sums])
 					continue;
-				for (int a = 0, nargs = count_args(e); a < nargs; a++) {
-					char *arg = call_argument(e, a);
+				for (int a = 0, nargs = e->argv.n; a < nargs; a++) {
+					const char *fn = passed_function(e, a);
 					struct summary *r;
 
-					if (arg && strncmp(arg, "f:", 2) == 0 &&
-					    (r = summary_of(p, arg + 2, p->fns[fi].file)) != NULL && r != s) {
+					if (fn && (r = summary_of(p, fn, p->fns[fi].file)) != NULL && r != s) {
 						if (loop < 0)
 							loop = in_loop(&p->fns[fi], b);
 						add_edge(&edges, n, &cap, fi, (int)(r - p->sums), 1, loop);
 						started[r - p->sums] = 1;
 						own_arg[r - p->sums] &= passes_an_element(e, nargs);
 					}
-					free(arg);
 				}
 			}
 		}
@@ -2588,14 +2475,12 @@ static void find_quiet_entries(struct program *p)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				struct event *e = &p->fns[fi].blocks[b].events[i];
 
-				for (int a = 0, nargs = e->kind == EV_CALL ? count_args(e) : 0; a < nargs; a++) {
-					char *arg = call_argument(e, a);
+				for (int a = 0, nargs = e->kind == EV_CALL ? e->argv.n : 0; a < nargs; a++) {
+					const char *fn = passed_function(e, a);
 					struct summary *r;
 
-					if (arg && strncmp(arg, "f:", 2) == 0 &&
-					    (r = summary_of(p, arg + 2, p->fns[fi].file)) != NULL)
+					if (fn && (r = summary_of(p, fn, p->fns[fi].file)) != NULL)
 						eligible[r - p->sums] = 0;
-					free(arg);
 				}
 			}
 	for (int i = 0; i < p->nfnptrs; i++) {

@@ -2,9 +2,9 @@
  * memory, tree-wide (see fresh.h).
  *
  * The front end records, on each "?ret" event (a return of a value), what
- * the returned value is in terms of fresh memory: "!new" (memory from
- * malloc and the like, not handed on yet), "!new:KEY" (what function KEY
- * returned), "!null".  A function is an allocator wrapper when each of
+ * the returned value is in terms of fresh memory (items.h): DEP_NEW
+ * (memory from malloc and the like, not handed on yet), DEP_NEW_FROM (what
+ * function KEY returned), DEP_NULL.  A function is an allocator wrapper when each of
  * its returns is one of these, with every KEY an allocator wrapper too,
  * and at least one is not "!null".  Wrappers call wrappers, and a wrapper
  * may be defined in another file than its callers: a fixpoint over the
@@ -13,30 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Calls FN for each item of the ",a,!new:k,b," list USES that starts with
- * PREFIX, with the rest of the item (copied: keys are not short). */
-static int each_item(const char *uses, const char *prefix, int (*fn)(const char *, void *), void *arg)
-{
-	size_t pl = strlen(prefix);
-	int r = 0;
-
-	for (const char *p = uses; p && *p; ) {
-		const char *e = strchr(p, ',');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (n >= pl && strncmp(p, prefix, pl) == 0) {
-			char *item = xmalloc(n - pl + 1);
-
-			memcpy(item, p + pl, n - pl);
-			item[n - pl] = '\0';
-			r |= fn(item, arg);
-			free(item);
-		}
-		p = e ? e + 1 : NULL;
-	}
-	return r;
-}
 
 struct ctx {
 	struct function *fns;
@@ -55,12 +31,18 @@ static int is_wrapper_key(const char *key, void *arg)
 	return fi >= 0 && c->wrapper[fi];
 }
 
-static int has_item(const char *uses, const char *item)
+/* Does item D of role ROLE say the memory is fresh: "!new", or
+ * "!new:KEY" with KEY an allocator wrapper? */
+static int says_fresh(struct ctx *c, const struct dep_item *d, enum dep_role role)
 {
-	size_t n = strlen(item);
+	return d->role == role && (d->kind == DEP_NEW || (d->kind == DEP_NEW_FROM && is_wrapper_key(d->name, c)));
+}
 
-	for (const char *p = uses; p && (p = strstr(p, item)) != NULL; p += n)
-		if (p > uses && p[-1] == ',' && p[n] == ',')
+/* says_fresh for any item of role ROLE of E. */
+static int any_fresh(struct ctx *c, const struct event *e, enum dep_role role)
+{
+	for (int k = 0; k < e->deps.n; k++)
+		if (says_fresh(c, &e->deps.v[k], role))
 			return 1;
 	return 0;
 }
@@ -77,38 +59,32 @@ static int returns_fresh(struct ctx *c, const struct function *fn)
 		for (int i = 0; i < fn->blocks[b].nevents; i++) {
 			const struct event *e = &fn->blocks[b].events[i];
 
-			if (e->kind != EV_LOCAL || !e->defines || strcmp(e->defines, "?ret") != 0)
+			if (e->kind != EV_LOCAL || e->sink != SINK_RETURN)
 				continue;
-			if (has_item(e->uses, "!new") || each_item(e->uses, "!new:", is_wrapper_key, c))
+			if (any_fresh(c, e, DEP_ADDRESS))
 				fresh = 1;
-			else if (!has_item(e->uses, "!null"))
+			else if (!dep_list_has(&e->deps, DEP_ADDRESS, DEP_NULL))
 				return 0;
 		}
 	return fresh;
 }
 
-/* "N": parameter N, for fresh_param. */
-static int param_number(const char *item, void *arg)
+/* What E says about fresh memory: whether E initialises it (fresh_init),
+ * through which parameter (fresh_param), and, for a call, which of its
+ * arguments point into it (fresh_args); see fresh.h. */
+static void mark_event(struct ctx *c, struct event *e)
 {
-	*(int *)arg = 1 + atoi(item);
-	return 1;
-}
+	e->fresh_init = any_fresh(c, e, DEP_ADDRESS);
+	e->fresh_param = 0;
+	e->fresh_args = 0;
+	for (int k = 0; k < e->deps.n; k++) {
+		const struct dep_item *d = &e->deps.v[k];
 
-struct arg_ctx { struct ctx *c; unsigned bits; };
-
-/* "N=!new" or "N=!new:KEY" (after "#"): argument N points into fresh
- * memory, for fresh_args. */
-static int fresh_argument(const char *item, void *arg)
-{
-	struct arg_ctx *a = arg;
-	char *end;
-	long n = strtol(item, &end, 10);
-
-	if (end == item || n < 0 || n >= 32)
-		return 0;
-	if (strcmp(end, "=!new") == 0 || (strncmp(end, "=!new:", 6) == 0 && is_wrapper_key(end + 6, a->c)))
-		a->bits |= 1u << n;
-	return 0;
+		if (d->role == DEP_ADDRESS && d->kind == DEP_NEW_PARAM)
+			e->fresh_param = 1 + d->n;       /* the last one, as written */
+		else if (e->kind == EV_CALL && d->arg < 32 && says_fresh(c, d, DEP_ARGUMENT))
+			e->fresh_args |= 1u << d->arg;
+	}
 }
 
 void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *rctx)
@@ -131,17 +107,7 @@ void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *
 		c.file = fns[fi].file;
 		for (int b = 0; b < fns[fi].nblocks; b++)
 			for (int i = 0; i < fns[fi].blocks[b].nevents; i++) {
-				struct event *e = &fns[fi].blocks[b].events[i];
-
-				struct arg_ctx a = { &c, 0 };
-
-				e->fresh_init = e->uses && (has_item(e->uses, "!new") ||
-							    each_item(e->uses, "!new:", is_wrapper_key, &c));
-				e->fresh_param = 0;
-				each_item(e->uses, "!newarg:", param_number, &e->fresh_param);
-				if (e->kind == EV_CALL)
-					each_item(e->uses, "#", fresh_argument, &a);
-				e->fresh_args = a.bits;
+				mark_event(&c, &fns[fi].blocks[b].events[i]);
 			}
 	}
 	free(wrapper);

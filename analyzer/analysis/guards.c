@@ -156,11 +156,9 @@ void guards_compute(const struct function *f, test_deps_fn deps_of, void *ctx, s
 			const struct event *e = &f->blocks[b].events[i];
 			int loop, nd;
 
-			if (e->kind != EV_LOCAL || !e->defines)
+			if (e->kind != EV_LOCAL || (e->sink != SINK_LOOP && e->sink != SINK_TEST))
 				continue;
-			loop = strcmp(e->defines, "?loop") == 0;
-			if (!loop && strcmp(e->defines, "?test") != 0)
-				continue;
+			loop = e->sink == SINK_LOOP;
 			nd = deps_of(ctx, e, &deps, &cap);
 			if (nd > 0)
 				guard_region(f, out, b, loop ? -1 : ipdom[b], deps, nd, stack, seen);

@@ -273,7 +273,7 @@ static const struct link *find_producer(const struct analysis *a, const struct f
  * object, so nothing shows that it is shared. */
 static int unknown_target(const struct event *data)
 {
-	return data->object && strncmp(data->object, "p:", 2) == 0;
+	return data->obj.kind == OBJ_PARAM;
 }
 
 static const char *rel(const char *path, const char *root)
@@ -297,30 +297,28 @@ static const char *access_name(const struct event *e)
 /* Expands a fix template: $N is argument N of the event. */
 static char *expand_fix(const char *tmpl, const struct event *e)
 {
-	char *out = xmalloc(strlen(tmpl) + (e->args ? strlen(e->args) * 4 : 0) + 1);
-	size_t len = 0;
+	size_t len = 0, size = strlen(tmpl) + 1;
+	char *out;
 
+	for (int i = 0; i < e->argv.n; i++)
+		size += e->argv.v[i] ? 4 * strlen(e->argv.v[i]) : 0;   /* each $N at most 4 times */
+	out = xmalloc(size);
 	for (const char *t = tmpl; *t; t++) {
 		if (*t == '$' && t[1] >= '0' && t[1] <= '9') {
-			int want = t[1] - '0', k = 0;
-			const char *a = e->args ? e->args : "";
+			int want = t[1] - '0';
+			const char *a = want < e->argv.n ? e->argv.v[want] : NULL;
+			size_t n = a ? strlen(a) : 0;
 
-			while (k < want && a) {
-				a = strchr(a, '\x1f');
-				if (a)
-					a++;
-				k++;
-			}
-			if (a) {
-				const char *end = strchr(a, '\x1f');
-				size_t n = end ? (size_t)(end - a) : strlen(a);
-
+			if (len + n + 1 > size)
+				out = xrealloc(out, size = 2 * (len + n + 1));
+			if (a)
 				memcpy(out + len, a, n);
-				len += n;
-			}
+			len += n;
 			t++;
 			continue;
 		}
+		if (len + 2 > size)
+			out = xrealloc(out, size *= 2);
 		out[len++] = *t;
 	}
 	out[len] = '\0';

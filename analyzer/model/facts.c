@@ -136,6 +136,19 @@ static void event_free(struct event *e)
 	free(e->uses);
 	free(e->args);
 	free(e->file);
+	dep_list_free(&e->deps);
+	arg_list_free(&e->argv);
+}
+
+void event_parse_items(struct event *e)
+{
+	dep_list_parse(e->uses, &e->deps);
+	arg_list_parse(e->args, &e->argv);
+	object_ref_parse(e->object, &e->obj);
+	e->sink = value_sink_parse(e->defines);
+	free(e->uses);
+	free(e->args);
+	e->uses = e->args = NULL;
 }
 
 void function_free(struct function *f)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "vocab.h"
+#include "items.h"
 
 /* The version of what the front end records: a translation unit scanned
  * by an older format is parsed again, not reused (scan.c). */
@@ -28,12 +29,22 @@ struct event {
 	char *display;     /* how the source spells the object */
 	char *name;        /* macro or function it came through */
 	char *target;      /* EV_CALL: callee link key, NULL if unknown */
-	char *defines;     /* local receiving the value (EV_LOCAL, reads) */
-	char *uses;        /* ",a,b,@3," locals and event indexes the address
-			      (or, for EV_LOCAL, the value) depends on */
-	char *args;        /* the argument texts, '\x1f'-separated (for fixes) */
+	char *defines;     /* local receiving the value (EV_LOCAL, reads), or
+			      a sink ("?test", items.h) */
+	/* As the front end writes them and the database keeps them (the
+	 * grammar is in items.h); the loader parses them into deps and
+	 * argv below, and frees them: the analysis reads only those. */
+	char *uses;        /* dependency list: what the address (or, for
+			      EV_LOCAL, the value) depends on */
+	char *args;        /* argument list: for a call its arguments' object
+			      keys, for a primitive the texts (for fixes) */
 	char *file;        /* absolute path */
 	int line, col;
+	/* Parsed by the loader (event_parse_items), not stored: */
+	struct dep_list deps;     /* USES */
+	struct arg_list argv;     /* ARGS */
+	struct object_ref obj;    /* OBJECT (kept in step with it) */
+	enum value_sink sink;     /* DEFINES */
 	/* Filled by the analysis, not stored: */
 	long long id;      /* events.id */
 	int index;         /* position in its function (for '@N' in uses) */
@@ -109,6 +120,9 @@ struct event *block_add_event(struct block *b);
 void block_add_edge(struct function *f, int from, int to);
 
 void facts_free(struct tu_facts *t);
+/* Parses E's uses, args, object and defines into its deps, argv, obj and
+ * sink, and frees the texts of uses and args (see struct event). */
+void event_parse_items(struct event *e);
 void function_free(struct function *f);
 
 /* A person's name for object KEY (a USR: "c:@S@wq@FI@futex" -> "wq.futex"). */

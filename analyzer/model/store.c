@@ -332,6 +332,7 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 			e->line = sqlite3_column_int(es, 15);
 			e->col = sqlite3_column_int(es, 16);
 			e->discarded = sqlite3_column_int(es, 17);
+			event_parse_items(e);
 		}
 		sqlite3_reset(es);
 	}

@@ -1,0 +1,315 @@
+/* analyzer/model/items.c — reading and writing the small languages inside
+ * the facts: dependency items, object keys, argument lists (items.h has
+ * their grammar). */
+#include "items.h"
+#include "facts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- dependency lists ---- */
+
+/* The LEN bytes at S as a non-negative decimal number (at most nine
+ * digits), or -1 when they are not one. */
+static int number(const char *s, size_t len)
+{
+	long v = 0;
+
+	if (len == 0 || len > 9)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return (int)v;
+}
+
+static char *copy(const char *s, size_t len)
+{
+	return xasprintf("%.*s", (int)len, s);
+}
+
+/* ITEM (LEN bytes, escapes already removed) as the source of D.  0 when
+ * it follows the grammar. */
+static int parse_source(const char *item, size_t len, struct dep_item *d)
+{
+	const char *colon;
+
+	d->name = NULL;
+	d->n = 0;
+	if (len == 0)
+		return -1;
+	switch (item[0]) {
+	case '@':
+		d->kind = DEP_EVENT;
+		return (d->n = number(item + 1, len - 1)) < 0 ? -1 : 0;
+	case '$':
+		/* "$KEY:N": the key holds ':' itself (path:name), so the
+		 * number is after the last one. */
+		for (colon = item + len - 1; colon > item && *colon != ':'; colon--)
+			;
+		if (colon <= item + 1 || (d->n = number(colon + 1, len - (size_t)(colon + 1 - item))) < 0)
+			return -1;
+		d->kind = DEP_PARAM;
+		d->name = copy(item + 1, (size_t)(colon - item - 1));
+		break;
+	case '!':
+		if (len == 4 && memcmp(item, "!new", 4) == 0) {
+			d->kind = DEP_NEW;
+		} else if (len == 5 && memcmp(item, "!null", 5) == 0) {
+			d->kind = DEP_NULL;
+		} else if (len > 8 && memcmp(item, "!newarg:", 8) == 0) {
+			d->kind = DEP_NEW_PARAM;
+			return (d->n = number(item + 8, len - 8)) < 0 ? -1 : 0;
+		} else if (len > 5 && memcmp(item, "!new:", 5) == 0) {
+			d->kind = DEP_NEW_FROM;
+			d->name = copy(item + 5, len - 5);
+		} else {
+			return -1;
+		}
+		break;
+	case '~': case '#': case '?':
+		return -1;
+	default:
+		d->kind = DEP_LOCAL;
+		d->name = copy(item, len);
+	}
+	return 0;
+}
+
+/* ITEM (LEN bytes, escapes removed) into D: 0 when it follows the grammar. */
+static int parse_item(const char *item, size_t len, struct dep_item *d)
+{
+	d->role = DEP_ADDRESS;
+	d->arg = 0;
+	if (len > 0 && item[0] == '~') {
+		d->role = DEP_VALUE;
+		item++, len--;
+	} else if (len > 0 && item[0] == '#') {
+		const char *eq = memchr(item, '=', len);
+
+		if (!eq || (d->arg = number(item + 1, (size_t)(eq - item - 1))) < 0)
+			return -1;
+		d->role = DEP_ARGUMENT;
+		len -= (size_t)(eq + 1 - item);
+		item = eq + 1;
+	}
+	return parse_source(item, len, d);
+}
+
+int dep_list_parse(const char *text, struct dep_list *out)
+{
+	size_t len = text ? strlen(text) : 0;
+	char *item = xmalloc(len + 1);
+	int bad = 0, cap = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	for (size_t i = 0; text && i <= len; ) {
+		size_t n = 0;
+
+		/* one item, unescaped, up to an unescaped ',' or the end */
+		while (i < len && text[i] != ',') {
+			if (text[i] == '\\' && i + 1 < len)
+				i++;
+			item[n++] = text[i++];
+		}
+		if (n > 0) {
+			grow(&out->v, &cap, out->n + 1, sizeof *out->v);
+			if (parse_item(item, n, &out->v[out->n]) == 0)
+				out->n++;
+			else
+				bad++;
+		}
+		i++;          /* past the ',' (or the end) */
+	}
+	free(item);
+	return bad;
+}
+
+void dep_list_free(struct dep_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+int dep_list_has(const struct dep_list *l, enum dep_role role, enum dep_kind kind)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i].role == role && l->v[i].kind == kind)
+			return 1;
+	return 0;
+}
+
+/* S with ',' and '\' escaped. */
+static char *escaped(const char *s)
+{
+	char *out = xmalloc(2 * strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		if (*s == ',' || *s == '\\')
+			*o++ = '\\';
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+char *dep_item_text(const struct dep_item *d)
+{
+	char *name = d->name ? escaped(d->name) : NULL, *source, *out;
+
+	switch (d->kind) {
+	case DEP_EVENT:     source = xasprintf("@%d", d->n); break;
+	case DEP_PARAM:     source = xasprintf("$%s:%d", name, d->n); break;
+	case DEP_NEW:       source = xstrdup("!new"); break;
+	case DEP_NEW_FROM:  source = xasprintf("!new:%s", name); break;
+	case DEP_NEW_PARAM: source = xasprintf("!newarg:%d", d->n); break;
+	case DEP_NULL:      source = xstrdup("!null"); break;
+	default:            source = xstrdup(name ? name : ""); break;
+	}
+	free(name);
+	out = dep_item_with_role(source, d->role, d->arg);
+	free(source);
+	return out;
+}
+
+char *dep_item_with_role(const char *source, enum dep_role role, int arg)
+{
+	switch (role) {
+	case DEP_VALUE:    return xasprintf("~%s", source);
+	case DEP_ARGUMENT: return xasprintf("#%d=%s", arg, source);
+	default:           return xstrdup(source);
+	}
+}
+
+/* ---- object keys ---- */
+
+void object_ref_parse(const char *key, struct object_ref *out)
+{
+	const char *k = key, *colon;
+	size_t len;
+
+	memset(out, 0, sizeof *out);
+	if (!key) {
+		out->kind = OBJ_NONE;
+		return;
+	}
+	if (strncmp(k, "shared:", 7) == 0) {
+		out->shared = 1;
+		k += 7;
+	}
+	len = strlen(k);
+	out->elements = len >= 2 && strcmp(k + len - 2, "[]") == 0;
+	if (strncmp(k, "c:", 2) == 0) {
+		out->kind = OBJ_USR;
+		/* "c:@NAME": no '@' or '#' after the first (those are fields,
+		 * file-scoped statics and names scoped to a program) */
+		out->global = k[2] == '@' && !strchr(k + 3, '@') && !strchr(k + 3, '#');
+	} else if (strncmp(k, "p:", 2) == 0 && (colon = strrchr(k, ':')) > k + 2 &&
+		   (out->param = number(colon + 1, strlen(colon + 1))) >= 0) {
+		out->kind = OBJ_PARAM;
+		out->fn_off = (size_t)(k + 2 - key);
+		out->fn_len = (size_t)(colon - k - 2);
+	} else if (strncmp(k, "l:", 2) == 0) {
+		out->kind = OBJ_LOCAL;
+	} else if (strncmp(k, "f:", 2) == 0) {
+		out->kind = OBJ_FUNCTION;
+		out->fn_off = (size_t)(k + 2 - key);
+		out->fn_len = strlen(k + 2);
+	} else if (strncmp(k, "t:", 2) == 0) {
+		out->kind = OBJ_TYPE;
+	} else {
+		out->kind = OBJ_OTHER;
+	}
+}
+
+int object_is_param_of(const char *key, const struct object_ref *ref, const char *fn)
+{
+	return ref->kind == OBJ_PARAM && !ref->shared && strlen(fn) == ref->fn_len &&
+	       memcmp(key + ref->fn_off, fn, ref->fn_len) == 0;
+}
+
+char *object_function(const char *key, const struct object_ref *ref)
+{
+	if (ref->kind != OBJ_PARAM && ref->kind != OBJ_FUNCTION)
+		return NULL;
+	return xasprintf("%.*s", (int)ref->fn_len, key + ref->fn_off);
+}
+
+/* ---- sinks ---- */
+
+enum value_sink value_sink_parse(const char *defines)
+{
+	if (!defines)
+		return SINK_NONE;
+	if (defines[0] != '?')
+		return SINK_LOCAL;
+	if (strcmp(defines, "?test") == 0)
+		return SINK_TEST;
+	if (strcmp(defines, "?ret") == 0)
+		return SINK_RETURN;
+	if (strcmp(defines, "?loop") == 0)
+		return SINK_LOOP;
+	return SINK_NONE;
+}
+
+/* ---- argument lists ---- */
+
+#define ARG_SEP '\x1f'
+
+void arg_list_parse(const char *text, struct arg_list *out)
+{
+	int cap = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	for (const char *a = text; a; ) {
+		const char *end = strchr(a, ARG_SEP);
+		size_t n = end ? (size_t)(end - a) : strlen(a);
+
+		grow(&out->v, &cap, out->n + 1, sizeof *out->v);
+		out->v[out->n++] = n ? xasprintf("%.*s", (int)n, a) : NULL;
+		a = end ? end + 1 : NULL;
+	}
+	out->ref = xcalloc((size_t)out->n + 1, sizeof *out->ref);
+	for (int i = 0; i < out->n; i++)
+		object_ref_parse(out->v[i], &out->ref[i]);
+}
+
+char *arg_list_text(const struct arg_list *l)
+{
+	size_t len = 0;
+	char *out, *o;
+
+	if (l->n == 0)
+		return NULL;
+	for (int i = 0; i < l->n; i++)
+		len += (l->v[i] ? strlen(l->v[i]) : 0) + 1;
+	out = o = xmalloc(len);
+	for (int i = 0; i < l->n; i++) {
+		if (i)
+			*o++ = ARG_SEP;
+		if (l->v[i]) {
+			strcpy(o, l->v[i]);
+			o += strlen(o);
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+void arg_list_free(struct arg_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	free(l->ref);
+	l->v = NULL;
+	l->ref = NULL;
+	l->n = 0;
+}

@@ -1,0 +1,145 @@
+/* analyzer/model/items.h — the small languages inside the facts, defined
+ * once: dependency items (events.uses), object keys (objects.key, a call's
+ * arguments, lock names) and argument lists (events.args).
+ *
+ * The front end writes them as text with the functions below, the database
+ * keeps the text, and the loader (store.c) parses it once per event into
+ * the structs below, which are all the analysis reads.  Nothing else takes
+ * these strings apart.
+ *
+ * Dependency list: items separated by ',' (the list may start and end
+ * with one).  An item is a ROLE followed by a SOURCE:
+ *     ROLE    ""        the accessed address (EV_ACCESS, EV_CALL), or
+ *                       the value (EV_LOCAL);
+ *             "~"       the value a write stores;
+ *             "#N="     argument N of a call (from 0)
+ *     SOURCE  NAME      a local variable of the function
+ *             "@N"      the event of index N of the function (a marked
+ *                       read, or a call whose result is used)
+ *             "$KEY:N"  parameter N of function KEY (link key)
+ *             "!new"    memory fresh from an allocator
+ *             "!new:KEY"   what function KEY returned
+ *             "!newarg:N"  pointer parameter N, fresh in the calls that
+ *                       pass fresh memory
+ *             "!null"   a null pointer
+ * Inside NAME and KEY, ',' and '\' are written "\," and "\\" (a link key
+ * holds a path, and a path may hold a comma).
+ *
+ * Object key: "c:USR" (clang's USR of a global, a field; a trailing "[]"
+ * means the elements of an array), "p:KEY:N" (what parameter N of
+ * function KEY points to), "l:FUNCTION:NAME" (a local of FUNCTION whose
+ * address never escapes), "f:KEY" (function KEY, its address taken),
+ * "t:TYPE" (every object of a type); a lock held for reading is its key
+ * with "shared:" before it.
+ *
+ * Argument list: the texts separated by U+001F (for a call: each
+ * argument's object key, "" when it has none; for a macro or primitive:
+ * each argument as written, for the fix texts). */
+#ifndef KCSAN_ITEMS_H
+#define KCSAN_ITEMS_H
+
+#include <stddef.h>
+
+enum dep_role { DEP_ADDRESS, DEP_VALUE, DEP_ARGUMENT };
+
+enum dep_kind {
+	DEP_LOCAL,       /* NAME */
+	DEP_EVENT,       /* "@N" */
+	DEP_PARAM,       /* "$KEY:N" */
+	DEP_NEW,         /* "!new" */
+	DEP_NEW_FROM,    /* "!new:KEY" */
+	DEP_NEW_PARAM,   /* "!newarg:N" */
+	DEP_NULL,        /* "!null" */
+};
+
+struct dep_item {
+	enum dep_role role;
+	enum dep_kind kind;
+	int arg;         /* DEP_ARGUMENT: the argument's number */
+	int n;           /* DEP_EVENT: the event's index; DEP_PARAM and
+			    DEP_NEW_PARAM: the parameter's number */
+	char *name;      /* DEP_LOCAL: the local; DEP_PARAM and DEP_NEW_FROM:
+			    the function's link key; otherwise NULL */
+};
+
+struct dep_list {
+	struct dep_item *v;
+	int n;
+};
+
+/* Parses dependency list TEXT (NULL: empty) into OUT.  Items that do not
+ * follow the grammar are left out; returns how many were (0 for a list
+ * written by the front end). */
+int dep_list_parse(const char *text, struct dep_list *out);
+void dep_list_free(struct dep_list *l);
+
+/* Does L hold an item of ROLE and KIND? */
+int dep_list_has(const struct dep_list *l, enum dep_role role, enum dep_kind kind);
+
+/* The text of item D (without separators): what dep_list_parse reads
+ * back as D.  The caller frees it. */
+char *dep_item_text(const struct dep_item *d);
+
+/* The text of the item whose ROLE and ARG are given and whose source is
+ * SOURCE, itself an item's text of role DEP_ADDRESS ("x" with DEP_VALUE
+ * gives "~x"; "@3" with DEP_ARGUMENT and ARG 2 gives "#2=@3").  The
+ * caller frees it. */
+char *dep_item_with_role(const char *source, enum dep_role role, int arg);
+
+enum object_kind {
+	OBJ_NONE,        /* no object */
+	OBJ_USR,         /* "c:USR" */
+	OBJ_PARAM,       /* "p:KEY:N" */
+	OBJ_LOCAL,       /* "l:FUNCTION:NAME" */
+	OBJ_FUNCTION,    /* "f:KEY" */
+	OBJ_TYPE,        /* "t:TYPE" */
+	OBJ_OTHER,       /* anything else (a key of an older or foreign scan) */
+};
+
+/* What an object key says, as offsets into the key it was parsed from
+ * (so that it stays valid when the struct holding key and ref is copied). */
+struct object_ref {
+	enum object_kind kind;
+	int shared;          /* "shared:" before it (a lock held for reading) */
+	int param;           /* OBJ_PARAM: the parameter's number */
+	size_t fn_off, fn_len;   /* OBJ_PARAM, OBJ_FUNCTION: where the
+				    function's link key is in the key */
+	int elements;        /* ends in "[]": the elements of an array */
+	int global;          /* "c:@NAME" or "c:@NAME[]": a global variable
+				named at file scope (see scope_program_globals) */
+};
+
+/* Parses object key KEY (NULL: OBJ_NONE) into OUT. */
+void object_ref_parse(const char *key, struct object_ref *out);
+
+/* Is KEY, parsed as REF, the object parameter N of function FN points to
+ * (any N when N < 0)? */
+int object_is_param_of(const char *key, const struct object_ref *ref, const char *fn);
+
+/* The function a key of kind OBJ_FUNCTION or OBJ_PARAM names, copied
+ * (NULL for other kinds).  The caller frees it. */
+char *object_function(const char *key, const struct object_ref *ref);
+
+/* Where the value of an EV_LOCAL event goes (events.defines): a local
+ * (its name), or "?test" (a condition), "?ret" (the function's result),
+ * "?loop" (a loop's condition). */
+enum value_sink { SINK_NONE, SINK_LOCAL, SINK_TEST, SINK_RETURN, SINK_LOOP };
+
+/* DEFINES (NULL: SINK_NONE) as a sink; an unknown "?..." is SINK_NONE. */
+enum value_sink value_sink_parse(const char *defines);
+
+/* An argument list: the texts, each NULL when empty, and each read as
+ * an object key too (what a call's arguments are). */
+struct arg_list {
+	char **v;
+	struct object_ref *ref;
+	int n;
+};
+
+/* Splits argument list TEXT (NULL: no arguments) into OUT. */
+void arg_list_parse(const char *text, struct arg_list *out);
+/* The text of L (NULL when it has no argument).  The caller frees it. */
+char *arg_list_text(const struct arg_list *l);
+void arg_list_free(struct arg_list *l);
+
+#endif
