@@ -1,0 +1,310 @@
+/* analyzer/analysis/callview.c — a callee as one call sees it: the callee
+ * found from the call (summary_of), objects numbered, and the callee's
+ * events whose object is a pointer parameter replaced by what the caller
+ * passed (through_call), kept per call between runs (call_view_of). */
+#include "internal.h"
+
+static unsigned hash_str(const char *k)
+{
+	unsigned h = 5381;
+
+	while (*k)
+		h = h * 33 + (unsigned char)*k++;
+	return h;
+}
+
+/* The number of object KEY, adding it (KEY must outlive the analysis). */
+int intern_object(struct program *p, const char *key)
+{
+	struct intern *t = &p->objects;
+	unsigned h;
+
+	if (2 * (t->used + 1) > t->cap) {
+		struct intern old = *t;
+
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->slots = xcalloc(t->cap, sizeof *t->slots);
+		t->used = 0;
+		for (int i = 0; i < old.cap; i++)
+			if (old.slots[i].key) {
+				for (h = hash_str(old.slots[i].key) & (t->cap - 1); t->slots[h].key;
+				     h = (h + 1) & (t->cap - 1))
+					;
+				t->slots[h] = old.slots[i];
+				t->used++;
+			}
+		free(old.slots);
+	}
+	for (h = hash_str(key) & (t->cap - 1); t->slots[h].key; h = (h + 1) & (t->cap - 1))
+		if (strcmp(t->slots[h].key, key) == 0)
+			return t->slots[h].oid;
+	t->slots[h].key = key;
+	t->slots[h].oid = p->out->nobjects++;
+	t->used++;
+	return t->slots[h].oid;
+}
+
+/* Argument N of CALL as the caller's object key, or NULL (with its
+ * parsed form in *REF when REF is not NULL). */
+const char *call_argument(const struct event *call, int n, const struct object_ref **ref)
+{
+	if (n < 0 || n >= call->argv.n)
+		return NULL;
+	if (ref)
+		*ref = &call->argv.ref[n];
+	return call->argv.v[n];
+}
+
+/* The link key of the function CALL passes as argument N ("f:KEY"), or
+ * NULL. */
+const char *passed_function(const struct event *call, int n)
+{
+	const struct object_ref *ref;
+	const char *arg = call_argument(call, n, &ref);
+
+	/* "f:KEY" runs to the end of the key: the rest of ARG is KEY */
+	return arg && ref->kind == OBJ_FUNCTION ? arg + ref->fn_off : NULL;
+}
+
+/* The parameter of CALLEE that E's address is computed from ("$CALLEE:N"
+ * in its uses), or -1. */
+int param_use(const struct event *e, const char *callee)
+{
+	for (int k = 0; k < e->deps.n; k++) {
+		const struct dep_item *d = &e->deps.v[k];
+
+		if (d->role == DEP_ADDRESS && d->kind == DEP_PARAM && strcmp(d->name, callee) == 0)
+			return d->n;
+	}
+	return -1;
+}
+
+/* Does E, an access of a callee, initialise fresh memory when seen through
+ * CALL: it is made through a pointer parameter the callee has not handed
+ * on yet, and CALL passes fresh memory for it (map_init(m) right after
+ * m = malloc(...); fresh.h)? */
+static int initialises(const struct event *call, const struct event *e)
+{
+	return e->fresh_param > 0 && e->fresh_param <= 32 && !e->fresh_init &&
+	       (call->fresh_args >> (e->fresh_param - 1) & 1u);
+}
+
+/* E as an initialising access, for a call that passes fresh memory. */
+static struct event *fresh_clone(struct program *p, struct event *e)
+{
+	struct event *c = xmalloc(sizeof *c);
+
+	*c = *e;                     /* strings other than object and display are shared */
+	c->object = xstrdup(e->object);   /* (obj holds offsets: still right) */
+	c->display = e->display ? xstrdup(e->display) : NULL;
+	c->gid = p->next_gid++;
+	c->fresh_init = 1;
+	c->orig = e->orig ? e->orig : e;
+	grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
+	p->out->clones[p->out->nclones++] = c;
+	return c;
+}
+
+/* A private local ("l:FUNCTION:v", extract_expr.c) is never shared: a
+ * callee's accesses through the parameter that receives it are dropped
+ * (below), like the caller's own accesses to it.
+ *
+ * E as seen from CALL into CALLEE: itself, or, when E's object is one of
+ * the callee's pointer parameters, a copy on the object the caller passed
+ * (NULL when the caller passed nothing we know). */
+struct event *through_call(struct program *p, const struct event *call, const char *callee,
+				  struct event *e)
+{
+	struct clone_map *m = &p->clones;
+	unsigned long long key;
+	unsigned h;
+	struct event *c;
+	const char *obj;
+	const struct object_ref *ref;
+	int is_param;
+
+	if (!e->object)
+		return e;
+	is_param = object_is_param_of(e->object, &e->obj, callee);
+	if (!is_param && !e->param_use)
+		return e;
+	/* Either way the answer depends only on (CALL, E): it is cached,
+	 * since the fixpoint asks the same question at every run. */
+	key = (unsigned long long)call->gid << 32 | (unsigned)e->gid;
+	if (2 * (m->used + 1) > m->cap) {
+		struct clone_map old = *m;
+
+		m->cap = m->cap ? m->cap * 2 : 256;
+		m->slots = xcalloc(m->cap, sizeof *m->slots);
+		m->used = 0;
+		for (int i = 0; i < old.cap; i++)
+			if (old.slots[i].key) {
+				for (h = (unsigned)(old.slots[i].key * 0x9E3779B97F4A7C15ULL >> 40) & (m->cap - 1);
+				     m->slots[h].key; h = (h + 1) & (m->cap - 1))
+					;
+				m->slots[h] = old.slots[i];
+				m->used++;
+			}
+		free(old.slots);
+	}
+	key++;   /* 0 marks an empty slot */
+	for (h = (unsigned)(key * 0x9E3779B97F4A7C15ULL >> 40) & (m->cap - 1); m->slots[h].key;
+	     h = (h + 1) & (m->cap - 1))
+		if (m->slots[h].key == key)
+			return m->slots[h].clone;
+	m->slots[h].key = key;
+	m->used++;
+	if (!is_param) {
+		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
+		 * every instance, unless the caller passes a private local. */
+		int n = param_use(e, callee), private = 0;
+
+		if (n >= 0 && call_argument(call, n, &ref) != NULL)
+			private = ref->kind == OBJ_LOCAL;
+		if (!private && initialises(call, e))
+			return m->slots[h].clone = fresh_clone(p, e);
+		return m->slots[h].clone = private ? NULL : e;
+	}
+	obj = call_argument(call, e->obj.param, &ref);
+	if (obj && (ref->kind == OBJ_LOCAL || ref->kind == OBJ_FUNCTION))
+		obj = NULL;
+	c = NULL;
+	if (obj) {
+		c = xmalloc(sizeof *c);
+		*c = *e;                         /* strings other than object and display are shared */
+		c->object = xstrdup(obj);
+		c->obj = *ref;
+		c->display = readable_object(obj);   /* not a raw USR in messages */
+		c->gid = p->next_gid++;
+		c->oid = intern_object(p, obj);
+		c->fresh_init |= initialises(call, e);
+		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
+		p->out->clones[p->out->nclones++] = c;
+	}
+	return m->slots[h].clone = c;
+}
+
+/* SET as seen through CALL (see through_call): SET itself when no event
+ * in it changes (most sets: no parameter in them), else a copy in
+ * SCRATCH. */
+static const struct evset *set_through_call(struct program *p, const struct event *call,
+					    const char *callee, const struct evset *set,
+					    struct evset *scratch)
+{
+	int i = 0;
+
+	scratch->n = 0;
+	while (i < set->n && through_call(p, call, callee, set->v[i]) == set->v[i])
+		i++;
+	if (i == set->n)
+		return set;
+	grow(&scratch->v, &scratch->cap, set->n, sizeof *scratch->v);
+	memcpy(scratch->v, set->v, (size_t)i * sizeof *scratch->v);
+	scratch->n = i;
+	for (; i < set->n; i++) {
+		struct event *e = through_call(p, call, callee, set->v[i]);
+
+		if (e)
+			es_add(scratch, e);
+	}
+	return scratch;
+}
+
+/* The exposed set SET as seen through CALL, into OUT (see through_call). */
+static void xset_through_call(struct program *p, const struct event *call, const char *callee,
+			      const struct xset *set, struct xset *out)
+{
+	out->n = 0;
+	grow(&out->v, &out->cap, set->n, sizeof *out->v);
+	for (int i = 0; i < set->n; i++) {
+		struct event *e = through_call(p, call, callee, set->v[i].e);
+
+		if (e) {
+			out->v[out->n].e = e;
+			out->v[out->n++].killed_before = set->v[i].killed_before;
+		}
+	}
+}
+
+/* The view CALL has of CS, the summary of CALLEE (struct call_view). */
+const struct call_view *call_view_of(struct program *p, const struct event *call,
+					    const struct summary *cs, const char *callee)
+{
+	struct call_view *v;
+	const struct evset *sets[NVIEWS] = { &cs->exit_plain, &cs->exit_reads, &cs->all_reads,
+					     &cs->all_mwrites, &cs->all_plain };
+
+	if (call->gid >= p->nviews) {
+		int n = call->gid + 1024;
+
+		p->views = realloc(p->views, (size_t)n * sizeof *p->views);
+		if (!p->views)
+			abort();
+		memset(p->views + p->nviews, 0, (size_t)(n - p->nviews) * sizeof *p->views);
+		p->nviews = n;
+	}
+	v = p->views[call->gid];
+	if (!v)
+		v = p->views[call->gid] = xcalloc(1, sizeof *v);
+	else if (v->of == cs && v->version == cs->version)
+		return v;
+	v->of = cs;
+	v->version = cs->version;
+	for (int k = 0; k < NVIEWS; k++)
+		v->set[k] = set_through_call(p, call, callee, sets[k], &v->copy[k]);
+	xset_through_call(p, call, callee, &cs->entry_mwrites, &v->entry_mwrites);
+	xset_through_call(p, call, callee, &cs->entry_plain, &v->entry_plain);
+	return v;
+}
+
+/* The summary of the function a call to KEY from a function in FILE
+ * reaches: the definition in the same file when there is one (a tree may
+ * hold several programs with functions of the same name), else the first. */
+struct summary *summary_of(struct program *p, const char *key, const char *file)
+{
+	int lo = 0, hi = p->nfns;
+
+	if (!key)
+		return NULL;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (strcmp(p->keys[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= p->nfns || strcmp(p->keys[lo], key) != 0)
+		return NULL;
+	for (int i = lo; i < p->nfns && strcmp(p->keys[i], key) == 0; i++)
+		if (file && p->fns[p->key_fn[i]].file && strcmp(p->fns[p->key_fn[i]].file, file) == 0)
+			return &p->sums[p->key_fn[i]];
+	return &p->sums[p->key_fn[lo]];
+}
+
+/* The index of the function a call of KEY from FILE reaches, or -1 (for
+ * fresh.c). */
+int function_index(void *prog, const char *key, const char *file)
+{
+	struct program *p = prog;
+	struct summary *s = summary_of(p, key, file);
+
+	return s ? (int)(s - p->sums) : -1;
+}
+
+int is_named(const struct event *e, const char *name)
+{
+	return e->name && strcmp(e->name, name) == 0;
+}
+
+/* The function CALL reaches: named, or through a function pointer whose
+ * object some store in the tree gave a function's address (the first). */
+struct summary *callee_of(struct program *p, const struct event *call, const char *file)
+{
+	if (call->target)
+		return summary_of(p, call->target, file);
+	for (int i = 0; call->oid >= 0 && i < p->nfnptrs; i++)
+		if (p->fnptrs[i].oid == call->oid)
+			return summary_of(p, p->fnptrs[i].function, file);
+	return NULL;
+}

@@ -1,0 +1,236 @@
+/* analyzer/analysis/internal.h — what the files of the analysis share and
+ * nothing outside analysis/ includes: the dataflow state, the summaries,
+ * the call views, the whole program being analysed, the per-function
+ * context, and the functions each file offers the others. */
+#ifndef KCSAN_ANALYSIS_INTERNAL_H
+#define KCSAN_ANALYSIS_INTERNAL_H
+
+#include "dataflow.h"
+#include "sets.h"
+#include "fresh.h"
+#include "caps.h"
+#include "guards.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What an ordering kills (struct state.killed, writer_kills): the pending
+ * plain accesses of each type, and the pending marked reads. */
+#define K_READ   (1u << ACC_READ)
+#define K_WRITE  (1u << ACC_WRITE)
+#define K_RMW    (1u << ACC_RMW)
+#define K_ALL    (K_READ | K_WRITE | K_RMW)
+#define K_READER (1u << 8)      /* orders earlier marked reads */
+
+/* The dataflow state at one point of a function (dataflow.c says what
+ * each set holds). */
+struct state {
+	int reached;
+	struct evset pend_plain, pend_reads, seen_plain, seen_reads;
+	struct fset fenced;
+	unsigned killed;
+	struct strset locks;
+	/* Other threads, by the last thread event on some path.  The merge
+	 * takes the greatest: after a loop of pthread_create they run (the
+	 * path that skips the loop does not count), and after a loop of
+	 * pthread_join they are joined (likewise), even if the loop may run
+	 * zero times. */
+	enum { THREADS_NONE_YET, THREADS_RUNNING, THREADS_JOINED } threads;
+	int calm;                 /* no thread was ever created (must): main()
+				     or a constructor before its first
+				     pthread_create, on every path */
+	struct evset published;   /* marked writes with no marked read since */
+	int mb_before_rmw;        /* smp_mb__before_atomic waits for an RMW (must) */
+	int after_rmw;            /* the last marked access was an RMW (must) */
+};
+
+/* What a function's callers need to know of it (solver.c computes it,
+ * transfer.c applies it at each call). */
+struct summary {
+	unsigned must_kill;
+	struct evset exit_plain, exit_reads, all_plain, all_reads, all_mwrites;
+	struct xset entry_mwrites, entry_plain;
+	int calls_create;
+	int returns_value;        /* has a "return VALUE;" */
+	struct evset waited;      /* all_reads that it waits for in a loop that
+				     runs on every path */
+	int returns_read;         /* returns a value computed from an exit read */
+	int result_tells;         /* ... or a value chosen by testing one */
+	/* A lock wrapper: the parameter whose lock it leaves held on every
+	 * path (call_rcu_lock(&m)), or releases; -1 for none. */
+	int lock_param, unlock_param;
+	int noreturn;             /* no path reaches the exit (every one ends in
+				     exit(), abort() or the like): a call of it
+				     ends the caller's path too */
+	unsigned version;         /* counts the replacements (see call_view) */
+};
+
+/* A callee's summary sets as one call sees them (see through_call), kept
+ * from one transfer of the call to the next: a function's CFG is walked
+ * until its states settle, and the fixpoint walks it again whenever a
+ * callee changes, but the view changes only with the callee's summary.
+ * set[k] points at the summary's own set when no event in it changes. */
+enum { VIEW_EXIT_PLAIN, VIEW_EXIT_READS, VIEW_ALL_READS, VIEW_ALL_MWRITES, VIEW_ALL_PLAIN, NVIEWS };
+
+struct call_view {
+	const struct summary *of;
+	unsigned version;
+	const struct evset *set[NVIEWS];
+	struct evset copy[NVIEWS];
+	/* the exposed sets, mapped (events the call passes nothing for left
+	 * out); always copies, in the summary's order */
+	struct xset entry_mwrites, entry_plain;
+};
+
+/* Object keys to numbers (open addressing, grown at half load). */
+struct intern {
+	struct { const char *key; int oid; } *slots;
+	int cap, used;
+};
+
+/* Events of a callee seen through one call, with the callee's pointer
+ * parameters ("p:KEY:N") replaced by what the caller passed. */
+struct clone_map {
+	struct { unsigned long long key; struct event *clone; } *slots;
+	int cap, used;
+};
+
+struct program {
+	struct function *fns;
+	int nfns;
+	struct summary *sums;
+	char **keys;              /* link keys sorted, with their index */
+	int *key_fn;
+	int *called;              /* called from somewhere in the tree */
+	char *started;            /* started as a thread (find_starts) */
+	unsigned char *creates, *joins;   /* calls pthread_create / _join itself */
+	unsigned char *entry_calm;        /* called only before any thread exists */
+	unsigned char *entry_quiet;       /* called only while no other thread runs */
+	struct analysis *out;
+	int emit;                 /* the final pass: record facts */
+	struct intern objects;
+	struct clone_map clones;
+	struct call_view **views;     /* by call event gid, made on first use */
+	int nviews;
+	int next_gid;
+	struct { int oid; const char *function; } *fnptrs;   /* stores of &function */
+	int nfnptrs, fnptrcap;
+};
+
+struct derived { const char *local; int *reads; int n, cap; };
+
+/* In a derived's reads: the value comes from a parameter ("$KEY:N"). */
+#define PARAM_SOURCE (-2)
+
+struct deriv_map { struct derived *v; int n, cap; };
+
+/* In recseen: the function reached the access only holding no lock, at a
+ * call site; no record was stored (see record_locks). */
+#define NO_LOCKS_HELD (-2)
+
+struct fn_ctx {
+	struct program *p;
+	struct function *fn;
+	struct summary *sum;          /* being computed for fn */
+	struct deriv_map derived;
+	unsigned char *pre_spawn;     /* per event index: a thread is created
+					 next, before any join (backward) */
+	unsigned char *used;          /* per event index: value_used */
+	struct event **by_index;      /* fn's events by index */
+	int nevents;
+	struct guards guards;         /* per block: the values it runs on */
+	int cur_block;                /* the block being walked */
+	struct pairset origins;       /* (callee read gid, call index): the
+					 calls that brought the read in */
+	unsigned char *returns_read;  /* per call index: the callee's result
+					 carries a marked read's value
+					 (summary.returns_read) */
+};
+
+/* In fn_ctx.origins: the callee waited for the read in a loop that runs
+ * on every path (summary.waited): it guards everything after the call. */
+#define WAITED_IN_CALLEE 0x3fffffff
+
+/* A call from function CALLER to function CALLEE (indexes of fns). */
+struct call_edge { int caller, callee; };
+
+/* state.c */
+void state_free(struct state *s);
+void state_copy(struct state *to, const struct state *from);
+int state_merge(struct state *to, const struct state *from);
+int quiet(const struct state *s);
+int is_new(const struct event *e);
+int same_object(const struct event *a, const struct event *b);
+void kill_plain(struct state *s, unsigned kill, struct event *fence);
+void kill_reads_of(struct state *s, const struct event *acquire);
+void kill_reads(struct state *s);
+void spawn(struct state *s);
+
+/* valuedeps.c */
+struct derived *dm_get(struct deriv_map *m, const char *local, int create);
+void compute_derived(struct function *f, struct deriv_map *m);
+int depends_on(struct deriv_map *m, const struct event *p, const struct event *r);
+int depends_through_call(struct deriv_map *m, const struct event *call, const char *callee,
+				const struct event *p, const struct event *r);
+int names_value(const struct dep_item *d);
+int event_count(const struct function *f);
+int defines_sink(const struct event *e, enum value_sink sink);
+unsigned char *sink_marks(const struct function *f, struct deriv_map *m, int n, enum value_sink sink,
+				 const struct guards *always);
+unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n, int exported);
+void keep_exported(struct evset *set, const char *name, const unsigned char *exported, int n);
+int from_param(struct deriv_map *m, const struct dep_item *d);
+
+/* records.c */
+void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
+			  struct event *plain, struct event *marked, struct function *fn);
+void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
+		     struct event *marked, struct event *fence, struct function *fn, int ordered);
+void add_relay(struct analysis *a, const struct event *from, const struct event *to);
+void record_locks(struct analysis *a, struct event *e, struct function *fn,
+			 const struct strset *held, int complete);
+const char *kept_key(struct analysis *a, const char *key);
+
+/* callview.c */
+int intern_object(struct program *p, const char *key);
+const char *call_argument(const struct event *call, int n, const struct object_ref **ref);
+const char *passed_function(const struct event *call, int n);
+int param_use(const struct event *e, const char *callee);
+struct event *through_call(struct program *p, const struct event *call, const char *callee,
+				  struct event *e);
+const struct call_view *call_view_of(struct program *p, const struct event *call,
+					    const struct summary *cs, const char *callee);
+struct summary *summary_of(struct program *p, const char *key, const char *file);
+int function_index(void *prog, const char *key, const char *file);
+int is_named(const struct event *e, const char *name);
+struct summary *callee_of(struct program *p, const struct event *call, const char *file);
+
+/* programs.c */
+void scope_program_globals(struct program *p);
+void number_events(struct program *p);
+
+/* transfer.c */
+int test_deps(void *ctx, const struct event *test, int **out, int *cap);
+void find_lock_wrapper(const struct function *f, const struct state *exit, struct summary *sum);
+void transfer(struct fn_ctx *c, struct state *s, struct event *e);
+
+/* solver.c */
+int is_constructor(const struct function *f);
+int starts_single_threaded(struct program *p, int fi);
+void find_called(struct program *p);
+struct call_edge *call_edges(struct program *p, int *n);
+void solve_summaries(struct program *p);
+
+/* threads.c */
+int start_routine(const struct program *p, const struct event *create);
+struct start_edge *find_starts(struct program *p, int *n);
+void count_instances(struct program *p, const struct start_edge *edges, int n);
+void find_quiet_entries(struct program *p);
+void find_thread_roots(struct program *p);
+
+/* indexes.c */
+int *new_heads(int n);
+void build_indexes(struct analysis *a, int ngids);
+
+#endif

@@ -1,0 +1,111 @@
+/* analyzer/analysis/records.c — what the analysis hands to pairing: the
+ * candidates, the links between plain and marked accesses, relays, and
+ * the locks held at each access (struct analysis, dataflow.h), each kept
+ * once. */
+#include "internal.h"
+
+/* A callee's access seen as initialisation through one call is still
+ * the callee's access when it is published too early: one finding, not
+ * one per call that initialises (see fresh_clone). */
+static struct event *original(struct event *e)
+{
+	return e->orig ? e->orig : e;
+}
+
+void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
+			  struct event *plain, struct event *marked, struct function *fn)
+{
+	plain = original(plain);
+	if (pairset_get(seen, plain->gid, marked->gid) >= 0)
+		return;
+	pairset_put(seen, plain->gid, marked->gid, *n);
+	grow(arr, cap, *n + 1, sizeof **arr);
+	(*arr)[*n].plain = plain;
+	(*arr)[*n].marked = marked;
+	(*arr)[(*n)++].fn = fn;
+}
+
+void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
+		     struct event *marked, struct event *fence, struct function *fn, int ordered)
+{
+	int i;
+
+	plain = original(plain);
+	i = pairset_get(seen, plain->gid, marked->gid);
+
+	if (i >= 0) {
+		if (fence && !(*arr)[i].fence)
+			(*arr)[i].fence = fence;
+		return;
+	}
+	pairset_put(seen, plain->gid, marked->gid, *n);
+	grow(arr, cap, *n + 1, sizeof **arr);
+	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered };
+	(*n)++;
+}
+
+void add_relay(struct analysis *a, const struct event *from, const struct event *to)
+{
+	if (from->oid == to->oid || pairset_get(&a->relseen, from->oid, to->oid) >= 0)
+		return;
+	pairset_put(&a->relseen, from->oid, to->oid, a->nrelays);
+	grow(&a->relays, &a->relcap, a->nrelays + 1, sizeof *a->relays);
+	a->relays[a->nrelays].from = from->object;
+	a->relays[a->nrelays].to = to->object;
+	a->relays[a->nrelays].from_oid = from->oid;
+	a->relays[a->nrelays++].to_oid = to->oid;
+}
+
+/* Records plain access E made with HELD locks by function FN. */
+void record_locks(struct analysis *a, struct event *e, struct function *fn,
+			 const struct strset *held, int complete)
+{
+	struct lock_record *r;
+	int seen;
+
+	if (is_new(e))
+		return;
+	seen = pairset_get(&a->recseen, (int)(fn - a->fns), e->gid);
+
+	/* One record per function and access: an access reached from many
+	 * places of one function keeps the locks held at all of them. */
+	if (seen == NO_LOCKS_HELD)
+		return;
+	if (seen >= 0) {
+		r = &a->records[seen];
+		for (int i = 0; i < r->nlocks; i++)
+			if (!ss_has(held, r->locks[i]))
+				r->locks[i--] = r->locks[--r->nlocks];
+		return;
+	}
+	/* A record made at a call site (not complete) only lends its locks
+	 * to the access (caller_locks); with none held it lends nothing, and
+	 * the locks common to all its call sites stay none: remember that
+	 * instead of storing it.  (Most records are of this kind, one per
+	 * access per caller up the call graph.) */
+	if (!complete && held->n == 0) {
+		pairset_put(&a->recseen, (int)(fn - a->fns), e->gid, NO_LOCKS_HELD);
+		return;
+	}
+	pairset_put(&a->recseen, (int)(fn - a->fns), e->gid, a->nrecords);
+	grow(&a->records, &a->reccap, a->nrecords + 1, sizeof *a->records);
+	r = &a->records[a->nrecords++];
+	r->e = e;
+	r->fn = fn;
+	r->locks = xcalloc(held->n + 1, sizeof *r->locks);
+	if (held->n)
+		memcpy(r->locks, held->v, (size_t)held->n * sizeof *r->locks);
+	r->nlocks = held->n;
+	r->complete = complete;
+}
+
+/* KEY as a string that lives as long as the analysis' results (lock
+ * records point at their locks' names). */
+const char *kept_key(struct analysis *a, const char *key)
+{
+	for (int i = 0; i < a->nkept; i++)
+		if (strcmp(a->kept[i], key) == 0)
+			return a->kept[i];
+	grow(&a->kept, &a->keptcap, a->nkept + 1, sizeof *a->kept);
+	return a->kept[a->nkept++] = xstrdup(key);
+}

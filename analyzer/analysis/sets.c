@@ -1,0 +1,201 @@
+/* analyzer/analysis/sets.c — the sets the dataflow keeps (sets.h): events,
+ * plain accesses with the fence that ordered them, exposed events, and
+ * lock names. */
+#include "sets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/model/facts.h"
+
+/* Event sets (and the fence and exposure sets) are kept sorted by the
+ * events' tree-wide numbers (gid), so that membership is a binary search
+ * and union a merge: big functions have hundreds of accesses and the
+ * fixpoint unions sets at every edge.  Every such array holds elements
+ * STRIDE bytes long that start with a struct event pointer; this is the
+ * first position whose event's number is not below GID. */
+static int lower_bound_gid(const void *base, int n, size_t stride, int gid)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		const struct event *e = *(struct event *const *)((const char *)base + (size_t)mid * stride);
+
+		if (e->gid < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int es_find(const struct evset *s, int gid, int *pos)
+{
+	int lo = lower_bound_gid(s->v, s->n, sizeof *s->v, gid);
+
+	*pos = lo;
+	return lo < s->n && s->v[lo]->gid == gid;
+}
+
+int es_has(const struct evset *s, const struct event *e)
+{
+	int pos;
+
+	return es_find(s, e->gid, &pos);
+}
+
+int es_add(struct evset *s, struct event *e)
+{
+	int pos;
+
+	if (es_find(s, e->gid, &pos))
+		return 0;
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	memmove(s->v + pos + 1, s->v + pos, (size_t)(s->n - pos) * sizeof *s->v);
+	s->v[pos] = e;
+	s->n++;
+	return 1;
+}
+
+int es_union(struct evset *into, const struct evset *from)
+{
+	struct event **merged;
+	int i = 0, j = 0, n = 0, size = into->n + from->n;
+
+	if (from->n == 0 || into == from)
+		return 0;
+	/* Most unions at a fixpoint add nothing: find that out without
+	 * allocating (a walk of both sorted arrays), and only then merge. */
+	while (i < into->n && j < from->n) {
+		if (into->v[i]->gid < from->v[j]->gid)
+			i++;
+		else if (into->v[i]->gid == from->v[j]->gid)
+			i++, j++;
+		else
+			break;
+	}
+	if (j == from->n)
+		return 0;
+	i = j = 0;
+	merged = xmalloc((size_t)size * sizeof *merged);
+	while (i < into->n || j < from->n) {
+		if (j >= from->n || (i < into->n && into->v[i]->gid < from->v[j]->gid))
+			merged[n++] = into->v[i++];
+		else if (i >= into->n || from->v[j]->gid < into->v[i]->gid)
+			merged[n++] = from->v[j++];
+		else {
+			merged[n++] = into->v[i++];
+			j++;
+		}
+	}
+	if (n == into->n) {
+		free(merged);
+		return 0;
+	}
+	free(into->v);
+	into->v = merged;
+	into->n = n;
+	into->cap = size;
+	return 1;
+}
+
+void es_copy(struct evset *to, const struct evset *from)
+{
+	grow(&to->v, &to->cap, from->n, sizeof *to->v);
+	if (from->n)    /* an empty set may have no array at all */
+		memcpy(to->v, from->v, (size_t)from->n * sizeof *to->v);
+	to->n = from->n;
+}
+
+void es_remove_at(struct evset *s, int i)
+{
+	memmove(s->v + i, s->v + i + 1, (size_t)(s->n - i - 1) * sizeof *s->v);
+	s->n--;
+}
+
+static int fs_lower_bound(const struct fset *s, const struct event *p)
+{
+	return lower_bound_gid(s->v, s->n, sizeof *s->v, p->gid);
+}
+
+/* Remembers the fence that ordered plain write P: one per write (the
+ * first wins). */
+int fs_add(struct fset *s, struct event *p, struct event *f)
+{
+	int lo = fs_lower_bound(s, p);
+
+	if (lo < s->n && s->v[lo].plain == p)
+		return 0;
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	memmove(s->v + lo + 1, s->v + lo, (size_t)(s->n - lo) * sizeof *s->v);
+	s->v[lo].plain = p;
+	s->v[lo].fence = f;
+	s->n++;
+	return 1;
+}
+
+struct event *fs_fence(const struct fset *s, const struct event *p)
+{
+	int lo = fs_lower_bound(s, p);
+
+	return lo < s->n && s->v[lo].plain == p ? s->v[lo].fence : NULL;
+}
+
+/* Exposed events are kept sorted by number, like the event sets. */
+void xs_add(struct xset *s, struct event *e, unsigned killed)
+{
+	int lo = lower_bound_gid(s->v, s->n, sizeof *s->v, e->gid);
+
+	if (lo < s->n && s->v[lo].e == e) {
+		s->v[lo].killed_before &= killed;
+		return;
+	}
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	memmove(s->v + lo + 1, s->v + lo, (size_t)(s->n - lo) * sizeof *s->v);
+	s->v[lo].e = e;
+	s->v[lo].killed_before = killed;
+	s->n++;
+}
+
+int ss_has(const struct strset *s, const char *k)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], k) == 0)
+			return 1;
+	return 0;
+}
+
+void ss_add(struct strset *s, char *k)
+{
+	if (ss_has(s, k))
+		return;
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	s->v[s->n++] = k;
+}
+
+/* Unlocking K releases it whether it was held exclusively or shared. */
+void ss_remove_lock(struct strset *s, const char *k)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], k) == 0 ||
+		    (strncmp(s->v[i], "shared:", 7) == 0 && strcmp(s->v[i] + 7, k) == 0))
+			s->v[i--] = s->v[--s->n];
+}
+
+/* Are two event sets, or two exposed sets, the same?  Both are kept sorted
+ * by gid, so the same set is the same array. */
+int es_same(const struct evset *a, const struct evset *b)
+{
+	return a->n == b->n && (a->n == 0 || memcmp(a->v, b->v, (size_t)a->n * sizeof *a->v) == 0);
+}
+
+int xs_same(const struct xset *a, const struct xset *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (a->v[i].e != b->v[i].e || a->v[i].killed_before != b->v[i].killed_before)
+			return 0;
+	return 1;
+}

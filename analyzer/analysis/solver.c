@@ -1,0 +1,380 @@
+/* analyzer/analysis/solver.c — the per-function solver and the tree-wide
+ * fixpoint: a function's CFG walked until its states settle (run_function),
+ * functions in the order of the call graph's strongly connected
+ * components, and each recursive component iterated until its summaries
+ * stop changing (summary_same). */
+#include "internal.h"
+
+/* __attribute__((constructor)): extract.c marks its entry with a local
+ * event named "constructor". */
+int is_constructor(const struct function *f)
+{
+	const struct block *b = &f->blocks[f->entry];
+
+	return b->nevents > 0 && b->events[0].kind == EV_LOCAL && is_named(&b->events[0], "constructor");
+}
+
+/* Backward: after each event, can pthread_create come next, before any
+ * pthread_join?  (On some path: a loop of pthread_create may also run
+ * zero times, and initialisation before it is still initialisation.) */
+static int creates_threads(struct program *p, const struct function *f, const struct event *e)
+{
+	struct summary *s;
+
+	if (is_named(e, "pthread_create"))
+		return 1;
+	return e->kind == EV_CALL && (s = callee_of(p, e, f->file)) != NULL && s->calls_create;
+}
+
+static unsigned char *compute_pre_spawn(struct program *p, struct function *f)
+{
+	int maxidx = 0, changed = 1, rounds = 0;
+	unsigned char *in, *out;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			if (f->blocks[b].events[i].index + 1 > maxidx)
+				maxidx = f->blocks[b].events[i].index + 1;
+	out = xcalloc(maxidx + 1, 1);
+	if (is_constructor(f)) {
+		/* A constructor runs before main(): all of it is initialisation
+		 * done before the program's threads are created. */
+		memset(out, 1, maxidx + 1);
+		return out;
+	}
+	in = xcalloc(f->nblocks + 1, 1);
+	while (changed && rounds++ < 100) {
+		changed = 0;
+		for (int b = f->nblocks - 1; b >= 0; b--) {
+			struct block *bl = &f->blocks[b];
+			int v = 0;
+
+			if (b == f->exit)
+				continue;
+			for (int s = 0; s < bl->nsucc; s++)
+				v |= in[bl->succ[s]];
+			for (int i = bl->nevents - 1; i >= 0; i--) {
+				struct event *e = &bl->events[i];
+
+				if (e->index >= 0 && e->index < maxidx)
+					out[e->index] = (unsigned char)v;
+				if (creates_threads(p, f, e))
+					v = 1;
+				else if (is_named(e, "pthread_join"))
+					v = 0;
+			}
+			if (in[b] != v) {
+				in[b] = (unsigned char)v;
+				changed = 1;
+			}
+		}
+	}
+	if (changed)
+		analysis_cap_hit(CAP_PRE_SPAWN);
+	free(in);
+	return out;
+}
+
+/* Does FI start with no other thread running?  Only main() is known to:
+ * any other function may be a library entry point called from threads. */
+int starts_single_threaded(struct program *p, int fi)
+{
+	return (strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi]) || is_constructor(&p->fns[fi]);
+}
+
+/*
+ * The one definition of "the summary changed", used both by the call-view
+ * cache (a view is valid while its callee's summary version stands) and
+ * by the convergence of recursive components (a round changed something
+ * when a member's version moved).  The sets are compared whole: they do
+ * not only grow from one run of a function to the next (asserting that
+ * they do failed on Open vSwitch: an exit set shrank), so equal sizes
+ * prove nothing.
+ */
+static int summary_same(const struct summary *a, const struct summary *b)
+{
+	return a->must_kill == b->must_kill && a->calls_create == b->calls_create &&
+	       a->noreturn == b->noreturn && a->returns_value == b->returns_value &&
+	       a->lock_param == b->lock_param && a->unlock_param == b->unlock_param &&
+	       a->returns_read == b->returns_read && a->result_tells == b->result_tells &&
+	       es_same(&a->exit_plain, &b->exit_plain) && es_same(&a->exit_reads, &b->exit_reads) &&
+	       es_same(&a->all_plain, &b->all_plain) && es_same(&a->all_reads, &b->all_reads) &&
+	       es_same(&a->all_mwrites, &b->all_mwrites) && es_same(&a->waited, &b->waited) &&
+	       xs_same(&a->entry_mwrites, &b->entry_mwrites) && xs_same(&a->entry_plain, &b->entry_plain);
+}
+
+/* Runs the dataflow of function FI to its fixpoint, then one more pass
+ * over every block that records the summary and (if emitting) the facts. */
+static void run_function(struct program *p, int fi)
+{
+	struct function *f = &p->fns[fi];
+	struct state *in = xcalloc(f->nblocks, sizeof *in);
+	unsigned char *pending = xcalloc(f->nblocks + 1, 1);
+	struct state cur = { 0 };
+	struct fn_ctx c = { .p = p, .fn = f };
+	struct summary fresh = { 0 };
+	int changed = 1, rounds = 0, nevents;
+
+	compute_derived(f, &c.derived);
+	nevents = event_count(f);
+	c.used = value_marks(f, &c.derived, nevents, 0);
+	c.nevents = nevents;
+	c.by_index = xcalloc(nevents + 1, sizeof *c.by_index);
+	c.returns_read = xcalloc(nevents + 1, 1);
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			struct event *e = &f->blocks[b].events[i];
+
+			if (e->index >= 0 && e->index < nevents)
+				c.by_index[e->index] = e;
+			fresh.returns_value |= defines_sink(e, SINK_RETURN);
+		}
+	guards_compute(f, test_deps, &c, &c.guards);
+	if (p->emit)
+		c.pre_spawn = compute_pre_spawn(p, f);
+	in[f->entry].reached = 1;
+	in[f->entry].calm = starts_single_threaded(p, fi) || p->entry_calm[fi];
+	in[f->entry].threads = in[f->entry].calm ? THREADS_NONE_YET :
+			       p->entry_quiet[fi] ? THREADS_JOINED : THREADS_RUNNING;
+	/* Sweeps in block order over the blocks whose entry state changed
+	 * since they were last walked (at first only the entry): a block
+	 * after a loop is not walked again for every turn of the loop. */
+	pending[f->entry] = 1;
+	while (changed && rounds++ < 200) {
+		changed = 0;
+		for (int b = 0; b < f->nblocks; b++) {
+			if (!pending[b] || !in[b].reached)
+				continue;
+			pending[b] = 0;
+			c.cur_block = b;
+			state_copy(&cur, &in[b]);
+			for (int i = 0; i < f->blocks[b].nevents; i++)
+				transfer(&c, &cur, &f->blocks[b].events[i]);
+			for (int s = 0; s < f->blocks[b].nsucc; s++)
+				if (state_merge(&in[f->blocks[b].succ[s]], &cur)) {
+					pending[f->blocks[b].succ[s]] = 1;
+					changed = 1;
+				}
+		}
+	}
+	if (changed)
+		analysis_cap_hit(CAP_FUNCTION);
+	free(pending);
+	/* Final pass: summary and facts. */
+	c.sum = &fresh;
+	for (int b = 0; b < f->nblocks; b++) {
+		if (!in[b].reached)
+			continue;
+		c.cur_block = b;
+		state_copy(&cur, &in[b]);
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			transfer(&c, &cur, &f->blocks[b].events[i]);
+	}
+	find_lock_wrapper(f, in[f->exit].reached ? &in[f->exit] : NULL, &fresh);
+	fresh.noreturn = !in[f->exit].reached;
+	if (in[f->exit].reached) {
+		fresh.must_kill = in[f->exit].killed;
+		es_copy(&fresh.exit_plain, &in[f->exit].pend_plain);
+		es_copy(&fresh.exit_reads, &in[f->exit].pend_reads);
+	}
+	{
+		unsigned char *exported = value_marks(f, &c.derived, nevents, 1);
+
+		keep_exported(&fresh.exit_reads, f->name, exported, nevents);
+		keep_exported(&fresh.all_reads, f->name, exported, nevents);
+		free(exported);
+		/* (all reads: an acquire that a wait loop polls is no longer
+		 * pending at the exit, but it still decides what the caller
+		 * does next: wait_acquire(&a) in a relay) */
+		exported = sink_marks(f, &c.derived, nevents, SINK_LOOP, &c.guards);
+		for (int i = 0; i < fresh.all_reads.n; i++) {
+			struct event *r = fresh.all_reads.v[i];
+
+			if (r->func == f->name ? r->index < nevents && exported[r->index] :
+			    pairset_get(&c.origins, r->gid, WAITED_IN_CALLEE) >= 0)
+				es_add(&fresh.waited, r);
+		}
+		free(exported);
+		/* The returned value carries a read: one of its own, or a call's
+		 * whose callee returns one (get_head() returning READ_ONCE(head),
+		 * clear_flag(rcu_dereference(p))). */
+		for (int pass = 0; pass < 2; pass++) {
+			/* The value returned (pass 0), or, for a function that
+			 * returns one, a branch (pass 1): if (READ_ONCE(ready))
+			 * return 1; says what the read saw too, without carrying
+			 * its value (no dependency through it). */
+			int *out = pass ? &fresh.result_tells : &fresh.returns_read;
+
+			if (pass == 1 && !fresh.returns_value)
+				break;
+			exported = sink_marks(f, &c.derived, nevents, pass ? SINK_TEST : SINK_RETURN, NULL);
+			for (int i = 0; i < nevents && !*out; i++)
+				*out = exported[i] && c.by_index[i] &&
+				       ((c.by_index[i]->kind == EV_ACCESS && c.by_index[i]->marked &&
+					 c.by_index[i]->access != ACC_WRITE) ||
+					(c.by_index[i]->kind == EV_CALL && c.returns_read[i]));
+			free(exported);
+		}
+		fresh.result_tells |= fresh.returns_read;
+	}
+	/* Replace the old summary. */
+	{
+		struct summary *old = &p->sums[fi];
+
+		fresh.version = old->version + !summary_same(&fresh, old);
+		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
+		free(old->all_reads.v); free(old->all_mwrites.v);
+		free(old->entry_mwrites.v); free(old->entry_plain.v); free(old->waited.v);
+		*old = fresh;
+	}
+	for (int b = 0; b < f->nblocks; b++)
+		state_free(&in[b]);
+	state_free(&cur);
+	free(in);
+	free(c.pre_spawn);
+	free(c.used);
+	free(c.by_index);
+	free(c.returns_read);
+	guards_free(&c.guards);
+	pairset_free(&c.origins);
+	for (int i = 0; i < c.derived.n; i++)
+		free(c.derived.v[i].reads);
+	free(c.derived.v);
+}
+
+/* Marks the functions that some call in the tree reaches. */
+void find_called(struct program *p)
+{
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+				struct summary *s;
+
+				if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
+					p->called[s - p->sums] = 1;
+			}
+}
+
+/* Every call of the tree whose callee is known, in function order; *N
+ * gets their number.  The caller frees the array. */
+struct call_edge *call_edges(struct program *p, int *n)
+{
+	struct call_edge *edges = NULL;
+	int cap = 0;
+
+	*n = 0;
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+				struct summary *cs;
+
+				if (e->kind != EV_CALL || !(cs = callee_of(p, e, p->fns[fi].file)))
+					continue;
+				grow(&edges, &cap, *n + 1, sizeof *edges);
+				edges[*n].caller = fi;
+				edges[(*n)++].callee = (int)(cs - p->sums);
+			}
+	return edges;
+}
+
+/* The most rounds over a recursive component before its summaries count
+ * as final: recursion through many functions could otherwise grow them
+ * for long, and a summary that is still growing by then is nearly
+ * complete.  (Summaries only grow, so rounds end when nothing changes.) */
+#define MAX_SUMMARY_RUNS 12
+
+/* Summaries, then facts, for the functions of one strongly connected
+ * component of the call graph (MEMBERS, N of them), whose callees outside
+ * it are all final.  A function that calls no function of its own
+ * component is analysed once, facts included; a recursive component is
+ * run to a fixpoint first (bounded by MAX_SUMMARY_RUNS rounds), then once
+ * more recording facts. */
+static void solve_component(struct program *p, const int *members, int n, int recursive)
+{
+	int changed = recursive, rounds = 0;
+
+	p->emit = 0;
+	while (changed && rounds++ < MAX_SUMMARY_RUNS) {
+		changed = 0;
+		for (int i = 0; i < n; i++) {
+			unsigned before = p->sums[members[i]].version;
+
+			run_function(p, members[i]);
+			changed |= p->sums[members[i]].version != before;
+		}
+	}
+	if (changed)
+		analysis_cap_hit(CAP_SUMMARY);
+	p->emit = 1;
+	for (int i = 0; i < n; i++)
+		run_function(p, members[i]);
+}
+
+/* Computes every function's summary and records the facts.  A function's
+ * summary depends only on those of its callees, so the call graph's
+ * strongly connected components are solved callees first (Tarjan's
+ * algorithm, iterative: call chains can be deep, and it yields the
+ * components in that order): most functions are then analysed once. */
+void solve_summaries(struct program *p)
+{
+	int n = p->nfns, nedges, next_index = 0, top = 0, tsp = 0;
+	struct call_edge *edges = call_edges(p, &nedges);
+	int *out_head = new_heads(n), *out_next = new_heads(nedges);
+	int *index = new_heads(n), *low = xcalloc(n + 1, sizeof *low);
+	int *calls = xcalloc(n + 1, sizeof *calls), *cursor = xcalloc(n + 1, sizeof *cursor);
+	int *tarjan = xcalloc(n + 1, sizeof *tarjan), *members = xcalloc(n + 1, sizeof *members);
+	unsigned char *on_stack = xcalloc(n + 1, 1), *self_call = xcalloc(n + 1, 1);
+
+	for (int k = nedges - 1; k >= 0; k--) {
+		out_next[k] = out_head[edges[k].caller];
+		out_head[edges[k].caller] = k;
+		if (edges[k].caller == edges[k].callee)
+			self_call[edges[k].caller] = 1;
+	}
+	for (int root = 0; root < n; root++) {
+		if (index[root] >= 0)
+			continue;
+		index[root] = low[root] = next_index++;
+		tarjan[tsp++] = root;
+		on_stack[root] = 1;
+		cursor[root] = out_head[root];
+		calls[top++] = root;
+		while (top) {
+			int f = calls[top - 1], k = cursor[f];
+
+			if (k >= 0) {
+				int g = edges[k].callee;
+
+				cursor[f] = out_next[k];
+				if (index[g] < 0) {
+					index[g] = low[g] = next_index++;
+					tarjan[tsp++] = g;
+					on_stack[g] = 1;
+					cursor[g] = out_head[g];
+					calls[top++] = g;
+				} else if (on_stack[g] && index[g] < low[f]) {
+					low[f] = index[g];
+				}
+				continue;
+			}
+			top--;
+			if (top && low[f] < low[calls[top - 1]])
+				low[calls[top - 1]] = low[f];
+			if (low[f] == index[f]) {
+				int m = 0, g;
+
+				do {
+					g = tarjan[--tsp];
+					on_stack[g] = 0;
+					members[m++] = g;
+				} while (g != f);
+				solve_component(p, members, m, m > 1 || self_call[f]);
+			}
+		}
+	}
+	free(edges); free(out_head); free(out_next); free(index); free(low);
+	free(calls); free(cursor); free(tarjan); free(members); free(on_stack);
+	free(self_call);
+}

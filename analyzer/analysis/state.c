@@ -1,0 +1,166 @@
+/* analyzer/analysis/state.c — the dataflow state at one point of a function
+ * (struct state, internal.h): copying and merging it, and what orderings
+ * and thread creations do to it. */
+#include "internal.h"
+
+unsigned writer_kills(enum ord o)
+{
+	switch (o) {
+	case ORD_FULL: case ORD_RELEASE: case ORD_ACQ_REL:
+		return K_ALL;
+	case ORD_WMB:
+		return K_WRITE | K_RMW;
+	case ORD_RMB:
+		return K_READ | K_RMW;
+	default:
+		return 0;
+	}
+}
+
+int reader_kills(enum ord o, int is_barrier)
+{
+	/* A full barrier or read barrier orders earlier reads before later
+	 * ones; so does an acquire fence, but not an acquire load of some
+	 * other variable (it orders only itself). */
+	return o == ORD_FULL || o == ORD_RMB || (is_barrier && (o == ORD_ACQUIRE || o == ORD_ACQ_REL));
+}
+
+void state_free(struct state *s)
+{
+	free(s->pend_plain.v);
+	free(s->pend_reads.v);
+	free(s->seen_plain.v);
+	free(s->seen_reads.v);
+	free(s->fenced.v);
+	free(s->published.v);
+	free(s->locks.v);
+	memset(s, 0, sizeof *s);
+}
+
+void state_copy(struct state *to, const struct state *from)
+{
+	to->reached = from->reached;
+	es_copy(&to->pend_plain, &from->pend_plain);
+	es_copy(&to->pend_reads, &from->pend_reads);
+	es_copy(&to->seen_plain, &from->seen_plain);
+	es_copy(&to->seen_reads, &from->seen_reads);
+	to->fenced.n = 0;
+	for (int i = 0; i < from->fenced.n; i++)
+		fs_add(&to->fenced, from->fenced.v[i].plain, from->fenced.v[i].fence);
+	es_copy(&to->published, &from->published);
+	to->killed = from->killed;
+	to->locks.n = 0;
+	for (int i = 0; i < from->locks.n; i++)
+		ss_add(&to->locks, from->locks.v[i]);
+	to->threads = from->threads;
+	to->calm = from->calm;
+	to->mb_before_rmw = from->mb_before_rmw;
+	to->after_rmw = from->after_rmw;
+}
+
+/* Merges FROM into the block-entry state TO; returns whether TO changed. */
+int state_merge(struct state *to, const struct state *from)
+{
+	int changed = 0;
+
+	if (!from->reached)
+		return 0;
+	if (!to->reached) {
+		state_copy(to, from);
+		return 1;
+	}
+	changed |= es_union(&to->pend_plain, &from->pend_plain);
+	changed |= es_union(&to->pend_reads, &from->pend_reads);
+	changed |= es_union(&to->seen_plain, &from->seen_plain);
+	changed |= es_union(&to->seen_reads, &from->seen_reads);
+	changed |= es_union(&to->published, &from->published);
+	for (int i = 0; i < from->fenced.n; i++)
+		changed |= fs_add(&to->fenced, from->fenced.v[i].plain, from->fenced.v[i].fence);
+	if ((to->killed & from->killed) != to->killed) {
+		to->killed &= from->killed;
+		changed = 1;
+	}
+	for (int i = 0; i < to->locks.n; i++)
+		if (!ss_has(&from->locks, to->locks.v[i])) {
+			to->locks.v[i--] = to->locks.v[--to->locks.n];
+			changed = 1;
+		}
+	if (from->threads > to->threads) {
+		to->threads = from->threads;
+		changed = 1;
+	}
+	if (to->calm && !from->calm) {
+		to->calm = 0;
+		changed = 1;
+	}
+	if (to->mb_before_rmw && !from->mb_before_rmw) {
+		to->mb_before_rmw = 0;
+		changed = 1;
+	}
+	if (to->after_rmw && !from->after_rmw) {
+		to->after_rmw = 0;
+		changed = 1;
+	}
+	return changed;
+}
+
+/* Can no other thread be running in state S? */
+int quiet(const struct state *s)
+{
+	return s->threads != THREADS_RUNNING;
+}
+
+/* Does plain access E initialise memory fresh from an allocator, that no
+ * other thread can reach yet (fresh.c, extract_fresh.c)?  Such
+ * an access may still be published too early (writer side), but it races
+ * with nothing before its publication: it is no reader-side access, no
+ * racing access and no lockset member. */
+int is_new(const struct event *e)
+{
+	return e->fresh_init;
+}
+
+int same_object(const struct event *a, const struct event *b)
+{
+	return a->oid >= 0 && a->oid == b->oid;
+}
+
+/* Orders pending plain accesses whose type KILL covers; a fence barrier
+ * FENCE is remembered for the unpaired-barrier check. */
+void kill_plain(struct state *s, unsigned kill, struct event *fence)
+{
+	if (!kill)
+		return;
+	for (int i = 0; i < s->pend_plain.n; i++) {
+		struct event *p = s->pend_plain.v[i];
+
+		if (kill & (1u << p->access)) {
+			if (fence && p->access != ACC_READ)
+				fs_add(&s->fenced, p, fence);
+			es_remove_at(&s->pend_plain, i--);
+		}
+	}
+	s->killed |= kill;
+}
+
+/* An acquire read of F supersedes earlier reads of F: what follows is
+ * guarded by the value the acquire returned (a test-and-test-and-set
+ * lock spins with READ_ONCE, then takes the lock with an acquire RMW). */
+void kill_reads_of(struct state *s, const struct event *acquire)
+{
+	for (int i = 0; i < s->pend_reads.n; i++)
+		if (s->pend_reads.v[i]->oid == acquire->oid)
+			es_remove_at(&s->pend_reads, i--);
+}
+
+void kill_reads(struct state *s)
+{
+	s->pend_reads.n = 0;
+	s->killed |= K_READER;
+}
+
+void spawn(struct state *s)
+{
+	s->threads = THREADS_RUNNING;
+	s->calm = 0;
+}

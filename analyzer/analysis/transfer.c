@@ -1,0 +1,488 @@
+/* analyzer/analysis/transfer.c — the transfer function of the per-function
+ * dataflow (see dataflow.c for the state it keeps): what each event, and
+ * each call through its callee's summary, does to the state, and the
+ * writer-side and reader-side checks that make candidates and links. */
+#include "internal.h"
+
+/* Guards: does the current block run only on a read's value? */
+struct test_deps_ctx { struct fn_ctx *c; int **out; int *cap; int n; int depth; };
+
+static void collect_test_item(struct test_deps_ctx *t, const struct dep_item *d);
+
+static void collect_index(struct test_deps_ctx *t, int k)
+{
+	const struct event *e;
+
+	if (k < 0)
+		return;         /* (PARAM_SOURCE) */
+	for (int i = 0; i < t->n; i++)
+		if ((*t->out)[i] == k)
+			return;
+	grow(t->out, t->cap, t->n + 1, sizeof **t->out);
+	(*t->out)[t->n++] = k;
+	/* A call's result depends on what was passed to it: if
+	 * (check(READ_ONCE(f))) tests f too. */
+	if (k >= 0 && k < t->c->nevents && (e = t->c->by_index[k]) != NULL && e->kind == EV_CALL &&
+	    t->depth < 4) {
+		t->depth++;
+		for (int j = 0; j < e->deps.n; j++)
+			collect_test_item(t, &e->deps.v[j]);
+		t->depth--;
+	}
+}
+
+/* Collects the event indexes the value of item D comes from (any role). */
+static void collect_test_item(struct test_deps_ctx *t, const struct dep_item *d)
+{
+	if (!names_value(d))
+		return;
+	if (d->kind == DEP_EVENT) {
+		collect_index(t, d->n);
+	} else {
+		struct derived *l = dm_get(&t->c->derived, d->name, 0);
+
+		for (int i = 0; l && i < l->n; i++)
+			collect_index(t, l->reads[i]);
+	}
+}
+
+int test_deps(void *ctx, const struct event *test, int **out, int *cap)
+{
+	struct test_deps_ctx t = { ctx, out, cap, 0, 0 };
+
+	for (int k = 0; k < test->deps.n; k++)
+		collect_test_item(&t, &test->deps.v[k]);
+	return t.n;
+}
+
+/* Does the block being walked run only on the value of marked read R
+ * (guards.h)?  R is the function's own read, tested by a branch or loop
+ * that controls the block, or a callee's, whose call's result is tested
+ * so, or which a callee returning nothing waited for. */
+static int guarded(const struct fn_ctx *c, const struct event *r)
+{
+	const struct guards *g = &c->guards;
+	int b = c->cur_block;
+
+	if (r->func == c->fn->name)
+		return guards_has(g, b, r->index);
+	if (pairset_get(&c->origins, r->gid, WAITED_IN_CALLEE) >= 0)
+		return 1;
+	for (int i = 0; b >= 0 && b < g->nblocks && i < g->n[b]; i++)
+		if (pairset_get(&c->origins, r->gid, g->v[b][i]) >= 0)
+			return 1;
+	return 0;
+}
+
+/* Does plain access P (own: of this function; else seen through CALL to
+ * CALLEE) depend on the value of marked read R: does it run only on R's
+ * value (guarded), or is its address computed from it?  Only then is P
+ * what R's reader consumes. */
+static int depends_on_value(struct fn_ctx *c, const struct event *p, const struct event *r, int own,
+			    const struct event *call, const char *callee)
+{
+	if (guarded(c, r))
+		return 1;
+	if (own && r->func == c->fn->name && depends_on(&c->derived, p, r))
+		return 1;
+	return call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r);
+}
+
+/* Remembers that the reads in SET came into the caller through CALL. */
+static void note_origins(struct fn_ctx *c, const struct evset *set, const struct event *call, int waited)
+{
+	for (int i = 0; i < set->n; i++)
+		pairset_put(&c->origins, set->v[i]->gid, waited ? WAITED_IN_CALLEE : call->index, 1);
+}
+
+/* Is the address of P, an access of this function, computed from the
+ * value of a marked read: its own (p = READ_ONCE(head); p->key), or one
+ * that a callee returns (p = get_head(); p = clear_flag(rcu_dereference(x)))?
+ * Then P is reached through that pointer, and its dependency orders it
+ * after that read: another flag read before does not publish what P
+ * accesses (a statistic tested on the way, W7 of docs/real-code.md). */
+static int address_from_marked_read(struct fn_ctx *c, const struct event *p)
+{
+	int *idx = NULL, cap = 0, n, found = 0;
+	struct test_deps_ctx t = { c, &idx, &cap, 0, 0 };
+
+	/* the items an address is computed from: a store's value is not */
+	for (int k = 0; k < p->deps.n; k++)
+		if (p->deps.v[k].role != DEP_VALUE)
+			collect_test_item(&t, &p->deps.v[k]);
+	n = t.n;
+	for (int i = 0; i < n && !found; i++) {
+		const struct event *e = idx[i] >= 0 && idx[i] < c->nevents ? c->by_index[idx[i]] : NULL;
+
+		found = e && ((e->kind == EV_ACCESS && e->marked && e->access != ACC_WRITE) ||
+			      (e->kind == EV_CALL && c->returns_read[idx[i]]));
+	}
+	free(idx);
+	return found;
+}
+
+/* M, a marked write or RMW, is reached in state S.  EXTRA_KILLED is what
+ * the callee (when M is in one) ordered before M; PRE_SPAWN says that a
+ * thread is created right after, before any join: initialisation that
+ * pthread_create orders for the new threads. */
+static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, unsigned extra_killed,
+			 int pre_spawn)
+{
+	struct analysis *a = c->p->out;
+
+	if (!c->p->emit || !m->object)
+		return;
+	for (int i = 0; i < s->pend_plain.n; i++) {
+		struct event *p = s->pend_plain.v[i];
+
+		if (same_object(p, m) || (extra_killed & (1u << p->access)))
+			continue;
+		if (pre_spawn)
+			continue;
+		add_candidate(&a->writers, &a->nwriters, &a->wcap, &a->wseen, p, m, c->fn);
+	}
+	/* Initialisation before pthread_create publishes nothing to running
+	 * threads: it is no producer either; nor is a write made after the
+	 * threads are joined. */
+	for (int i = 0; i < s->seen_plain.n && !pre_spawn && !quiet(s); i++) {
+		struct event *p = s->seen_plain.v[i];
+		struct event *fence;
+
+		if (same_object(p, m))
+			continue;
+		fence = fs_fence(&s->fenced, p);
+		add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, p, m, fence, c->fn,
+			 !es_has(&s->pend_plain, p));
+	}
+	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++)
+		if (s->seen_reads.v[i]->object && guarded(c, s->seen_reads.v[i]))
+			add_relay(a, s->seen_reads.v[i], m);
+}
+
+/* P, a plain access, is reached in state S.  READER_ORDERED: a callee
+ * ordered earlier reads before P.  OWN: P is an event of this function
+ * (dependencies through locals are only known then). */
+static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int reader_ordered,
+			 int own, const struct event *call, const char *callee)
+{
+	struct analysis *a = c->p->out;
+	int through_pointer = -1;     /* address_from_marked_read(P), asked once */
+
+	if (!c->p->emit || !p->object || is_new(p))
+		return;
+	/* While no other thread runs (before the first thread creation, or
+	 * after the threads are joined), reading F then accessing D is no
+	 * consumer: nothing concurrent can be on the other side. */
+	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++) {
+		struct event *r = s->seen_reads.v[i];
+
+		/* An acquire (or a later read barrier) orders P whether or not P
+		 * runs on R's value: that consumer is kept, for the lockset rule
+		 * (ordered_after_acquire) and the release its writer needs. */
+		if (!same_object(p, r) && r->object &&
+		    (!es_has(&s->pend_reads, r) || depends_on_value(c, p, r, own, call, callee)))
+			add_link(&a->consumers, &a->nconsumers, &a->ccap, &a->cseen, p, r, NULL, c->fn,
+				 !es_has(&s->pend_reads, r));
+	}
+	/* Writes count too: a control dependency does not order a later plain
+	 * store in the LKMM (only an address dependency or a fence does). */
+	if (reader_ordered || quiet(s))
+		return;
+	for (int i = 0; i < s->pend_reads.n; i++) {
+		struct event *r = s->pend_reads.v[i];
+
+		if (same_object(p, r) || !r->object || !guarded(c, r))
+			continue;
+		if (own && r->func == c->fn->name && depends_on(&c->derived, p, r))
+			continue;   /* address dependency: ordered */
+		if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
+			continue;   /* the same, through the callee's parameter */
+		if (own && through_pointer < 0)
+			through_pointer = address_from_marked_read(c, p);
+		if (own && through_pointer)
+			continue;   /* reached through a pointer read with a dependency */
+		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
+	}
+}
+
+/* Plain access P comes after marked writes still in S->published: if one
+ * of them publishes P's object to a reader, P races with that reader.
+ * Only writes written before P count: a later one reaches P around a loop,
+ * from the previous round. */
+static void note_late(struct fn_ctx *c, struct state *s, struct event *p)
+{
+	if (is_new(p))
+		return;
+	for (int i = 0; i < s->published.n; i++) {
+		struct event *m = s->published.v[i];
+
+		if (!same_object(p, m) && m->file && p->file && strcmp(m->file, p->file) == 0 &&
+		    m->line < p->line)
+			add_link(&c->p->out->late, &c->p->out->nlate, &c->p->out->lcap, &c->p->out->lseen, p, m, NULL, c->fn, 0);
+	}
+}
+
+static int pre_spawn_at(struct fn_ctx *c, const struct event *e)
+{
+	return c->pre_spawn && c->pre_spawn[e->index];
+}
+
+/* A call of a lock wrapper (the callee's summary says which parameter it
+ * locks or unlocks) takes or releases the lock the caller passes, as
+ * pthread_mutex_lock(&m) would. */
+static void apply_lock_wrapper(struct fn_ctx *c, struct state *s, const struct event *call,
+			       const struct summary *cs)
+{
+	int n = cs->lock_param >= 0 ? cs->lock_param : cs->unlock_param;
+	const struct object_ref *ref;
+	const char *arg;
+
+	if (n < 0 || !(arg = call_argument(call, n, &ref)))
+		return;
+	if (ref->kind != OBJ_FUNCTION) {
+		const char *key = kept_key(c->p->out, arg);
+
+		if (cs->lock_param >= 0) {
+			ss_add(&s->locks, (char *)key);
+		} else {
+			kill_plain(s, writer_kills(ORD_RELEASE), NULL);
+			ss_remove_lock(&s->locks, key);
+		}
+	}
+}
+
+/* Fills SUM's lock_param and unlock_param for F, whose exit state is EXIT
+ * (NULL when the exit is unreachable). */
+void find_lock_wrapper(const struct function *f, const struct state *exit, struct summary *sum)
+{
+	int lockp = -1, unlockp = -1;
+	const char *locked = NULL;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+			int n;
+
+			if ((e->kind != EV_LOCK && e->kind != EV_UNLOCK) || !e->param_use ||
+			    (n = param_use(e, f->link_key)) < 0)
+				continue;
+			if (e->kind == EV_LOCK && lockp < 0) {
+				lockp = n;
+				locked = e->object;
+			} else if (e->kind == EV_UNLOCK && unlockp < 0) {
+				unlockp = n;
+			}
+		}
+	sum->lock_param = sum->unlock_param = -1;
+	if (lockp >= 0 && unlockp < 0 && exit && locked && ss_has(&exit->locks, locked))
+		sum->lock_param = lockp;
+	else if (unlockp >= 0 && lockp < 0)
+		sum->unlock_param = unlockp;
+}
+
+static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
+{
+	struct summary *cs = callee_of(c->p, call, c->fn->file);
+	struct summary *me = c->sum;
+	const char *callee;
+	const struct call_view *view;
+	const struct evset *seen;
+
+	if (!cs)
+		return;              /* unknown callee: no effect assumed */
+	callee = c->p->fns[cs - c->p->sums].link_key;
+	view = call_view_of(c->p, call, cs, callee);
+	for (int i = 0; i < view->entry_mwrites.n; i++) {
+		const struct exposed *x = &view->entry_mwrites.v[i];
+		struct event *e = x->e;
+
+		writer_check(c, s, e, x->killed_before, pre_spawn_at(c, call));
+		if (me)
+			xs_add(&me->entry_mwrites, e, s->killed | x->killed_before);
+	}
+	for (int i = 0; i < view->entry_plain.n; i++) {
+		const struct exposed *x = &view->entry_plain.v[i];
+		struct event *e = x->e;
+
+		reader_check(c, s, e, (x->killed_before & K_READER) != 0, 0, call, callee);
+		if (me)
+			xs_add(&me->entry_plain, e, s->killed | x->killed_before);
+	}
+	kill_plain(s, cs->must_kill & K_ALL, NULL);
+	if (cs->must_kill & K_READER)
+		kill_reads(s);
+	apply_lock_wrapper(c, s, call, cs);
+	/* create_thread(fn, arg) and the like: only a function that calls
+	 * pthread_create itself counts (not every caller of a library
+	 * function that may start a helper thread deep inside). */
+	if (cs->calls_create)
+		spawn(s);
+	/* wait_all_threads(): a helper that joins the threads joins them for
+	 * its caller too (the last thread event, as in find_quiet_entries). */
+	if (c->p->joins[cs - c->p->sums])
+		s->threads = THREADS_JOINED;
+	/* A tested result guards the caller only with the reads it carries:
+	 * futex_op(OP_WAKE) returning a constant says nothing of the futex
+	 * its OP_WAIT case waits on (W14). */
+	if (cs->result_tells) {
+		note_origins(c, view->set[VIEW_EXIT_READS], call, 0);
+		note_origins(c, view->set[VIEW_ALL_READS], call, 0);
+	}
+	/* (as the call sees them: a read through a parameter is a clone, or
+	 * none when the caller passes a private local) */
+	for (int i = 0; i < cs->waited.n; i++) {
+		struct event *seen = through_call(c->p, call, callee, cs->waited.v[i]);
+
+		if (seen)
+			pairset_put(&c->origins, seen->gid, WAITED_IN_CALLEE, 1);
+	}
+	if (cs->returns_read && call->index >= 0 && call->index < c->nevents)
+		c->returns_read[call->index] = 1;
+	if (!s->calm)                 /* initialisation in a helper (see transfer) */
+		es_union(&s->pend_plain, view->set[VIEW_EXIT_PLAIN]);
+	es_union(&s->pend_reads, view->set[VIEW_EXIT_READS]);
+	es_union(&s->seen_reads, view->set[VIEW_ALL_READS]);
+	if (me) {
+		es_union(&me->all_reads, view->set[VIEW_ALL_READS]);
+		es_union(&me->all_mwrites, view->set[VIEW_ALL_MWRITES]);
+	}
+	seen = view->set[VIEW_ALL_PLAIN];
+	if (!s->calm)
+		es_union(&s->seen_plain, seen);
+	if (me)
+		es_union(&me->all_plain, seen);
+	if (c->p->emit && !quiet(s) && !pre_spawn_at(c, call))
+		for (int i = 0; i < seen->n; i++)
+			if (seen->v[i]->object)
+				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
+					     !c->p->called[c->fn - c->p->fns]);
+	/* die(): what the callee did happened, but nothing after the call
+	 * does on this path (see transfer). */
+	if (cs->noreturn)
+		s->reached = 0;
+}
+
+void transfer(struct fn_ctx *c, struct state *s, struct event *e)
+{
+	struct summary *me = c->sum;
+
+	if (!s->reached)             /* after a call that never returns */
+		return;
+
+	switch (e->kind) {
+	case EV_ACCESS:
+		if (!e->object)
+			break;
+		if (!e->marked) {
+			reader_check(c, s, e, 0, 1, NULL, NULL);
+			if (c->p->emit && !quiet(s) && !pre_spawn_at(c, e))
+				note_late(c, s, e);
+			if (c->p->emit) {
+				if (!quiet(s) && !pre_spawn_at(c, e))
+					record_locks(c->p->out, e, c->fn, &s->locks,
+						     !c->p->called[c->fn - c->p->fns]);
+			}
+			if (me) {
+				xs_add(&me->entry_plain, e, s->killed);
+				es_add(&me->all_plain, e);
+			}
+			/* Done before any thread exists: pthread_create orders it
+			 * before everything every thread does, whatever flag they
+			 * read later (also when a loop of pthread_create may run
+			 * zero times): no writer-side access. */
+			if (s->calm)
+				break;
+			es_add(&s->pend_plain, e);
+			es_add(&s->seen_plain, e);
+			break;
+		}
+		if (c->p->emit)
+			record_locks(c->p->out, e, c->fn, &s->locks, !c->p->called[c->fn - c->p->fns]);
+		/* A marked access orders what its own ordering covers first
+		 * (a release store orders everything before it), and with
+		 * smp_mb__before_atomic() before it an RMW is fully ordered. */
+		if (s->mb_before_rmw && e->access == ACC_RMW) {
+			kill_plain(s, K_ALL, NULL);
+			kill_reads(s);
+		}
+		s->mb_before_rmw = 0;
+		s->after_rmw = e->access == ACC_RMW;
+		kill_plain(s, writer_kills(e->ord), NULL);
+		if (e->access == ACC_WRITE || e->access == ACC_RMW) {
+			writer_check(c, s, e, 0, pre_spawn_at(c, e));
+			/* A store, or an RMW done for its effect, publishes; an RMW
+			 * whose result is tested takes something (a lock). */
+			if (e->access == ACC_WRITE || e->discarded)
+				es_add(&s->published, e);
+			if (me) {
+				xs_add(&me->entry_mwrites, e, s->killed);
+				es_add(&me->all_mwrites, e);
+			}
+		}
+		/* An RMW whose result is thrown away (set_bit(...);) guards
+		 * nothing: only its write half matters to the reader side. */
+		if ((e->access == ACC_READ || e->access == ACC_RMW) && !e->discarded &&
+		    (e->access != ACC_READ || c->used[e->index])) {
+			/* A read after a publication is taken as a handshake (the
+			 * consumer's acknowledgement): it ends the "late" window. */
+			if (e->access == ACC_READ)
+				s->published.n = 0;
+			if (reader_kills(e->ord, 0))
+				kill_reads(s);
+			else if (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL)
+				kill_reads_of(s, e);
+			/* The read half of a release RMW (clear_bit_unlock,
+			 * xchg_release) is relaxed, but it releases a lock rather
+			 * than guarding what follows: only relaxed reads count. */
+			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE)
+				es_add(&s->pend_reads, e);
+			if (c->p->emit && !quiet(s))
+				for (int i = 0; i < s->seen_plain.n; i++)
+					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
+					    !is_new(s->seen_plain.v[i]))
+						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
+							 s->seen_plain.v[i], e, NULL, c->fn, 0);
+			es_add(&s->seen_reads, e);
+			if (me)
+				es_add(&me->all_reads, e);
+		}
+		break;
+	case EV_BARRIER:
+		if (e->ord == ORD_BEFORE_RMW) {
+			s->mb_before_rmw = 1;
+			break;
+		}
+		if (e->ord == ORD_AFTER_RMW) {
+			if (s->after_rmw) {
+				kill_plain(s, K_ALL, e);
+				kill_reads(s);
+			}
+			break;
+		}
+		kill_plain(s, writer_kills(e->ord), e);
+		if (reader_kills(e->ord, 1))
+			kill_reads(s);
+		if (is_named(e, "pthread_create")) {
+			spawn(s);
+			if (me)
+				me->calls_create = 1;
+		} else if (is_named(e, "pthread_join")) {
+			s->threads = THREADS_JOINED;
+		}
+		break;
+	case EV_LOCK:
+		if (e->object)
+			ss_add(&s->locks, e->object);
+		break;
+	case EV_UNLOCK:
+		kill_plain(s, writer_kills(ORD_RELEASE), NULL);
+		if (e->object)
+			ss_remove_lock(&s->locks, e->object);
+		break;
+	case EV_CALL:
+		apply_call(c, s, e);
+		break;
+	case EV_LOCAL:
+		break;
+	}
+}

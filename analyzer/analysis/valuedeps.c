@@ -1,0 +1,273 @@
+/* analyzer/analysis/valuedeps.c — value dependencies inside one function:
+ * which marked reads each local's value comes from (flow-insensitively),
+ * which accesses depend on a read through their address or stored value,
+ * and which reads' values are used at all or leave the function. */
+#include "internal.h"
+
+struct derived *dm_get(struct deriv_map *m, const char *local, int create)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strcmp(m->v[i].local, local) == 0)
+			return &m->v[i];
+	if (!create)
+		return NULL;
+	grow(&m->v, &m->cap, m->n + 1, sizeof *m->v);
+	memset(&m->v[m->n], 0, sizeof m->v[m->n]);
+	m->v[m->n].local = local;
+	return &m->v[m->n++];
+}
+
+static int dm_add(struct derived *d, int read)
+{
+	for (int i = 0; i < d->n; i++)
+		if (d->reads[i] == read)
+			return 0;
+	grow(&d->reads, &d->cap, d->n + 1, sizeof *d->reads);
+	d->reads[d->n++] = read;
+	return 1;
+}
+
+/* Adds to TARGET the sources of item D of a local's value (in map M):
+ * 1 when TARGET grew. */
+static int add_source(struct deriv_map *m, struct derived *target, const struct dep_item *d)
+{
+	int changed = 0;
+
+	if (d->role != DEP_ADDRESS)
+		return 0;
+	if (d->kind == DEP_PARAM) {
+		changed |= dm_add(target, PARAM_SOURCE);
+	} else if (d->kind == DEP_EVENT) {
+		changed |= dm_add(target, d->n);
+	} else if (d->kind == DEP_LOCAL) {
+		struct derived *src = dm_get(m, d->name, 0);
+
+		if (src && src != target)
+			for (int i = 0; i < src->n; i++)
+				changed |= dm_add(target, src->reads[i]);
+	}
+	return changed;
+}
+
+/* Flow-insensitively, which marked reads (by event index) can each local's
+ * value come from, and whether a parameter's can (PARAM_SOURCE): a small
+ * fixpoint over the local assignments. */
+void compute_derived(struct function *f, struct deriv_map *m)
+{
+	int changed = 1, rounds = 0;
+
+	while (changed && rounds++ < 20) {
+		changed = 0;
+		for (int b = 0; b < f->nblocks; b++)
+			for (int i = 0; i < f->blocks[b].nevents; i++) {
+				struct event *e = &f->blocks[b].events[i];
+				struct derived *target;
+
+				if (e->kind != EV_LOCAL || !e->defines)
+					continue;
+				target = dm_get(m, e->defines, 1);
+				for (int k = 0; k < e->deps.n; k++)
+					changed |= add_source(m, target, &e->deps.v[k]);
+			}
+	}
+	if (changed)
+		analysis_cap_hit(CAP_DERIVED);
+}
+
+/* Does the value of D's source (a local of map M, or an event) come
+ * from the event of index READ? */
+static int source_is(struct deriv_map *m, const struct dep_item *d, int read)
+{
+	if (d->kind == DEP_EVENT)
+		return d->n == read;
+	if (d->kind == DEP_LOCAL) {
+		struct derived *l = dm_get(m, d->name, 0);
+
+		for (int i = 0; l && i < l->n; i++)
+			if (l->reads[i] == read)
+				return 1;
+	}
+	return 0;
+}
+
+/* Is plain access P ordered after marked read R (both in the function
+ * whose map is M: the indexes are the function's own; "@N" in P's uses
+ * may name a call) by a dependency: its address depends on R's value, or,
+ * for a store, the value it stores does (its DEP_VALUE items,
+ * extract_expr.c: they order it as an address dependency would)? */
+int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
+{
+	for (int k = 0; k < p->deps.n; k++) {
+		const struct dep_item *d = &p->deps.v[k];
+
+		if ((d->role == DEP_ADDRESS || (d->role == DEP_VALUE && p->access == ACC_WRITE)) &&
+		    source_is(m, d, r->index))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does the address of P, an access of CALLEE seen through CALL, depend on
+ * marked read R of the caller (map M) through the argument CALL passes
+ * for the parameter P's address comes from?  (One call deep: "$CALLEE:N"
+ * in P's uses, "#N=..." in the call's.) */
+int depends_through_call(struct deriv_map *m, const struct event *call, const char *callee,
+				const struct event *p, const struct event *r)
+{
+	int n;
+
+	if (!p->param_use || (n = param_use(p, callee)) < 0)
+		return 0;
+	for (int k = 0; k < call->deps.n; k++) {
+		const struct dep_item *d = &call->deps.v[k];
+
+		if (d->role == DEP_ARGUMENT && d->arg == n && source_is(m, d, r->index))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does item D name a source of a value: a local or an event, in any role
+ * (a stored value's "~ITEM" and a call argument's "#N=ITEM" name ITEM)?
+ * Parameters and the marks of fresh memory name none. */
+int names_value(const struct dep_item *d)
+{
+	return d->kind == DEP_LOCAL || d->kind == DEP_EVENT;
+}
+
+/* Marks in USED (N entries, by event index) the reads that the value of
+ * item D comes from (map M). */
+static void mark_item(struct deriv_map *m, const struct dep_item *d, unsigned char *used, int n)
+{
+	if (!names_value(d))
+		return;
+	if (d->kind == DEP_EVENT) {
+		if (d->n < n)
+			used[d->n] = 1;
+	} else {
+		struct derived *l = dm_get(m, d->name, 0);
+
+		for (int i = 0; l && i < l->n; i++)
+			if (l->reads[i] >= 0 && l->reads[i] < n)
+				used[l->reads[i]] = 1;
+	}
+}
+
+/* mark_item for every item of E. */
+static void mark_items(struct deriv_map *m, const struct event *e, unsigned char *used, int n)
+{
+	for (int k = 0; k < e->deps.n; k++)
+		mark_item(m, &e->deps.v[k], used, n);
+}
+
+/* One more than the largest event index of F: the size of the arrays
+ * indexed by event index. */
+int event_count(const struct function *f)
+{
+	int n = 0;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			if (f->blocks[b].events[i].index >= n)
+				n = f->blocks[b].events[i].index + 1;
+	return n;
+}
+
+int defines_sink(const struct event *e, enum value_sink sink)
+{
+	return e->kind == EV_LOCAL && e->sink == sink;
+}
+
+/* Per event index of F (N events): does the value of that marked read
+ * reach SINK: "?loop", a loop of F waits for it (while (!READ_ONCE(flag))
+ * ;), and whatever F's callers do after the call runs only once F has
+ * seen the value it waited for, whether or not F returns it; "?ret", F
+ * returns it (or a value computed from it).  With ALWAYS, only sinks in
+ * blocks that run on every path count: a wait loop in one case of a
+ * switch (compat_futex_async's FUTEX_WAIT) does not wait for a caller
+ * that asks for FUTEX_WAKE. */
+unsigned char *sink_marks(const struct function *f, struct deriv_map *m, int n, enum value_sink sink,
+				 const struct guards *always)
+{
+	unsigned char *used = xcalloc((size_t)n + 1, 1);
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			if (defines_sink(&f->blocks[b].events[i], sink) && (!always || guards_always_runs(always, b)))
+				mark_items(m, &f->blocks[b].events[i], used, n);
+	return used;
+}
+
+/* Per event index of F (N events): is the value of that marked read
+ * used, flow-insensitively?
+ *
+ * USED (EXPORTED 0): tested by a condition, returned, passed to a call,
+ * stored (by a plain or a marked write), or part of an address; the value
+ * of a local counts where the local's does.  A read whose value is none of
+ * these (READ_ONCE(count) summed into a statistic, a read for its side
+ * effect) decides nothing: it guards nothing after it and consumes no
+ * publication.
+ *
+ * EXPORTED 1, may the value matter to F's callers: F returns it, stores
+ * it, passes it on, or waits for it in a loop; and, when F returns a value
+ * at all, F tests it (the result may say what it saw).  A read that F only
+ * tests to choose a branch of its own (liburcu's futex_wake_up(): if
+ * (uatomic_read(&futex) == -1) wake(...)) decides nothing once both
+ * branches meet again: the callers must not take it for a guard of what
+ * they do next. */
+unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n, int exported)
+{
+	int returns_value = 0;
+	unsigned char *used = xcalloc((size_t)n + 1, 1);
+
+	for (int b = 0; b < f->nblocks && exported; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			returns_value |= defines_sink(&f->blocks[b].events[i], SINK_RETURN);
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+			int sink;
+
+			if (!exported)
+				sink = (e->kind == EV_LOCAL && e->sink != SINK_NONE && e->sink != SINK_LOCAL) ||
+				       e->kind == EV_CALL || e->kind == EV_ACCESS;
+			else
+				sink = defines_sink(e, SINK_RETURN) || defines_sink(e, SINK_LOOP) ||
+				       (returns_value && defines_sink(e, SINK_TEST)) ||
+				       e->kind == EV_CALL || (e->kind == EV_ACCESS && e->access != ACC_READ);
+			if (sink)
+				mark_items(m, e, used, n);
+		}
+	return used;
+}
+
+/* Drops from SET the reads of F (name NAME) whose value EXPORTED says
+ * does not leave F. */
+void keep_exported(struct evset *set, const char *name, const unsigned char *exported, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < set->n; i++) {
+		struct event *r = set->v[i];
+
+		if (r->func != name || r->index >= n || exported[r->index])
+			set->v[k++] = r;
+	}
+	set->n = k;
+}
+
+/* Is the address item D names computed from a parameter (map M)? */
+int from_param(struct deriv_map *m, const struct dep_item *d)
+{
+	struct derived *l;
+
+	if (d->role != DEP_ADDRESS)
+		return 0;          /* a value stored, not the address */
+	if (d->kind == DEP_PARAM)
+		return 1;
+	l = d->kind == DEP_LOCAL ? dm_get(m, d->name, 0) : NULL;
+	for (int i = 0; l && i < l->n; i++)
+		if (l->reads[i] == PARAM_SOURCE)
+			return 1;
+	return 0;
+}
