@@ -34,9 +34,13 @@ endif
 
 B        := build
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -pthread -MMD -MP
+# "override": added even to CFLAGS given on the command line (the
+# sanitizer build gives its own), so that every build has the warnings and
+# the header dependencies (-MMD: without them a changed header left stale
+# objects in build-san/).
+override CFLAGS += -std=gnu11 -Wall -Wextra -pthread -MMD -MP
 ifeq ($(WERROR),1)
-CFLAGS   += -Werror
+override CFLAGS += -Werror
 endif
 CPPFLAGS += -I. -Idb -I$(LLVM_DIR)/include \
             -DKCSAN_INCLUDE_DIR='"$(abspath include)"' \
@@ -117,9 +121,10 @@ check: deps
 
 # The same sources in build-san/ with ASan and UBSan; a sanitizer report
 # makes the process exit 86 (leaks: 23; tests/sanitize.sh sets that),
-# which every step treats as a failure.  The runtime is not built here:
-# it must never be instrumented.
-SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# which every step treats as a failure.  KCSAN_DEBUG turns on the checks
+# of the analysis' invariants (analysis/sets.c).  The runtime is not built
+# here: it must never be instrumented.
+SAN_CFLAGS := -O1 -g -DKCSAN_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 sanitize-check:
 	@$(MAKE) --no-print-directory B=build-san CFLAGS="$(SAN_CFLAGS)" build-san/kcsan-scan build-san/unit-tests
 	@sh tests/sanitize.sh build-san

@@ -30,6 +30,21 @@ static int lower_bound_gid(const void *base, int n, size_t stride, int gid)
 	return lo;
 }
 
+/* Debug builds (KCSAN_DEBUG: the sanitizer build of make check) check
+ * after every change what the binary searches rely on: the numbers rise
+ * strictly along the array. */
+#ifdef KCSAN_DEBUG
+#include <assert.h>
+static void check_sorted(const void *base, int n, size_t stride)
+{
+	for (int i = 1; i < n; i++)
+		assert((*(struct event *const *)((const char *)base + (size_t)(i - 1) * stride))->gid <
+		       (*(struct event *const *)((const char *)base + (size_t)i * stride))->gid);
+}
+#else
+#define check_sorted(base, n, stride) ((void)0)
+#endif
+
 static int es_find(const struct evset *s, int gid, int *pos)
 {
 	int lo = lower_bound_gid(s->v, s->n, sizeof *s->v, gid);
@@ -55,6 +70,7 @@ int es_add(struct evset *s, struct event *e)
 	memmove(s->v + pos + 1, s->v + pos, (size_t)(s->n - pos) * sizeof *s->v);
 	s->v[pos] = e;
 	s->n++;
+	check_sorted(s->v, s->n, sizeof *s->v);
 	return 1;
 }
 
@@ -97,6 +113,7 @@ int es_union(struct evset *into, const struct evset *from)
 	into->v = merged;
 	into->n = n;
 	into->cap = size;
+	check_sorted(into->v, into->n, sizeof *into->v);
 	return 1;
 }
 
@@ -132,6 +149,7 @@ int fs_add(struct fset *s, struct event *p, struct event *f)
 	s->v[lo].plain = p;
 	s->v[lo].fence = f;
 	s->n++;
+	check_sorted(s->v, s->n, sizeof *s->v);
 	return 1;
 }
 
@@ -156,6 +174,7 @@ void xs_add(struct xset *s, struct event *e, unsigned killed)
 	s->v[lo].e = e;
 	s->v[lo].killed_before = killed;
 	s->n++;
+	check_sorted(s->v, s->n, sizeof *s->v);
 }
 
 int ss_has(const struct strset *s, const char *k)
