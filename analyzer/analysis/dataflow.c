@@ -36,13 +36,13 @@ static int key_cmp(const void *a, const void *b, void *prog)
 	return strcmp(p->fns[*(const int *)a].link_key, p->fns[*(const int *)b].link_key);
 }
 
-void analyse(struct function *fns, int nfns, struct analysis *out)
+struct analysis *analyse(struct function *fns, int nfns)
 {
+	struct analysis *out = xcalloc(1, sizeof *out);
 	struct program p = { 0 };
 	int *order = xcalloc(nfns + 1, sizeof *order), nstarts;
 	struct start_edge *starts;
 
-	memset(out, 0, sizeof *out);
 	analysis_caps_reset();
 	p.fns = fns;
 	p.nfns = nfns;
@@ -99,4 +99,5 @@ void analyse(struct function *fns, int nfns, struct analysis *out)
 	free(p.entry_calm);
 	free(p.entry_quiet);
 	free(order);
+	return out;
 }

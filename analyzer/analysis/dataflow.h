@@ -53,49 +53,45 @@ struct thread_roots {
 	unsigned char n, many;
 };
 
-struct analysis {
-	struct candidate *writers, *readers;
-	int nwriters, nreaders, wcap, rcap;
-	struct link *producers, *consumers, *early, *late;
-	int nproducers, nconsumers, nearly, nlate, pcap, ccap, ecap, lcap;
-	struct relay *relays;
-	int nrelays, relcap;
-	/* duplicates: (plain gid, marked gid) -> index; relays by object ids */
-	struct pairset wseen, rseen, pseen, cseen, eseen, lseen, relseen;
-	struct pairset recseen;       /* (function, event gid) -> lock record */
-	int nobjects;
-	struct event **clones;        /* callee events seen through a call */
-	int nclones, clonecap;
-	struct lock_record *records;  /* plain accesses that may run concurrently */
-	int nrecords, reccap;
-	/* Indexes for pairing, built at the end of analyse(): lists threaded
-	 * through "next" arrays (-1 ends a list). */
-	int ngids;
-	int *rec_head, *rec_next;     /* records of each event (by gid) */
-	/* Per event (by gid): the locks held around it by the callers that
-	 * reached it through a call (the union over its incomplete records,
-	 * without repeats), and its first complete record (-1: none).  Pairing
-	 * asks these for every record; walking rec_head each time made the
-	 * lock checks quadratic in the callers of a popular helper. */
-	const char ***caller_locks;
-	int *ncaller_locks;
-	int *first_complete;
-	int *obj_head, *obj_next;     /* complete plain records of each object */
-	int *fwd_head, *fwd_next;     /* relays from each object */
-	int *bwd_head, *bwd_next;     /* relays to each object */
-	int *cons_sorted, *prod_sorted;   /* link indexes by (flag, data) */
-	int *cons_by_plain_head, *cons_by_plain_next;   /* consumers of each plain access */
-	signed char *lock_cache;      /* under_common_lock per object: -1 unknown */
-	struct function *fns;         /* the functions analysed */
-	struct thread_roots *roots;   /* per function: the threads it runs in */
-	unsigned char *unknown_root;  /* per function: an entry point called
-					 from outside the tree (a library API,
-					 a handler): any thread may run it */
-	char **kept;                  /* lock names made by the analysis */
-	int nkept, keptcap;
-	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
-					 several threads at once */
+/* The result of the analysis, read through the functions below (the
+ * structure itself is the analysis' own: analysis/internal.h). */
+struct analysis;
+
+/* Index lists of the analysis, each walked as
+ *     for (int i = analysis_first(a, LIST, key); i >= 0; i = analysis_next(a, LIST, i))
+ * RECORDS_OF_EVENT (key: an event's gid): indexes into analysis_records;
+ * PLAIN_RECORDS_OF_OBJECT (key: an object's oid): the complete records of
+ * its plain accesses; RELAYS_FROM / RELAYS_TO (key: oid): indexes into
+ * analysis_relays; CONSUMERS_OF_PLAIN (key: the plain access's gid):
+ * indexes of its consumer links. */
+enum analysis_list {
+	RECORDS_OF_EVENT, PLAIN_RECORDS_OF_OBJECT, RELAYS_FROM, RELAYS_TO, CONSUMERS_OF_PLAIN,
 };
+int analysis_first(const struct analysis *a, enum analysis_list list, int key);
+int analysis_next(const struct analysis *a, enum analysis_list list, int i);
+
+/* The writer-side and reader-side candidates (their count in *N). */
+const struct candidate *analysis_writers(const struct analysis *a, int *n);
+const struct candidate *analysis_readers(const struct analysis *a, int *n);
+
+/* The links of each kind (their count in *N): producers (a plain access
+ * and a later marked write in one function), consumers (a marked read and
+ * a later plain access), early (a plain read before a marked read), late
+ * (a plain access after a marked write with no marked read between). */
+enum link_kind { LINK_PRODUCER, LINK_CONSUMER, LINK_EARLY, LINK_LATE };
+const struct link *analysis_links(const struct analysis *a, enum link_kind kind, int *n);
+/* The producer or consumer links' indexes sorted by (flag oid, data oid). */
+const int *analysis_links_by_flag(const struct analysis *a, enum link_kind kind);
+
+const struct relay *analysis_relays(const struct analysis *a, int *n);
+const struct lock_record *analysis_records(const struct analysis *a, int *n);
+/* The locks held around the event of number GID by the callers that reached
+ * it through a call (each once; their count in *N). */
+const char *const *analysis_caller_locks(const struct analysis *a, int gid, int *n);
+/* The first complete lock record of the event of number GID, or -1. */
+int analysis_first_complete(const struct analysis *a, int gid);
+/* How many objects there are (oids run from 0 below it). */
+int analysis_objects(const struct analysis *a);
 
 /* May two activations of FN run at the same time? */
 /* May functions F and G (different) run at the same time in two threads?
@@ -106,8 +102,9 @@ int may_run_concurrently(const struct analysis *a, const struct function *f, con
 int runs_concurrently_with_itself(const struct analysis *a, const struct function *fn);
 
 /* Runs the analysis over FNS (all functions of the tree, one per link
- * key).  The events of FNS must outlive OUT. */
-void analyse(struct function *fns, int nfns, struct analysis *out);
+ * key).  The events of FNS must outlive the result, which the caller
+ * frees with analysis_free. */
+struct analysis *analyse(struct function *fns, int nfns);
 void analysis_free(struct analysis *a);
 
 

@@ -108,12 +108,12 @@ void build_indexes(struct analysis *a, int ngids)
 		a->cons_by_plain_head[a->consumers[i].plain->gid] = i;
 	}
 	a->prod_sorted = sorted_links(a->producers, a->nproducers);
-	a->lock_cache = xmalloc((size_t)a->nobjects + 1);
-	memset(a->lock_cache, -1, (size_t)a->nobjects + 1);
 }
 
 void analysis_free(struct analysis *a)
 {
+	if (!a)
+		return;
 	for (int i = 0; i < a->nkept; i++)
 		free(a->kept[i]);
 	free(a->kept);
@@ -151,7 +151,6 @@ void analysis_free(struct analysis *a)
 	free(a->cons_by_plain_head);
 	free(a->cons_by_plain_next);
 	free(a->prod_sorted);
-	free(a->lock_cache);
 	free(a->relays);
 	for (int i = 0; i < a->nclones; i++) {
 		free(a->clones[i]->object);
@@ -162,5 +161,5 @@ void analysis_free(struct analysis *a)
 	for (int i = 0; i < a->nrecords; i++)
 		free(a->records[i].locks);
 	free(a->records);
-	memset(a, 0, sizeof *a);
+	free(a);
 }

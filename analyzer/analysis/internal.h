@@ -15,6 +15,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The analysis' result (dataflow.h reads it for the others). */
+struct analysis {
+	struct candidate *writers, *readers;
+	int nwriters, nreaders, wcap, rcap;
+	struct link *producers, *consumers, *early, *late;
+	int nproducers, nconsumers, nearly, nlate, pcap, ccap, ecap, lcap;
+	struct relay *relays;
+	int nrelays, relcap;
+	/* duplicates: (plain gid, marked gid) -> index; relays by object ids */
+	struct pairset wseen, rseen, pseen, cseen, eseen, lseen, relseen;
+	struct pairset recseen;       /* (function, event gid) -> lock record */
+	int nobjects;
+	struct event **clones;        /* callee events seen through a call */
+	int nclones, clonecap;
+	struct lock_record *records;  /* plain accesses that may run concurrently */
+	int nrecords, reccap;
+	/* Indexes for pairing, built at the end of analyse(): lists threaded
+	 * through "next" arrays (-1 ends a list). */
+	int ngids;
+	int *rec_head, *rec_next;     /* records of each event (by gid) */
+	/* Per event (by gid): the locks held around it by the callers that
+	 * reached it through a call (the union over its incomplete records,
+	 * without repeats), and its first complete record (-1: none).  Pairing
+	 * asks these for every record; walking rec_head each time made the
+	 * lock checks quadratic in the callers of a popular helper. */
+	const char ***caller_locks;
+	int *ncaller_locks;
+	int *first_complete;
+	int *obj_head, *obj_next;     /* complete plain records of each object */
+	int *fwd_head, *fwd_next;     /* relays from each object */
+	int *bwd_head, *bwd_next;     /* relays to each object */
+	int *cons_sorted, *prod_sorted;   /* link indexes by (flag, data) */
+	int *cons_by_plain_head, *cons_by_plain_next;   /* consumers of each plain access */
+	struct function *fns;         /* the functions analysed */
+	struct thread_roots *roots;   /* per function: the threads it runs in */
+	unsigned char *unknown_root;  /* per function: an entry point called
+					 from outside the tree (a library API,
+					 a handler): any thread may run it */
+	char **kept;                  /* lock names made by the analysis */
+	int nkept, keptcap;
+	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
+					 several threads at once */
+};
+
 /* What an ordering kills (struct state.killed, writer_kills): the pending
  * plain accesses of each type, and the pending marked reads. */
 #define K_READ   (1u << ACC_READ)

@@ -199,7 +199,7 @@ int scan_run(const struct scan_options *o)
 	struct function *fns = NULL;
 	int nfns = 0, njobs = 0, reused = 0, status = 0, vanished;
 	long long scan_id;
-	struct analysis an;
+	struct analysis *an;
 	struct finding_counts counts;
 	double t_parse, t_load, t_analyse = 0, t_pair = 0, t_end;
 
@@ -296,13 +296,13 @@ int scan_run(const struct scan_options *o)
 	} else {
 		store_load_functions(db, &fns, &nfns);
 		t_analyse = seconds_now();
-		analyse(fns, nfns, &an);
+		an = analyse(fns, nfns);
 		t_pair = seconds_now();
-		if (pairing_store(db, &an, &vocab, cwd, scan_id, &counts, err, sizeof err) < 0) {
+		if (pairing_store(db, an, &vocab, cwd, scan_id, &counts, err, sizeof err) < 0) {
 			fprintf(stderr, "kcsan-scan scan: %s\n", err);
 			status = 2;
 		}
-		analysis_free(&an);
+		analysis_free(an);
 		for (int i = 0; i < nfns; i++)
 			function_free(&fns[i]);
 		free(fns);

@@ -35,13 +35,14 @@
  * holds when the record was made at a call site. */
 static int holds(const struct analysis *a, const struct lock_record *r, const char *lock)
 {
-	int g = r->e->gid;
+	int n;
+	const char *const *callers = analysis_caller_locks(a, r->e->gid, &n);
 
 	for (int i = 0; i < r->nlocks; i++)
 		if (strcmp(r->locks[i], lock) == 0)
 			return 1;
-	for (int i = 0; i < a->ncaller_locks[g]; i++)
-		if (strcmp(a->caller_locks[g][i], lock) == 0)
+	for (int i = 0; i < n; i++)
+		if (strcmp(callers[i], lock) == 0)
 			return 1;
 	return 0;
 }
@@ -50,12 +51,13 @@ static int holds(const struct analysis *a, const struct lock_record *r, const ch
  * that reached it hold), or NULL past the last. */
 static const char *effective_lock(const struct analysis *a, const struct lock_record *r, int n)
 {
-	int g = r->e->gid;
+	int ncallers;
+	const char *const *callers = analysis_caller_locks(a, r->e->gid, &ncallers);
 
 	if (n < r->nlocks)
 		return r->locks[n];
 	n -= r->nlocks;
-	return n < a->ncaller_locks[g] ? a->caller_locks[g][n] : NULL;
+	return n < ncallers ? callers[n] : NULL;
 }
 
 /* Does lock L (held by X's access) keep Y's access from running at the
@@ -94,10 +96,12 @@ static int held_by_all(const struct analysis *a, int oid, const char *lock)
 {
 	const char *base = strncmp(lock, "shared:", 7) == 0 ? lock + 7 : lock;
 	char *shared = xasprintf("shared:%s", base);
-	int all = 1;
+	int all = 1, n;
+	const struct lock_record *records = analysis_records(a, &n);
 
-	for (int i = a->obj_head[oid]; i >= 0 && all; i = a->obj_next[i]) {
-		const struct lock_record *r = &a->records[i];
+	for (int i = analysis_first(a, PLAIN_RECORDS_OF_OBJECT, oid); i >= 0 && all;
+	     i = analysis_next(a, PLAIN_RECORDS_OF_OBJECT, i)) {
+		const struct lock_record *r = &records[i];
 
 		if (!holds(a, r, base) && !(r->e->access == ACC_READ && holds(a, r, shared)))
 			all = 0;
@@ -106,22 +110,25 @@ static int held_by_all(const struct analysis *a, int oid, const char *lock)
 	return all;
 }
 
-static int under_common_lock(const struct analysis *a, int oid)
+/* CACHE (per object: -1 not known yet) keeps the answers: the question
+ * comes back for every candidate on the object. */
+static int under_common_lock(const struct analysis *a, signed char *cache, int oid)
 {
 	const struct lock_record *first;
 	const char *l;
+	int head, n;
 
 	if (oid < 0)
 		return 0;
-	if (a->lock_cache[oid] >= 0)
-		return a->lock_cache[oid];
-	a->lock_cache[oid] = 0;
-	if (a->obj_head[oid] < 0)
+	if (cache[oid] >= 0)
+		return cache[oid];
+	cache[oid] = 0;
+	if ((head = analysis_first(a, PLAIN_RECORDS_OF_OBJECT, oid)) < 0)
 		return 0;
-	first = &a->records[a->obj_head[oid]];
+	first = &analysis_records(a, &n)[head];
 	for (int i = 0; (l = effective_lock(a, first, i)); i++)
 		if (held_by_all(a, oid, l))
-			return a->lock_cache[oid] = 1;
+			return cache[oid] = 1;
 	return 0;
 }
 
@@ -129,13 +136,17 @@ static int under_common_lock(const struct analysis *a, int oid)
  * lock?  Then the lock orders everything around them. */
 static int same_critical_section(const struct analysis *a, const struct event *x, const struct event *y)
 {
-	for (int i = a->rec_head[x->gid]; i >= 0; i = a->rec_next[i]) {
-		const struct lock_record *rx = &a->records[i];
+	int n;
+	const struct lock_record *records = analysis_records(a, &n);
+
+	for (int i = analysis_first(a, RECORDS_OF_EVENT, x->gid); i >= 0; i = analysis_next(a, RECORDS_OF_EVENT, i)) {
+		const struct lock_record *rx = &records[i];
 
 		if (rx->nlocks == 0)
 			continue;
-		for (int k = a->rec_head[y->gid]; k >= 0; k = a->rec_next[k])
-			if (shares_a_lock(a, rx, &a->records[k]))
+		for (int k = analysis_first(a, RECORDS_OF_EVENT, y->gid); k >= 0;
+		     k = analysis_next(a, RECORDS_OF_EVENT, k))
+			if (shares_a_lock(a, rx, &records[k]))
 				return 1;
 	}
 	return 0;
@@ -144,8 +155,11 @@ static int same_critical_section(const struct analysis *a, const struct event *x
 /* Is plain access E made after an acquire of some flag it reads? */
 static int ordered_after_acquire(const struct analysis *a, const struct event *e)
 {
-	for (int k = a->cons_by_plain_head[e->gid]; k >= 0; k = a->cons_by_plain_next[k])
-		if (a->consumers[k].ordered)
+	int n;
+	const struct link *consumers = analysis_links(a, LINK_CONSUMER, &n);
+
+	for (int k = analysis_first(a, CONSUMERS_OF_PLAIN, e->gid); k >= 0; k = analysis_next(a, CONSUMERS_OF_PLAIN, k))
+		if (consumers[k].ordered)
 			return 1;
 	return 0;
 }
@@ -209,18 +223,21 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 static const struct link *find_link(const struct analysis *a, int forward, int flag, int data,
 				    const struct link_want *want)
 {
-	const struct link *links = forward ? a->consumers : a->producers;
-	const int *sorted = forward ? a->cons_sorted : a->prod_sorted;
-	int n = forward ? a->nconsumers : a->nproducers;
+	enum link_kind kind = forward ? LINK_CONSUMER : LINK_PRODUCER;
+	enum analysis_list relays_on = forward ? RELAYS_FROM : RELAYS_TO;
+	int n, nrelays, nobjects = analysis_objects(a);
+	const struct link *links = analysis_links(a, kind, &n);
+	const int *sorted = analysis_links_by_flag(a, kind);
+	const struct relay *relays = analysis_relays(a, &nrelays);
 	int *queue, *depth, head = 0, tail = 0;
 	char *seen;
 	const struct link *found = NULL;
 
 	if (flag < 0 || data < 0)
 		return NULL;
-	queue = xcalloc(a->nobjects + 1, sizeof *queue);
-	depth = xcalloc(a->nobjects + 1, sizeof *depth);
-	seen = xcalloc(a->nobjects + 1, 1);
+	queue = xcalloc(nobjects + 1, sizeof *queue);
+	depth = xcalloc(nobjects + 1, sizeof *depth);
+	seen = xcalloc(nobjects + 1, 1);
 	queue[tail++] = flag;
 	seen[flag] = 1;
 	while (head < tail && !found) {
@@ -229,9 +246,8 @@ static const struct link *find_link(const struct analysis *a, int forward, int f
 		found = first_link(a, links, sorted, n, f, data, acceptable, want);
 		if (d >= 8)
 			continue;
-		for (int r = forward ? a->fwd_head[f] : a->bwd_head[f]; r >= 0;
-		     r = forward ? a->fwd_next[r] : a->bwd_next[r]) {
-			int g = forward ? a->relays[r].to_oid : a->relays[r].from_oid;
+		for (int r = analysis_first(a, relays_on, f); r >= 0; r = analysis_next(a, relays_on, r)) {
+			int g = forward ? relays[r].to_oid : relays[r].from_oid;
 
 			if (!seen[g]) {
 				seen[g] = 1;
@@ -353,6 +369,7 @@ struct writer {
 	char **fingerprints;
 	int nfp, fpcap;
 	char *error;            /* the first failed write, NULL while all went in */
+	signed char *lock_cache;   /* under_common_lock per object: -1 unknown */
 };
 
 /* Runs the insert ST and resets it.  Returns the new row's id, or -1 when
@@ -539,15 +556,17 @@ static int seen_before(struct pairset *seen, const struct event *plain, const st
 static void writer_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
 {
 	struct pairset seen = { 0 };
+	int n;
+	const struct candidate *writers = analysis_writers(a, &n);
 
-	for (int i = 0; i < a->nwriters; i++) {
-		const struct candidate *c = &a->writers[i];
+	for (int i = 0; i < n; i++) {
+		const struct candidate *c = &writers[i];
 		const struct link *cons;
 		long long cid, pid;
 		char *msg, *fix;
 
 		cid = store_candidate(w, "writer", c);
-		if (seen_before(&seen, c->plain, c->marked) || under_common_lock(a, c->plain->oid) ||
+		if (seen_before(&seen, c->plain, c->marked) || under_common_lock(a, w->lock_cache, c->plain->oid) ||
 		    unknown_target(c->plain))
 			continue;
 		cons = find_consumer(a, c->fn, c->marked, c->plain, c->plain->access == ACC_READ);
@@ -574,17 +593,20 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 static void reader_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
 {
 	struct pairset seen = { 0 };
+	int n, nproducers;
+	const struct candidate *readers = analysis_readers(a, &n);
+	const struct link *producers = analysis_links(a, LINK_PRODUCER, &nproducers);
 
 	/* Reader candidates are stored as (marked read, plain access). */
-	for (int i = 0; i < a->nreaders; i++) {
-		const struct candidate *c = &a->readers[i];
+	for (int i = 0; i < n; i++) {
+		const struct candidate *c = &readers[i];
 		const struct event *r = c->plain, *p = c->marked;
 		const struct link *prod;
 		long long cid, pid, fid;
 		char *msg, *fix;
 
 		cid = store_candidate(w, "reader", c);
-		if (seen_before(&seen, p, r) || under_common_lock(a, p->oid) || unknown_target(p))
+		if (seen_before(&seen, p, r) || under_common_lock(a, w->lock_cache, p->oid) || unknown_target(p))
 			continue;
 		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ);
 		if (!prod)
@@ -602,15 +624,15 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		free(fix);
 
 		/* The writer's fence has no partner on this reader. */
-		for (int k = 0; k < a->nproducers; k++) {
-			const struct link *l = &a->producers[k];
+		for (int k = 0; k < nproducers; k++) {
+			const struct link *l = &producers[k];
 			int dup = 0;
 
 			if (!l->fence || strcmp(l->plain->object, p->object) != 0 ||
 			    strcmp(l->marked->object, r->object) != 0)
 				continue;
 			for (int q = 0; q < k; q++)
-				if (a->producers[q].fence == l->fence && a->producers[q].marked == l->marked)
+				if (producers[q].fence == l->fence && producers[q].marked == l->marked)
 					dup = 1;
 			if (dup)
 				continue;
@@ -636,21 +658,26 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
  * orders it after the write it races with. */
 static void early_read_findings(struct writer *w, const struct analysis *a)
 {
-	for (int i = 0; i < a->nearly; i++) {
-		const struct link *l = &a->early[i];
+	int n, nconsumers;
+	const struct link *early = analysis_links(a, LINK_EARLY, &n);
+	const struct link *consumers = analysis_links(a, LINK_CONSUMER, &nconsumers);
+
+	for (int i = 0; i < n; i++) {
+		const struct link *l = &early[i];
 		const struct link *prod;
 		int guarded = 0, dup = 0;
 		char *msg;
 		long long fid;
 
 		for (int k = 0; k < i && !dup; k++)
-			dup = a->early[k].plain == l->plain && a->early[k].marked->oid == l->marked->oid;
+			dup = early[k].plain == l->plain && early[k].marked->oid == l->marked->oid;
 		/* Guarded by a read written before it; a read after it in the
 		 * text reaches it only around a loop (the previous try). */
-		for (int k = a->cons_by_plain_head[l->plain->gid]; k >= 0 && !guarded; k = a->cons_by_plain_next[k])
-			guarded = strcmp(a->consumers[k].marked->file, l->plain->file) != 0 ||
-				  a->consumers[k].marked->line < l->plain->line;
-		if (dup || guarded || under_common_lock(a, l->plain->oid))
+		for (int k = analysis_first(a, CONSUMERS_OF_PLAIN, l->plain->gid); k >= 0 && !guarded;
+		     k = analysis_next(a, CONSUMERS_OF_PLAIN, k))
+			guarded = strcmp(consumers[k].marked->file, l->plain->file) != 0 ||
+				  consumers[k].marked->line < l->plain->line;
+		if (dup || guarded || under_common_lock(a, w->lock_cache, l->plain->oid))
 			continue;
 		prod = find_producer(a, l->fn, l->marked, l->plain, 1);
 		if (!prod)
@@ -670,16 +697,19 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
  * handshake between: a reader that saw F accesses D at the same time. */
 static void late_access_findings(struct writer *w, const struct analysis *a)
 {
-	for (int i = 0; i < a->nlate; i++) {
-		const struct link *l = &a->late[i];
+	int n;
+	const struct link *late = analysis_links(a, LINK_LATE, &n);
+
+	for (int i = 0; i < n; i++) {
+		const struct link *l = &late[i];
 		const struct link *cons;
 		int dup = 0;
 		char *msg;
 		long long fid;
 
 		for (int k = 0; k < i && !dup; k++)
-			dup = a->late[k].plain == l->plain;
-		if (dup || under_common_lock(a, l->plain->oid) || unknown_target(l->plain))
+			dup = late[k].plain == l->plain;
+		if (dup || under_common_lock(a, w->lock_cache, l->plain->oid) || unknown_target(l->plain))
 			continue;
 		cons = find_consumer(a, l->fn, l->marked, l->plain, l->plain->access == ACC_READ);
 		if (!cons)
@@ -741,11 +771,13 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 {
 	/* Per record: does its access hold any lock?  Per object: is it ever
 	 * written holding one?  (Most objects never are: nothing to check.) */
-	char *locked_rec = xcalloc(a->nrecords + 1, 1);
-	char *locked_obj = xcalloc(a->nobjects + 1, 1);
+	int nrecords;
+	const struct lock_record *records = analysis_records(a, &nrecords);
+	char *locked_rec = xcalloc(nrecords + 1, 1);
+	char *locked_obj = xcalloc(analysis_objects(a) + 1, 1);
 
-	for (int i = 0; i < a->nrecords; i++) {
-		const struct lock_record *r = &a->records[i];
+	for (int i = 0; i < nrecords; i++) {
+		const struct lock_record *r = &records[i];
 
 		if (r->complete && !r->e->marked && r->e->oid >= 0 && effective_lock(a, r, 0)) {
 			locked_rec[i] = 1;
@@ -753,8 +785,8 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 				locked_obj[r->e->oid] = 1;
 		}
 	}
-	for (int i = 0; i < a->nrecords; i++) {
-		const struct lock_record *acc = &a->records[i];
+	for (int i = 0; i < nrecords; i++) {
+		const struct lock_record *acc = &records[i];
 		const struct lock_record *locked = NULL;
 		int skip = 0;
 		char *msg;
@@ -763,15 +795,16 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		if (!acc->complete || acc->e->oid < 0 || acc->e->marked || !locked_obj[acc->e->oid])
 			continue;
 		/* One finding per access: only its first complete record. */
-		skip = a->first_complete[acc->e->gid] != i;
+		skip = analysis_first_complete(a, acc->e->gid) != i;
 		/* Made after an acquire of a flag: publication, not the lock,
 		 * orders it (double-checked initialisation's fast path). */
 		skip = skip || ordered_after_acquire(a, acc->e);
 		if (skip)
 			continue;
 		/* A write of the same object under a lock this access lacks. */
-		for (int k = a->obj_head[acc->e->oid]; k >= 0 && !locked; k = a->obj_next[k]) {
-			const struct lock_record *wr = &a->records[k];
+		for (int k = analysis_first(a, PLAIN_RECORDS_OF_OBJECT, acc->e->oid); k >= 0 && !locked;
+		     k = analysis_next(a, PLAIN_RECORDS_OF_OBJECT, k)) {
+			const struct lock_record *wr = &records[k];
 
 			/* (the same access counts twice when two threads run it) */
 			if ((wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
@@ -800,7 +833,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
 {
-	struct writer w = { db, root, scan_id, NULL, NULL, NULL, NULL, counts, NULL, 0, 0, NULL };
+	struct writer w = { db, root, scan_id, NULL, NULL, NULL, NULL, counts, NULL, 0, 0, NULL, NULL };
 
 	memset(counts, 0, sizeof *counts);
 	/* Findings are recomputed; the runtime's evidence for them is kept by
@@ -824,6 +857,8 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 				 " data_object_id, flag_object_id) VALUES (?,?,?,?,?,?)");
 	w.ins_pair = kdb_prepare(db, "INSERT INTO pairs(data_object_id, flag_object_id, writer_candidate_id,"
 				 " reader_candidate_id) VALUES (?,?,?,?)");
+	w.lock_cache = xmalloc((size_t)analysis_objects(a) + 1);
+	memset(w.lock_cache, -1, (size_t)analysis_objects(a) + 1);
 	writer_findings(&w, a, vocab);
 	reader_findings(&w, a, vocab);
 	lock_findings(&w, a);
@@ -836,6 +871,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	for (int i = 0; i < w.nfp; i++)
 		free(w.fingerprints[i]);
 	free(w.fingerprints);
+	free(w.lock_cache);
 	if (w.error) {
 		snprintf(err, errlen, "%s", w.error);
 		free(w.error);

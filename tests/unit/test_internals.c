@@ -212,8 +212,9 @@ static int writers_through_recursion(int mutual, int release)
 	struct function *pub = new_function(&t, "publish", 2);
 	struct function *a = new_function(&t, "a", 3);
 	struct function *b = mutual ? new_function(&t, "b", 2) : NULL;
-	struct analysis an;
-	int n = 0;
+	struct analysis *an;
+	const struct candidate *writers;
+	int n = 0, nwriters;
 
 	add_event(pub, 0, EV_ACCESS, ACC_WRITE, 0, ORD_NONE, "c:@data", NULL);
 	add_call(pub, 0, "a");
@@ -228,11 +229,12 @@ static int writers_through_recursion(int mutual, int release)
 		add_call(b, 0, "a");
 		block_add_edge(b, 0, 1);
 	}
-	analyse(t.functions, t.nfunctions, &an);
-	for (int i = 0; i < an.nwriters; i++)
-		n += strcmp(an.writers[i].plain->object, "c:@data") == 0 &&
-		     strcmp(an.writers[i].marked->object, "c:@flag") == 0;
-	analysis_free(&an);
+	an = analyse(t.functions, t.nfunctions);
+	writers = analysis_writers(an, &nwriters);
+	for (int i = 0; i < nwriters; i++)
+		n += strcmp(writers[i].plain->object, "c:@data") == 0 &&
+		     strcmp(writers[i].marked->object, "c:@flag") == 0;
+	analysis_free(an);
 	facts_free(&t);
 	return n;
 }
