@@ -4,44 +4,15 @@
  * passed (through_call), kept per call between runs (call_view_of). */
 #include "internal.h"
 
-static unsigned hash_str(const char *k)
-{
-	unsigned h = 5381;
-
-	while (*k)
-		h = h * 33 + (unsigned char)*k++;
-	return h;
-}
-
 /* The number of object KEY, adding it (KEY must outlive the analysis). */
 int intern_object(struct program *p, const char *key)
 {
-	struct intern *t = &p->objects;
-	unsigned h;
+	int added;
+	intptr_t *oid = hashmap_put_str(&p->objects, key, &added);
 
-	if (2 * (t->used + 1) > t->cap) {
-		struct intern old = *t;
-
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->slots = xcalloc(t->cap, sizeof *t->slots);
-		t->used = 0;
-		for (int i = 0; i < old.cap; i++)
-			if (old.slots[i].key) {
-				for (h = hash_str(old.slots[i].key) & (t->cap - 1); t->slots[h].key;
-				     h = (h + 1) & (t->cap - 1))
-					;
-				t->slots[h] = old.slots[i];
-				t->used++;
-			}
-		free(old.slots);
-	}
-	for (h = hash_str(key) & (t->cap - 1); t->slots[h].key; h = (h + 1) & (t->cap - 1))
-		if (strcmp(t->slots[h].key, key) == 0)
-			return t->slots[h].oid;
-	t->slots[h].key = key;
-	t->slots[h].oid = p->out->nobjects++;
-	t->used++;
-	return t->slots[h].oid;
+	if (added)
+		*oid = p->out->nobjects++;
+	return (int)*oid;
 }
 
 /* Argument N of CALL as the caller's object key, or NULL (with its
@@ -115,9 +86,8 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 struct event *through_call(struct program *p, const struct event *call, const char *callee,
 				  struct event *e)
 {
-	struct clone_map *m = &p->clones;
-	unsigned long long key;
-	unsigned h;
+	intptr_t *cached;
+	int added;
 	struct event *c;
 	const char *obj;
 	const struct object_ref *ref;
@@ -130,30 +100,10 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 		return e;
 	/* Either way the answer depends only on (CALL, E): it is cached,
 	 * since the fixpoint asks the same question at every run. */
-	key = (unsigned long long)call->gid << 32 | (unsigned)e->gid;
-	if (2 * (m->used + 1) > m->cap) {
-		struct clone_map old = *m;
-
-		m->cap = m->cap ? m->cap * 2 : 256;
-		m->slots = xcalloc(m->cap, sizeof *m->slots);
-		m->used = 0;
-		for (int i = 0; i < old.cap; i++)
-			if (old.slots[i].key) {
-				for (h = (unsigned)(old.slots[i].key * 0x9E3779B97F4A7C15ULL >> 40) & (m->cap - 1);
-				     m->slots[h].key; h = (h + 1) & (m->cap - 1))
-					;
-				m->slots[h] = old.slots[i];
-				m->used++;
-			}
-		free(old.slots);
-	}
-	key++;   /* 0 marks an empty slot */
-	for (h = (unsigned)(key * 0x9E3779B97F4A7C15ULL >> 40) & (m->cap - 1); m->slots[h].key;
-	     h = (h + 1) & (m->cap - 1))
-		if (m->slots[h].key == key)
-			return m->slots[h].clone;
-	m->slots[h].key = key;
-	m->used++;
+	cached = hashmap_put(&p->clones, hashmap_pair(call->gid, e->gid), &added);
+	if (!added)
+		return (struct event *)*cached;
+	/* (the slot stays valid: nothing below adds to the map) */
 	if (!is_param) {
 		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
 		 * every instance, unless the caller passes a private local. */
@@ -161,9 +111,9 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 
 		if (n >= 0 && call_argument(call, n, &ref) != NULL)
 			private = ref->kind == OBJ_LOCAL;
-		if (!private && initialises(call, e))
-			return m->slots[h].clone = fresh_clone(p, e);
-		return m->slots[h].clone = private ? NULL : e;
+		c = private ? NULL : !initialises(call, e) ? e : fresh_clone(p, e);
+		*cached = (intptr_t)c;
+		return c;
 	}
 	obj = call_argument(call, e->obj.param, &ref);
 	if (obj && (ref->kind == OBJ_LOCAL || ref->kind == OBJ_FUNCTION))
@@ -181,7 +131,8 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
 		p->out->clones[p->out->nclones++] = c;
 	}
-	return m->slots[h].clone = c;
+	*cached = (intptr_t)c;
+	return c;
 }
 
 /* SET as seen through CALL (see through_call): SET itself when no event

@@ -77,9 +77,9 @@ struct analysis *analyse(struct function *fns, int nfns)
 		free(s->all_reads.v); free(s->all_mwrites.v);
 		free(s->entry_mwrites.v); free(s->entry_plain.v); free(s->waited.v);
 	}
-	free(p.objects.slots);
+	hashmap_free(&p.objects);
 	free(p.fnptrs);
-	free(p.clones.slots);
+	hashmap_free(&p.clones);
 	for (int i = 0; i < p.nviews; i++)
 		if (p.views[i]) {
 			for (int k = 0; k < NVIEWS; k++)

@@ -117,6 +117,7 @@ void analysis_free(struct analysis *a)
 	for (int i = 0; i < a->nkept; i++)
 		free(a->kept[i]);
 	free(a->kept);
+	hashmap_free(&a->kept_index);
 	free(a->writers);
 	free(a->readers);
 	free(a->producers);

@@ -10,6 +10,7 @@
 #include "fresh.h"
 #include "caps.h"
 #include "guards.h"
+#include "analyzer/model/hashmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ struct analysis {
 					 from outside the tree (a library API,
 					 a handler): any thread may run it */
 	char **kept;                  /* lock names made by the analysis */
+	struct hashmap kept_index;    /* lock name -> its position in kept */
 	int nkept, keptcap;
 	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
 					 several threads at once */
@@ -127,19 +129,6 @@ struct call_view {
 	struct xset entry_mwrites, entry_plain;
 };
 
-/* Object keys to numbers (open addressing, grown at half load). */
-struct intern {
-	struct { const char *key; int oid; } *slots;
-	int cap, used;
-};
-
-/* Events of a callee seen through one call, with the callee's pointer
- * parameters ("p:KEY:N") replaced by what the caller passed. */
-struct clone_map {
-	struct { unsigned long long key; struct event *clone; } *slots;
-	int cap, used;
-};
-
 struct program {
 	struct function *fns;
 	int nfns;
@@ -153,8 +142,9 @@ struct program {
 	unsigned char *entry_quiet;       /* called only while no other thread runs */
 	struct analysis *out;
 	int emit;                 /* the final pass: record facts */
-	struct intern objects;
-	struct clone_map clones;
+	struct hashmap objects;   /* object key -> oid */
+	struct hashmap clones;    /* (call gid, event gid) -> the callee's event
+				     as that call sees it (through_call) */
 	struct call_view **views;     /* by call event gid, made on first use */
 	int nviews;
 	int next_gid;
@@ -167,7 +157,11 @@ struct derived { const char *local; int *reads; int n, cap; };
 /* In a derived's reads: the value comes from a parameter ("$KEY:N"). */
 #define PARAM_SOURCE (-2)
 
-struct deriv_map { struct derived *v; int n, cap; };
+struct deriv_map {
+	struct derived *v;
+	int n, cap;
+	struct hashmap index;     /* local name -> its position in v */
+};
 
 /* In recseen: the function reached the access only holding no lock, at a
  * call site; no record was stored (see record_locks). */
@@ -212,6 +206,7 @@ void kill_reads(struct state *s);
 void spawn(struct state *s);
 
 /* valuedeps.c */
+void dm_free(struct deriv_map *m);
 struct derived *dm_get(struct deriv_map *m, const char *local, int create);
 void compute_derived(struct function *f, struct deriv_map *m);
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r);

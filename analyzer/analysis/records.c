@@ -103,9 +103,13 @@ void record_locks(struct analysis *a, struct event *e, struct function *fn,
  * records point at their locks' names). */
 const char *kept_key(struct analysis *a, const char *key)
 {
-	for (int i = 0; i < a->nkept; i++)
-		if (strcmp(a->kept[i], key) == 0)
-			return a->kept[i];
+	intptr_t *at = hashmap_get_str(&a->kept_index, key);
+
+	if (at)
+		return a->kept[*at];
 	grow(&a->kept, &a->keptcap, a->nkept + 1, sizeof *a->kept);
-	return a->kept[a->nkept++] = xstrdup(key);
+	a->kept[a->nkept] = xstrdup(key);
+	/* the map borrows its keys: the copy, which lives with the analysis */
+	*hashmap_put_str(&a->kept_index, a->kept[a->nkept], NULL) = a->nkept;
+	return a->kept[a->nkept++];
 }

@@ -237,9 +237,7 @@ static void run_function(struct program *p, int fi)
 	free(c.returns_read);
 	guards_free(&c.guards);
 	pairset_free(&c.origins);
-	for (int i = 0; i < c.derived.n; i++)
-		free(c.derived.v[i].reads);
-	free(c.derived.v);
+	dm_free(&c.derived);
 }
 
 /* Marks the functions that some call in the tree reaches. */

@@ -107,9 +107,7 @@ static void mark_thread_owned(struct function *f)
 				if (from_param(&m, &e->deps.v[k]))
 					e->fresh_init = 1;
 		}
-	for (int i = 0; i < m.n; i++)
-		free(m.v[i].reads);
-	free(m.v);
+	dm_free(&m);
 }
 
 /* Which functions run as threads (p->started), and the creations that

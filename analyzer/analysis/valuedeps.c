@@ -4,16 +4,30 @@
  * and which reads' values are used at all or leave the function. */
 #include "internal.h"
 
-struct derived *dm_get(struct deriv_map *m, const char *local, int create)
+void dm_free(struct deriv_map *m)
 {
 	for (int i = 0; i < m->n; i++)
-		if (strcmp(m->v[i].local, local) == 0)
-			return &m->v[i];
+		free(m->v[i].reads);
+	free(m->v);
+	hashmap_free(&m->index);
+}
+
+/* The entry of LOCAL in M, added when CREATE (LOCAL must outlive M), or
+ * NULL. */
+struct derived *dm_get(struct deriv_map *m, const char *local, int create)
+{
+	intptr_t *at;
+	int added;
+
 	if (!create)
-		return NULL;
+		return (at = hashmap_get_str(&m->index, local)) ? &m->v[*at] : NULL;
+	at = hashmap_put_str(&m->index, local, &added);
+	if (!added)
+		return &m->v[*at];
 	grow(&m->v, &m->cap, m->n + 1, sizeof *m->v);
 	memset(&m->v[m->n], 0, sizeof m->v[m->n]);
 	m->v[m->n].local = local;
+	*at = m->n;
 	return &m->v[m->n++];
 }
 

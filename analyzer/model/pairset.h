@@ -1,13 +1,14 @@
-/* analyzer/pairset.h — a hash map from a pair of numbers (two events, two
+/* analyzer/model/pairset.h — a map from a pair of numbers (two events, two
  * objects) to an index: the analysis records facts about pairs by the ten
- * thousand, and must find a duplicate without scanning what it has. */
+ * thousand, and must find a duplicate without scanning what it has.  A
+ * thin layer over the one hash map (hashmap.h). */
 #ifndef KCSAN_PAIRSET_H
 #define KCSAN_PAIRSET_H
 
+#include "hashmap.h"
+
 struct pairset {
-	unsigned long long *keys;   /* 0: empty slot */
-	int *vals;
-	int cap, used;
+	struct hashmap map;
 };
 
 /* The value stored for (A, B), or -1.  A and B are non-negative. */

@@ -1,32 +1,24 @@
 /* analyzer/model/store.c — facts to and from the database (see store.h). */
 #include "store.h"
 #include "db.h"
+#include "hashmap.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 void hash_text(const char *text, size_t len, char *hex)
 {
 	snprintf(hex, 17, "%016llx",
-		 (unsigned long long)fnv1a(14695981039346656037ULL, (const unsigned char *)text, len));
+		 (unsigned long long)fnv1a(FNV1A_START, text, len));
 }
 
 int hash_file(const char *path, char *hex)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned char buf[65536];
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = FNV1A_START;
 	size_t n;
 
 	if (!f)
