@@ -99,10 +99,10 @@ int cmd_report(int argc, char **argv)
 	if (!db)
 		kdie(2, "report", "%s", err);
 	if (report_load(db, &r, err, sizeof err) < 0) {
-		sqlite3_close(db);
+		kdb_close(db);
 		kdie(2, "report", "%s", err);
 	}
-	sqlite3_close(db);
+	kdb_close(db);
 	/* An interrupted scan leaves facts but no findings: "no findings"
 	 * would be a lie.  With an earlier finished scan its findings stand,
 	 * said with a warning; CI (--fail-on) must not pass on them. */

@@ -89,7 +89,7 @@ static void finish_run(const char *db_path, long long run_id, pid_t pid, int sta
 	if (sqlite3_step(st) == SQLITE_ROW)
 		found = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	sqlite3_close(db);
+	kdb_close(db);
 	if (found)
 		fprintf(stderr, "kcsan-scan run: %lld new race(s) recorded in %s (see 'kcsan-scan report')\n",
 			found, db_path);
@@ -135,7 +135,7 @@ static long long start_run(const char *db_path, char **cmd, int ncmd, const char
 	else
 		snprintf(err, sizeof err, "cannot record the run in '%s': %s", db_path, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
-	sqlite3_close(db);
+	kdb_close(db);
 	free(cmd_json);
 	if (id < 0)
 		kdie(2, "run", "%s", err);

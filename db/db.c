@@ -274,30 +274,80 @@ sqlite3_stmt *kdb_prepare(sqlite3 *db, const char *sql)
 	return st;
 }
 
+/* The statements kdb_cached keeps start with this comment: it tells them
+ * apart from the connection's other statements (which their owners
+ * finalize), with no table of our own beside SQLite's list. */
+#define CACHED_MARK "/* kdb_cached */ "
+
+sqlite3_stmt *kdb_cached(sqlite3 *db, const char *sql)
+{
+	size_t ml = strlen(CACHED_MARK);
+	sqlite3_stmt *st;
+	char *text;
+
+	for (st = sqlite3_next_stmt(db, NULL); st; st = sqlite3_next_stmt(db, st)) {
+		const char *s = sqlite3_sql(st);
+
+		if (s && strncmp(s, CACHED_MARK, ml) == 0 && strcmp(s + ml, sql) == 0) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			return st;
+		}
+	}
+	text = sqlite3_mprintf("%s%s", CACHED_MARK, sql);
+	if (!text || sqlite3_prepare_v3(db, text, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "kcsan-scan: internal error: cannot prepare \"%s\": %s\n", sql, sqlite3_errmsg(db));
+		abort();
+	}
+	sqlite3_free(text);
+	return st;
+}
+
+void kdb_close(sqlite3 *db)
+{
+	sqlite3_stmt *st, *next;
+	size_t ml = strlen(CACHED_MARK);
+
+	for (st = sqlite3_next_stmt(db, NULL); st; st = next) {
+		const char *s = sqlite3_sql(st);
+
+		next = sqlite3_next_stmt(db, st);
+		if (s && strncmp(s, CACHED_MARK, ml) == 0)
+			sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+}
+
 long long kdb_intern(sqlite3 *db, const char *table, const char *keycol,
 		     const char *key, const char *extracol, const char *extra)
 {
 	char sql[256];
 	sqlite3_stmt *st;
 	long long id = -1;
+	int rc;
 
+	/* (TABLE and the columns are ours, never input: the statements are
+	 * few, each prepared once per connection) */
 	snprintf(sql, sizeof sql, "SELECT id FROM %s WHERE %s = ?1", table, keycol);
-	st = kdb_prepare(db, sql);
+	st = kdb_cached(db, sql);
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return -1;
 	if (id >= 0 && extracol && extra) {
 		/* Several names for one key (two TUs name a field through
 		 * different expressions): the least one stays, so that the name
 		 * does not depend on which TU a worker stored first. */
 		snprintf(sql, sizeof sql, "UPDATE %s SET %s = ?2 WHERE id = ?1 AND %s > ?2", table, extracol, extracol);
-		st = kdb_prepare(db, sql);
+		st = kdb_cached(db, sql);
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_text(st, 2, extra, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			id = -1;
-		sqlite3_finalize(st);
+		sqlite3_reset(st);
 	}
 	if (id >= 0)
 		return id;
@@ -306,13 +356,13 @@ long long kdb_intern(sqlite3 *db, const char *table, const char *keycol,
 		snprintf(sql, sizeof sql, "INSERT INTO %s(%s, %s) VALUES (?1, ?2)", table, keycol, extracol);
 	else
 		snprintf(sql, sizeof sql, "INSERT INTO %s(%s) VALUES (?1)", table, keycol);
-	st = kdb_prepare(db, sql);
+	st = kdb_cached(db, sql);
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
 	if (extracol)
 		sqlite3_bind_text(st, 2, extra ? extra : key, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(db);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return id;
 }
 

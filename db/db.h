@@ -38,6 +38,15 @@ int kdb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
  * our own statements failing to prepare is a programming error. */
 sqlite3_stmt *kdb_prepare(sqlite3 *db, const char *sql);
 
+/* The statement for SQL, prepared once per connection and kept until
+ * kdb_close: reset, its bindings cleared.  The caller resets it after
+ * its last step (a statement left mid-read keeps a read transaction
+ * open).  Aborts like kdb_prepare when SQL does not prepare. */
+sqlite3_stmt *kdb_cached(sqlite3 *db, const char *sql);
+
+/* Finalizes the statements kdb_cached kept, then closes DB. */
+void kdb_close(sqlite3 *db);
+
 /* Returns the id of the row of TABLE (files or objects) whose unique column
  * KEYCOL equals KEY, inserting it (with EXTRA as the second column value,
  * may be NULL) when missing.  When the row exists, EXTRACOL keeps the least

@@ -250,7 +250,7 @@ int scan_run(const struct scan_options *o)
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		fprintf(stderr, "kcsan-scan scan: cannot write database '%s': %s\n", o->db_path, sqlite3_errmsg(db));
 		sqlite3_finalize(st);
-		sqlite3_close(db);
+		kdb_close(db);
 		return 2;
 	}
 	sqlite3_finalize(st);
@@ -278,7 +278,7 @@ int scan_run(const struct scan_options *o)
 	/* 4. Parse in parallel, in worker processes; no connection may be
 	 * open across their fork(). */
 	t_parse = seconds_now();
-	sqlite3_close(db);
+	kdb_close(db);
 	scan_workers_run(jobs, njobs, o->jobs, o->db_path, &vocab, scan_id, &done);
 	db = kdb_open(o->db_path, KDB_CREATE, err, sizeof err);
 	if (!db) {
@@ -324,7 +324,7 @@ int scan_run(const struct scan_options *o)
 	sqlite3_bind_int64(st, 6, scan_id);
 	sqlite3_step(st);
 	sqlite3_finalize(st);
-	sqlite3_close(db);
+	kdb_close(db);
 
 	t_end = seconds_now();
 	if (o->times && t_analyse == 0)

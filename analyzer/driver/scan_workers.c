@@ -150,7 +150,7 @@ static void *worker_loop(void *arg)
 	}
 	hash_cache_free(hashes);
 	if (db)
-		sqlite3_close(db);
+		kdb_close(db);
 	return NULL;
 }
 
@@ -333,7 +333,7 @@ static void store_crashed(struct pool *p, int njobs, const char *db_path, long l
 		facts_free(&facts);
 	}
 	if (db)
-		sqlite3_close(db);
+		kdb_close(db);
 }
 
 void scan_workers_run(struct scan_job *jobs, int njobs, int nworkers, const char *db_path,

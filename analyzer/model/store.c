@@ -56,22 +56,23 @@ static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 
 static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 {
-	sqlite3_stmt *fn = kdb_prepare(db,
+	sqlite3_stmt *fn = kdb_cached(db,
 		"INSERT INTO functions(tu_id, name, link_key, file_id, line, col, end_line,"
 		" entry_block, exit_block, block_count) VALUES (?,?,?,?,?,?,?,?,?,?)");
-	sqlite3_stmt *edge = kdb_prepare(db, "INSERT INTO cfg_edges(function_id, src, dst) VALUES (?,?,?)");
-	sqlite3_stmt *ev = kdb_prepare(db,
+	sqlite3_stmt *edge = kdb_cached(db, "INSERT INTO cfg_edges(function_id, src, dst) VALUES (?,?,?)");
+	sqlite3_stmt *ev = kdb_cached(db,
 		"INSERT INTO events(function_id, block, seq, kind, access, marked, ord, object_id,"
 		" name, target, defines, uses, args, file_id, line, col, discarded, display)"
 		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-	int rc = -1;
 	const char *last_file = NULL;
-	long long last_file_id = -1;
+	long long last_file_id = -1, file = file_id(db, f->file ? f->file : "?");
 
+	if (file < 0)
+		return -1;
 	sqlite3_bind_int64(fn, 1, tu_id);
 	sqlite3_bind_text(fn, 2, f->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(fn, 3, f->link_key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(fn, 4, file_id(db, f->file ? f->file : "?"));
+	sqlite3_bind_int64(fn, 4, file);
 	sqlite3_bind_int(fn, 5, f->line);
 	sqlite3_bind_int(fn, 6, f->col);
 	sqlite3_bind_int(fn, 7, f->end_line);
@@ -79,7 +80,7 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 	sqlite3_bind_int(fn, 9, f->exit);
 	sqlite3_bind_int(fn, 10, f->nblocks);
 	if (step_done(fn) < 0)
-		goto out;
+		return -1;
 	f->id = sqlite3_last_insert_rowid(db);
 	for (int b = 0; b < f->nblocks; b++) {
 		struct block *bl = &f->blocks[b];
@@ -89,7 +90,7 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 			sqlite3_bind_int(edge, 2, b);
 			sqlite3_bind_int(edge, 3, bl->succ[s]);
 			if (step_done(edge) < 0)
-				goto out;
+				return -1;
 		}
 		for (int i = 0; i < bl->nevents; i++) {
 			struct event *e = &bl->events[i];
@@ -103,6 +104,8 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 				obj = kdb_intern(db, "objects", "key", e->object, "display",
 						 e->display ? e->display : shown);
 				free(shown);
+				if (obj < 0)
+					return -1;
 			}
 			/* The name as this access spells it: a finding names its
 			 * object the way the code at its location does, whichever
@@ -128,23 +131,19 @@ static int store_function(sqlite3 *db, long long tu_id, struct function *f)
 			 * intern a file once per run of equal paths. */
 			if (!last_file || !e->file || strcmp(last_file, e->file) != 0) {
 				last_file = e->file;
-				last_file_id = file_id(db, e->file ? e->file : "?");
+				if ((last_file_id = file_id(db, e->file ? e->file : "?")) < 0)
+					return -1;
 			}
 			sqlite3_bind_int64(ev, 14, last_file_id);
 			sqlite3_bind_int(ev, 15, e->line);
 			sqlite3_bind_int(ev, 16, e->col);
 			sqlite3_bind_int(ev, 17, e->discarded);
 			if (step_done(ev) < 0)
-				goto out;
+				return -1;
 			e->id = sqlite3_last_insert_rowid(db);
 		}
 	}
-	rc = 0;
-out:
-	sqlite3_finalize(fn);
-	sqlite3_finalize(edge);
-	sqlite3_finalize(ev);
-	return rc;
+	return 0;
 }
 
 int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *facts,
@@ -156,14 +155,14 @@ int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *fa
 
 	if (kdb_exec(db, "BEGIN IMMEDIATE", err, errlen) < 0)
 		return -1;
-	fid = file_id(db, rec->path);
+	if ((fid = file_id(db, rec->path)) < 0)
+		goto fail_db;
 	/* Deleting the TU cascades to its functions, edges, events, deps. */
-	st = kdb_prepare(db, "DELETE FROM translation_units WHERE file_id = ?");
+	st = kdb_cached(db, "DELETE FROM translation_units WHERE file_id = ?");
 	sqlite3_bind_int64(st, 1, fid);
 	if (step_done(st) < 0)
-		goto fail_st;
-	sqlite3_finalize(st);
-	st = kdb_prepare(db, "INSERT INTO translation_units(file_id, directory, arguments, flags_hash,"
+		goto fail_db;
+	st = kdb_cached(db, "INSERT INTO translation_units(file_id, directory, arguments, flags_hash,"
 			 " scan_id, status, diagnostics) VALUES (?,?,?,?,?,?,?)");
 	sqlite3_bind_int64(st, 1, fid);
 	sqlite3_bind_text(st, 2, rec->directory, -1, SQLITE_STATIC);
@@ -173,11 +172,10 @@ int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *fa
 	sqlite3_bind_text(st, 6, facts->diagnostics ? "error" : "ok", -1, SQLITE_STATIC);
 	bind_text_or_null(st, 7, facts->diagnostics);
 	if (step_done(st) < 0)
-		goto fail_st;
-	sqlite3_finalize(st);
+		goto fail_db;
 	tu_id = sqlite3_last_insert_rowid(db);
 
-	st = kdb_prepare(db, "INSERT OR REPLACE INTO tu_dependencies(tu_id, file_id, content_hash) VALUES (?,?,?)");
+	st = kdb_cached(db, "INSERT OR REPLACE INTO tu_dependencies(tu_id, file_id, content_hash) VALUES (?,?,?)");
 	for (int i = -1; i < facts->ndeps; i++) {
 		const char *dep = i < 0 ? rec->path : facts->deps[i];
 
@@ -187,23 +185,22 @@ int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *fa
 			hex[0] = '\0';
 		if (!hex[0])
 			continue;
+		long long dep_id = file_id(db, dep);
+
+		if (dep_id < 0)
+			goto fail_db;
 		sqlite3_bind_int64(st, 1, tu_id);
-		sqlite3_bind_int64(st, 2, file_id(db, dep));
+		sqlite3_bind_int64(st, 2, dep_id);
 		sqlite3_bind_text(st, 3, hex, -1, SQLITE_TRANSIENT);
 		if (step_done(st) < 0)
-			goto fail_st;
+			goto fail_db;
 	}
-	sqlite3_finalize(st);
 	for (int i = 0; i < facts->nfunctions; i++)
-		if (store_function(db, tu_id, &facts->functions[i]) < 0) {
-			snprintf(err, errlen, "database error: %s", sqlite3_errmsg(db));
-			goto fail;
-		}
+		if (store_function(db, tu_id, &facts->functions[i]) < 0)
+			goto fail_db;
 	return kdb_exec(db, "COMMIT", err, errlen);
-fail_st:
+fail_db:
 	snprintf(err, errlen, "database error: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
 }
