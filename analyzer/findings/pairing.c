@@ -24,6 +24,8 @@
  */
 #include "pairing.h"
 #include "db.h"
+#include "db/findings.h"
+#include "analyzer/model/hashmap.h"
 #include "analyzer/model/paths.h"
 #include "analyzer/model/store.h"
 
@@ -360,52 +362,30 @@ static char *fix_for(const struct vocab *v, const struct event *e, int release)
 			       : "smp_rmb(); /* after this read, or make it an acquire */");
 }
 
+/* One run of pairing: where its rows go, and what it keeps meanwhile. */
 struct writer {
-	sqlite3 *db;
+	struct findings_tx *tx;
 	const char *root;
 	long long scan_id;
-	sqlite3_stmt *ins_finding, *ins_loc, *ins_cand, *ins_pair;
 	struct finding_counts *counts;
 	char **fingerprints;
 	int nfp, fpcap;
-	char *error;            /* the first failed write, NULL while all went in */
+	struct hashmap fingerprint_seen;   /* fingerprint -> 1 */
 	signed char *lock_cache;   /* under_common_lock per object: -1 unknown */
 };
 
-/* Runs the insert ST and resets it.  Returns the new row's id, or -1 when
- * it failed: the first failure is kept in W->error, and pairing_store()
- * then rolls the whole set of findings back (a failed finding must never
- * leave its locations to the finding before it). */
-static long long insert_row(struct writer *w, sqlite3_stmt *st)
+static long long object_id(struct writer *w, const struct event *e)
 {
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
-		return sqlite3_last_insert_rowid(w->db);
-	if (!w->error)
-		w->error = xasprintf("cannot store the findings: %s", sqlite3_errmsg(w->db));
-	return -1;
-}
-
-static long long object_id(sqlite3 *db, const struct event *e)
-{
-	return kdb_intern(db, "objects", "key", e->object, "display", e->display ? e->display : e->object);
+	return findings_object(w->tx, e->object, e->display ? e->display : e->object);
 }
 
 static long long store_candidate(struct writer *w, const char *side, const struct candidate *c)
 {
 	const struct event *plain = strcmp(side, "writer") == 0 ? c->plain : c->marked;
 	const struct event *marked = strcmp(side, "writer") == 0 ? c->marked : c->plain;
-	sqlite3_stmt *st = w->ins_cand;
 
-	sqlite3_bind_text(st, 1, side, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, c->fn->id);
-	sqlite3_bind_int64(st, 3, plain->id);
-	sqlite3_bind_int64(st, 4, marked->id);
-	sqlite3_bind_int64(st, 5, object_id(w->db, plain));
-	sqlite3_bind_int64(st, 6, object_id(w->db, marked));
-	return insert_row(w, st);
+	return findings_candidate(w->tx, side, c->fn->id, plain->id, marked->id, object_id(w, plain),
+				  object_id(w, marked));
 }
 
 /* TEXT with every "ROOT/" taken out, in place.  Object keys carry absolute
@@ -447,75 +427,54 @@ static void fingerprint(struct writer *w, const char *kind, const char *fn, cons
 	strip_root(text, w->root);
 
 	hash_text(text, strlen(text), out);
-	for (int i = 0; i < w->nfp; i++)
-		if (strcmp(w->fingerprints[i], out) == 0) {
-			char *again = xasprintf("%s#%d", text, ++dup);
-			hash_text(again, strlen(again), out);
-			free(again);
-			i = -1;
-		}
+	while (hashmap_get_str(&w->fingerprint_seen, out)) {
+		char *again = xasprintf("%s#%d", text, ++dup);
+
+		hash_text(again, strlen(again), out);
+		free(again);
+	}
 	grow(&w->fingerprints, &w->fpcap, w->nfp + 1, sizeof *w->fingerprints);
-	w->fingerprints[w->nfp++] = xstrdup(out);
+	w->fingerprints[w->nfp] = xstrdup(out);
+	*hashmap_put_str(&w->fingerprint_seen, w->fingerprints[w->nfp++], NULL) = 1;
 	free(text);
 }
 
 static void add_location(struct writer *w, long long fid, int seq, const char *role,
 			 const struct event *e, const char *fn)
 {
-	sqlite3_stmt *st = w->ins_loc;
+	struct location_row r = { fid, seq, role, NULL, 0, 0, fn, NULL, 0 };
 
-	if (!e || fid < 0)      /* a finding that failed to go in has no locations */
+	if (!e)
 		return;
-	sqlite3_bind_int64(st, 1, fid);
-	sqlite3_bind_int(st, 2, seq);
-	sqlite3_bind_text(st, 3, role, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, rel(e->file, w->root), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 5, e->line);
-	sqlite3_bind_int(st, 6, e->col);
-	if (fn)
-		sqlite3_bind_text(st, 7, fn, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, 7);
-	sqlite3_bind_text(st, 8, access_name(e), -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 9, e->marked);
-	insert_row(w, st);
+	r.file = rel(e->file, w->root);
+	r.line = e->line;
+	r.col = e->col;
+	r.access = access_name(e);
+	r.marked = e->marked;
+	findings_add_location(w->tx, &r);
 }
 
 static long long add_finding(struct writer *w, const char *kind, const char *severity,
 			     const char *message, const struct event *data, const struct event *flag,
 			     const char *fn, const struct event *fix_at, const char *fix, long long pair)
 {
-	sqlite3_stmt *st = w->ins_finding;
 	char fp[17];
+	struct finding_row r = { fp, kind, severity, message, data->display ? data->display : data->object,
+				 flag->display ? flag->display : flag->object, NULL, 0, NULL, pair, w->scan_id };
 
 	fingerprint(w, kind, fn, data, flag, fp);
-	sqlite3_bind_text(st, 1, fp, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, severity, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, message, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, data->display ? data->display : data->object, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, flag->display ? flag->display : flag->object, -1, SQLITE_TRANSIENT);
 	if (fix_at && fix) {
-		sqlite3_bind_text(st, 7, rel(fix_at->file, w->root), -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 8, fix_at->line);
-		sqlite3_bind_text(st, 9, fix, -1, SQLITE_TRANSIENT);
-	} else {
-		sqlite3_bind_null(st, 7);
-		sqlite3_bind_null(st, 8);
-		sqlite3_bind_null(st, 9);
+		r.fix_file = rel(fix_at->file, w->root);
+		r.fix_line = fix_at->line;
+		r.fix = fix;
 	}
-	if (pair > 0)
-		sqlite3_bind_int64(st, 10, pair);
-	else
-		sqlite3_bind_null(st, 10);
-	sqlite3_bind_int64(st, 11, w->scan_id);
 	if (strcmp(severity, "error") == 0)
 		w->counts->errors++;
 	else if (strcmp(severity, "warning") == 0)
 		w->counts->warnings++;
 	else
 		w->counts->notes++;
-	return insert_row(w, st);
+	return findings_add(w->tx, &r);
 }
 
 /* Was the read written with C11 or GNU atomics (so that the fix should be
@@ -534,13 +493,7 @@ static const char *name_of(const struct event *e)
 static long long store_pair(struct writer *w, const struct event *data, const struct event *flag,
 			    long long wc, long long rc)
 {
-	sqlite3_stmt *st = w->ins_pair;
-
-	sqlite3_bind_int64(st, 1, object_id(w->db, data));
-	sqlite3_bind_int64(st, 2, object_id(w->db, flag));
-	if (wc > 0) sqlite3_bind_int64(st, 3, wc); else sqlite3_bind_null(st, 3);
-	if (rc > 0) sqlite3_bind_int64(st, 4, rc); else sqlite3_bind_null(st, 4);
-	return insert_row(w, st);
+	return findings_pair(w->tx, object_id(w, data), object_id(w, flag), wc, rc);
 }
 
 /* Has an earlier candidate of the same list the same plain access and the
@@ -833,30 +786,12 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
 {
-	struct writer w = { db, root, scan_id, NULL, NULL, NULL, NULL, counts, NULL, 0, 0, NULL, NULL };
+	struct writer w = { NULL, root, scan_id, counts, NULL, 0, 0, { 0 }, NULL };
+	int rc;
 
 	memset(counts, 0, sizeof *counts);
-	/* Findings are recomputed; the runtime's evidence for them is kept by
-	 * fingerprint (which survives the rescan) and joined again below. */
-	if (kdb_exec(db, "BEGIN IMMEDIATE;"
-		     " CREATE TEMP TABLE IF NOT EXISTS saved_evidence(fingerprint TEXT, race_id INTEGER);"
-		     " DELETE FROM saved_evidence;"
-		     " INSERT INTO saved_evidence SELECT f.fingerprint, e.race_id FROM race_evidence e"
-		     "   JOIN findings f ON f.id = e.finding_id;"
-		     " DELETE FROM findings; DELETE FROM pairs; DELETE FROM candidates;",
-		     err, errlen) < 0) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (!(w.tx = findings_begin(db, err, errlen)))
 		return -1;
-	}
-	w.ins_finding = kdb_prepare(db, "INSERT INTO findings(fingerprint, kind, severity, message, variable,"
-				    " flag, fix_file, fix_line, fix_suggestion, pair_id, scan_id)"
-				    " VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-	w.ins_loc = kdb_prepare(db, "INSERT INTO finding_locations(finding_id, seq, role, file, line, col,"
-				" function, access, marked) VALUES (?,?,?,?,?,?,?,?,?)");
-	w.ins_cand = kdb_prepare(db, "INSERT INTO candidates(side, function_id, plain_event_id, marked_event_id,"
-				 " data_object_id, flag_object_id) VALUES (?,?,?,?,?,?)");
-	w.ins_pair = kdb_prepare(db, "INSERT INTO pairs(data_object_id, flag_object_id, writer_candidate_id,"
-				 " reader_candidate_id) VALUES (?,?,?,?)");
 	w.lock_cache = xmalloc((size_t)analysis_objects(a) + 1);
 	memset(w.lock_cache, -1, (size_t)analysis_objects(a) + 1);
 	writer_findings(&w, a, vocab);
@@ -864,25 +799,11 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	lock_findings(&w, a);
 	early_read_findings(&w, a);
 	late_access_findings(&w, a);
-	sqlite3_finalize(w.ins_finding);
-	sqlite3_finalize(w.ins_loc);
-	sqlite3_finalize(w.ins_cand);
-	sqlite3_finalize(w.ins_pair);
+	rc = findings_commit(w.tx, err, errlen);
 	for (int i = 0; i < w.nfp; i++)
 		free(w.fingerprints[i]);
 	free(w.fingerprints);
+	hashmap_free(&w.fingerprint_seen);
 	free(w.lock_cache);
-	if (w.error) {
-		snprintf(err, errlen, "%s", w.error);
-		free(w.error);
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	if (kdb_exec(db, "INSERT OR IGNORE INTO race_evidence(finding_id, race_id)"
-		     " SELECT f.id, s.race_id FROM saved_evidence s JOIN findings f USING (fingerprint);"
-		     " COMMIT", err, errlen) < 0) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
