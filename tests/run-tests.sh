@@ -25,6 +25,6 @@ run_suite "corpus: static recall and false positives" \
 run_suite "blind corpus: static recall and false positives" \
 	python3 tests/e2e/score.py --mode corpus --min-recall "${KCSAN_MIN_RECALL:-0.95}" tests/corpus-blind/b*.c
 run_suite "limitations: each known weakness still shows (expected failures; XPASS fails)" \
-	python3 tests/e2e/score.py --mode limitations \
+	python3 tests/e2e/score.py --mode limitations --doc docs/limitations.md \
 	tests/limitations/*.c tests/limitations/*/ tests/corpus-blind/limits/*.c
 finish_suites "all end-to-end suites"
