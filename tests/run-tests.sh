@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/run-tests.sh — the deterministic end-to-end half of `make check`
 # (make e2e-check): the layout, the header, native builds, the scan and
-# report command lines, and the static scores of the corpora and examples.
+# report command lines, the static scores of the corpora and examples, and
+# the reproducers of docs/limitations.md as expected failures.
 # The suites whose programs run under the runtime, with real threads and
 # so with chance in them, are tests/run-dynamic.sh (make dynamic-check).
 set -u
@@ -23,4 +24,7 @@ run_suite "corpus: static recall and false positives" \
 	python3 tests/e2e/score.py --mode corpus --min-recall "${KCSAN_MIN_RECALL:-0.95}" tests/corpus/[0-9]*.c
 run_suite "blind corpus: static recall and false positives" \
 	python3 tests/e2e/score.py --mode corpus --min-recall "${KCSAN_MIN_RECALL:-0.95}" tests/corpus-blind/b*.c
+run_suite "limitations: each known weakness still shows (expected failures; XPASS fails)" \
+	python3 tests/e2e/score.py --mode limitations --doc docs/limitations.md \
+	tests/limitations/*.c tests/limitations/*/ tests/corpus-blind/limits/*.c
 finish_suites "all end-to-end suites"

@@ -100,7 +100,7 @@ static void note_origins(struct fn_ctx *c, const struct evset *set, const struct
  * that a callee returns (p = get_head(); p = clear_flag(rcu_dereference(x)))?
  * Then P is reached through that pointer, and its dependency orders it
  * after that read: another flag read before does not publish what P
- * accesses (a statistic tested on the way, W7 of docs/real-code.md). */
+ * accesses (a statistic tested on the way, W7 of docs/history/real-code-reviews.md). */
 static int address_from_marked_read(struct fn_ctx *c, const struct event *p)
 {
 	int *idx = NULL, cap = 0, n, found = 0;

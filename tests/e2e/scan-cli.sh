@@ -98,7 +98,7 @@ user_profile() {
 	[ "$(count_findings "$WORK/p1.db")" -eq 2 ]
 }
 
-# docs/real-code.md weakness 7: autotools' -I../include -include config.h.
+# docs/history/real-code-reviews.md weakness 7: autotools' -I../include -include config.h.
 # gcc finds config.h along the -I chain, not in the entry's directory.
 include_along_i_chain() {
 	d="$WORK/inc7"

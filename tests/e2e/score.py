@@ -12,6 +12,16 @@ compared with the labels written in the program itself:
                  A racy program is found when some finding has a location on
                  a labelled line; any finding on a no-race program is a false
                  positive.
+  limitations    the reproducers of docs/limitations.md, each a file or a
+                 directory (a directory is scanned as one tree: several
+                 programs), labelled like the examples (`EXPECT:`) when it
+                 carries such a marker (right: every expected finding, and no
+                 finding on an unmarked line), like the corpus otherwise.  Each is
+                 an expected failure: `xfail` while the analyser still gets
+                 it wrong, `XPASS` (a failure of the suite) once it gets it
+                 right -- then the weakness is fixed: move the reproducer
+                 into a real test and update docs/limitations.md.  With
+                 --doc FILE, a reproducer that FILE does not name fails too.
 
 Prints one line per program, the figures, and a closing `N passed, M failed`.
 Exit status 1 if anything failed (examples: any mismatch; corpus: a false
@@ -73,6 +83,43 @@ def check_example(binary, path, workdir):
     return ok, detail, len(want), len(want & got)
 
 
+def sources(path):
+    """The C files of a reproducer: the file itself, or a directory's *.c."""
+    if os.path.isdir(path):
+        return sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".c"))
+    return [path]
+
+
+def check_limitation(binary, path, workdir):
+    """Score one reproducer by its labels; returns (right, what was reported)."""
+    files = sources(path)
+    if not files:
+        raise RuntimeError("no C file")
+    texts = {f: open(f).read() for f in files}
+    want = {(os.path.abspath(f), n, kind) for f, t in texts.items()
+            for n, line in enumerate(t.splitlines(), 1) for kind in EXPECT.findall(line)}
+    truths = {m.group(1) for t in texts.values() for m in [TRUTH.search(t)] if m}
+    if not want and len(truths) != 1:
+        raise RuntimeError("needs EXPECT markers or one 'lkmm:' label (found %s)" % (sorted(truths) or "none"))
+    findings = scan(binary, path.rstrip("/"), workdir)
+    seen = "; ".join("%s@%s:%d" % (fd["kind"], os.path.basename(fd["locations"][0]["file"]),
+                                   fd["locations"][0]["line"]) for fd in findings) or "no finding"
+    if want:
+        got = {(os.path.abspath(fd["locations"][0]["file"]), fd["locations"][0]["line"], fd["kind"])
+               for fd in findings}
+        # right: every expected finding, and nothing that starts on a line
+        # without a marker (a second kind on a marked line is tolerated)
+        return want <= got and {g[:2] for g in got} <= {w[:2] for w in want}, seen
+    labelled = {(os.path.abspath(f), n) for f, t in texts.items()
+                for n, line in enumerate(t.splitlines(), 1) if RACE.search(line)}
+    if truths == {"race"}:
+        hit = any((os.path.abspath(l["file"]), l["line"]) in labelled
+                  for fd in findings for l in fd["locations"]
+                  if l["role"] in ("plain-access", "racing-access"))
+        return hit, seen
+    return not findings, seen
+
+
 def check_corpus(binary, path, workdir):
     text = open(path).read()
     truth = TRUTH.search(text)
@@ -90,8 +137,9 @@ def check_corpus(binary, path, workdir):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="build/kcsan-scan")
-    ap.add_argument("--mode", choices=["examples", "corpus"], required=True)
+    ap.add_argument("--mode", choices=["examples", "corpus", "limitations"], required=True)
     ap.add_argument("--min-recall", type=float, default=1.0)
+    ap.add_argument("--doc", help="limitations: the document that must name every reproducer")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     passed = failed = 0
@@ -99,7 +147,18 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for path in a.files:
             try:
-                if a.mode == "examples":
+                if a.mode == "limitations":
+                    right, seen = check_limitation(a.bin, path, tmp)
+                    named = a.doc is None or path.rstrip("/") in open(a.doc).read()
+                    ok = not right and named
+                    if right:
+                        print("XPASS %s: the analyser now gets it right (%s): the weakness is fixed; "
+                              "move the reproducer into a real test and update docs/limitations.md" % (path, seen))
+                    elif not named:
+                        print("FAIL %s: not named in %s" % (path, a.doc))
+                    else:
+                        print("xfail %s: %s" % (path, seen))
+                elif a.mode == "examples":
                     ok, detail, _, _ = check_example(a.bin, path, tmp)
                     print("%s %s%s" % ("ok  " if ok else "FAIL", path, detail))
                 else:
@@ -124,6 +183,12 @@ def main():
             if ok is not None:
                 passed += bool(ok)
                 failed += not ok
+    if a.mode == "limitations" and a.doc:
+        # and every reproducer the document names exists
+        for named in sorted(set(re.findall(r"tests/limitations/[\w.-]+", open(a.doc).read()))):
+            if not os.path.exists(named):
+                failed += 1
+                print("FAIL %s: named in %s, but not there" % (named, a.doc))
     if a.mode == "corpus":
         recall = racy_found / racy_total if racy_total else 1.0
         print("static recall: %d/%d racy programs found (%.0f%%); false positives: %d/%d correct programs"

@@ -744,7 +744,7 @@ Test(precision, initialisation_before_a_loop_of_pthread_create)
 		   "}\n");
 }
 
-/* Weakness 2 of docs/real-code.md: operators and primitives written in the
+/* Weakness 2 of docs/history/real-code-reviews.md: operators and primitives written in the
  * body of one of the project's own macros. */
 Test(macros, assignment_in_a_project_macro_is_a_write)
 {
@@ -806,7 +806,7 @@ Test(macros, access_once_idiom_ordered_silent)
 		   "void w2(void) { data = 1; smp_mb(); ACCESS_ONCE(flag) = 1; }\n"
 		   "int reader(void) { while (!ACCESS_ONCE(flag)); smp_mb(); return data; }\n");
 }
-/* docs/real-code.md weakness 2: p = rcu_dereference(...) inside an
+/* docs/history/real-code-reviews.md weakness 2: p = rcu_dereference(...) inside an
  * iterator macro keeps its address dependency, as the loop written out does
  * (the list head is its own type: one object per field would otherwise mix
  * the head with the nodes' next pointers, weakness 3). */
@@ -849,7 +849,7 @@ Test(macros, acquire_in_a_project_macro_orders_the_reader)
 		   "int reader(void) { while (!CONSUME(flag)); return data; }\n");
 }
 
-/* Weakness 8 of docs/real-code.md: the profile format. */
+/* Weakness 8 of docs/history/real-code-reviews.md: the profile format. */
 #define URCU_LIKE \
 	"void opaque_store(int *p, int v, int mo); int opaque_load(int *p, int mo);\n" \
 	"enum { RELAXED, ACQUIRE, RELEASE, SEQ_CST };\n" \
@@ -919,7 +919,7 @@ Test(c11, seq_cst_store_is_a_release_silent)
 		   "int t3(void) { while (!atomic_load_explicit(&flag, memory_order_seq_cst)); return x; }\n");
 }
 
-/* Weakness 9 of docs/real-code.md: the report's wording. */
+/* Weakness 9 of docs/history/real-code-reviews.md: the report's wording. */
 Test(report_text, object_reached_through_a_parameter_is_named_not_a_usr)
 {
 	expect_one(LKMM "struct wq { int futex; int data; } q;\n"

@@ -1,4 +1,4 @@
-/* tests/unit/test_context.c — precision on real-code shapes (docs/real-code.md):
+/* tests/unit/test_context.c — precision on real-code shapes (docs/history/real-code-reviews.md):
  * which objects are really shared (weakness 3: private locals passed to
  * helpers, memory fresh from malloc), which code really runs concurrently
  * (weakness 5), and which programs really run together (weakness 6).  Each
@@ -274,7 +274,7 @@ Test(context, consumer_in_a_thread_still_pairs_with_main)
 		   " produce(); pthread_join(t, 0); return 0; }\n");
 }
 
-/* ---- W2 of docs/real-code.md: code that cannot run at the same time ---- */
+/* ---- W2 of docs/history/real-code-reviews.md: code that cannot run at the same time ---- */
 
 /* Calls one thread makes run one after the other: a single-threaded
  * program calling run() twice has one activation of it at a time. */
@@ -406,7 +406,7 @@ Test(context, an_argument_element_published_while_threads_run_still_races)
 		   "	return r; }\n");
 }
 
-/* ---- W11 of docs/real-code.md: lock wrappers ---- */
+/* ---- W11 of docs/history/real-code-reviews.md: lock wrappers ---- */
 
 Test(locks, a_wrapper_that_always_locks_its_argument_is_a_lock)
 {
@@ -430,7 +430,7 @@ Test(locks, a_wrapper_that_locks_on_some_paths_only_is_no_lock)
 		   "void b(int c) { maybe_lock(&m, c);\n count++; /*D*/\n maybe_unlock(&m, c); }\n");
 }
 
-/* ---- W5 of docs/real-code.md: one field object for every instance ---- */
+/* ---- W5 of docs/history/real-code-reviews.md: one field object for every instance ---- */
 
 #define TWO_LISTS "#include <pthread.h>\n" \
 	"struct list_head { struct list_head *next, *prev; };\n" \
@@ -453,7 +453,7 @@ Test(locks, a_field_accessed_under_no_lock_still_races)
 	expect_one(TWO_LISTS "int empty(void) { return readers.next == &readers; } /*D*/\n");
 }
 
-/* ---- W8 of docs/real-code.md: identity across programs ---- */
+/* ---- W8 of docs/history/real-code-reviews.md: identity across programs ---- */
 
 /* Two file statics of the same name in files of the same base name are
  * two objects (clang's USR names only the base name). */

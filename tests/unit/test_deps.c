@@ -1,5 +1,5 @@
 /* tests/unit/test_deps.c — orderings the LKMM gives through dependencies
- * (docs/real-code.md, weakness 4): an address dependency that passes into a
+ * (docs/history/real-code-reviews.md, weakness 4): an address dependency that passes into a
  * callee through a parameter, and a data dependency from a load to a store.
  * Each ordered shape must give nothing; its twin without the dependency
  * must still be reported.  Real scans, through scan_helper.c. */
@@ -94,7 +94,7 @@ Test(deps, read_a_callee_waits_for_or_reports_still_guards)
 		   " return y; /*R*/\n}\n");
 }
 
-/* ---- W1 of docs/real-code.md: a read guards only what runs on its value ---- */
+/* ---- W1 of docs/history/real-code-reviews.md: a read guards only what runs on its value ---- */
 
 /* The flag's value is tested, but the read of data runs whatever it was:
  * after the branches meet again, or after a callee's statistic test. */
@@ -144,7 +144,7 @@ Test(guards, builtin_expect_is_transparent)
 		   "int reader3(void) { wait_ready();\n return data; /*R*/ }\n");
 }
 
-/* ---- W7 of docs/real-code.md: dependencies through helpers ---- */
+/* ---- W7 of docs/history/real-code-reviews.md: dependencies through helpers ---- */
 
 #define W7_WRITER "#include <stdint.h>\n" \
 	"struct node { int key; struct node *next; } *head, fixed;\n" \

@@ -1,5 +1,5 @@
 /* tests/unit/test_fresh.c — initialisation of fresh objects
- * (docs/real-code.md, W3): memory fresh from an allocator is private to
+ * (docs/history/real-code-reviews.md, W3): memory fresh from an allocator is private to
  * its thread until its pointer is handed on, so the plain accesses made
  * through it before then race with nothing.  memset/memcpy, pointers into
  * the object stored into itself, allocator wrappers and initialisers that

@@ -1,4 +1,4 @@
-/* tests/unit/test_locals.c — W4 of docs/real-code.md: a local stays private
+/* tests/unit/test_locals.c — W4 of docs/history/real-code-reviews.md: a local stays private
  * when it is reached through a pointer ((&m)->b, as CPU_SET and
  * CDS_INIT_LIST_HEAD expand; p = &m; p->b) or passed two or more calls
  * deep (set2(&m) where set2 calls set1, which writes the fields; a

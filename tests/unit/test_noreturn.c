@@ -1,5 +1,5 @@
 /* tests/unit/test_noreturn.c — a call that never returns ends the path
- * (docs/real-code.md, W10): exit(), abort(), __assert_fail, functions
+ * (docs/history/real-code-reviews.md, W10): exit(), abort(), __assert_fail, functions
  * declared noreturn or _Noreturn, and functions of the tree whose every
  * path ends in one (perfbook's usage()).  What follows such a call is not
  * reached from it: the read made on the way out guards nothing, and a

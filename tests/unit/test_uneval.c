@@ -1,5 +1,5 @@
 /* tests/unit/test_uneval.c — operands that are never evaluated are no
- * accesses (docs/real-code.md, W9): __typeof__(*pos) in the type operand of
+ * accesses (docs/history/real-code-reviews.md, W9): __typeof__(*pos) in the type operand of
  * offsetof (container_of, cds_list_for_each_entry), a compound literal's
  * type, _Generic's controlling expression and unselected associations,
  * __builtin_constant_p.  Each shape must give nothing; its twin that
