@@ -15,7 +15,7 @@
 #include "db.h"
 #include "analyzer/model/facts.h"   /* xcalloc and friends */
 #include "analyzer/model/paths.h"
-#include "analyzer/model/store.h"   /* hash_text */
+#include "analyzer/model/hashmap.h"   /* hash_text */
 
 /* Column I of the current row as a new string, NULL for SQL NULL. */
 static char *col_text(sqlite3_stmt *st, int i)

@@ -5,7 +5,6 @@
 #include "hashcache.h"
 #include "analyzer/model/facts.h"
 #include "analyzer/model/hashmap.h"
-#include "analyzer/model/store.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -16,7 +16,8 @@
 #include "hashcache.h"
 #include "analyzer/findings/pairing.h"
 #include "scan_workers.h"
-#include "analyzer/model/store.h"
+#include "db/facts.h"
+#include "analyzer/model/hashmap.h"
 #include "analyzer/findings/suppress.h"
 #include "analyzer/model/vocab.h"
 

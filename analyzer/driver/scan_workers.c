@@ -34,7 +34,7 @@
 #include "db.h"
 #include "analyzer/frontend/extract.h"
 #include "hashcache.h"
-#include "analyzer/model/store.h"
+#include "db/facts.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -27,7 +27,6 @@
 #include "db/findings.h"
 #include "analyzer/model/hashmap.h"
 #include "analyzer/model/paths.h"
-#include "analyzer/model/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
 #include "hashmap.h"
 #include "facts.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,4 +104,28 @@ void hashmap_free(struct hashmap *m)
 	free(m->slots);
 	m->slots = NULL;
 	m->cap = m->used = 0;
+}
+
+/* ---- content hashes ---- */
+
+void hash_text(const char *text, size_t len, char *hex)
+{
+	snprintf(hex, 17, "%016llx",
+		 (unsigned long long)fnv1a(FNV1A_START, text, len));
+}
+
+int hash_file(const char *path, char *hex)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char buf[65536];
+	uint64_t h = FNV1A_START;
+	size_t n;
+
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		h = fnv1a(h, buf, n);
+	fclose(f);
+	snprintf(hex, 17, "%016llx", (unsigned long long)h);
+	return 0;
 }

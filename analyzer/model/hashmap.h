@@ -29,6 +29,12 @@ struct hashmap {
 #define FNV1A_START 14695981039346656037ULL
 uint64_t fnv1a(uint64_t h, const void *p, size_t n);
 
+/* FNV-1a 64 of a file's content as 16 hex digits into HEX (17 bytes);
+ * returns -1 if the file cannot be read.  hash_text: the same of LEN bytes
+ * of TEXT.  (What an incremental scan compares.) */
+int hash_file(const char *path, char *hex);
+void hash_text(const char *text, size_t len, char *hex);
+
 /* The number key of the pair (A, B), both non-negative. */
 static inline uint64_t hashmap_pair(int a, int b)
 {

@@ -1,15 +1,16 @@
-/* analyzer/model/store.h — moving facts between memory and the database.
+/* db/facts.h — the owner of the facts tables: moving facts between memory
+ * and the database.
  *
  * store_tu() replaces everything known about one translation unit in one
  * transaction, so an interrupted scan never leaves half a TU behind.
  * store_load_functions() reads every function of the tree back for the
  * whole-tree analysis (one copy per link key: a static inline function in
  * a header is the same function in every TU that includes it). */
-#ifndef KCSAN_STORE_H
-#define KCSAN_STORE_H
+#ifndef KCSAN_DB_FACTS_H
+#define KCSAN_DB_FACTS_H
 
 #include <sqlite3.h>
-#include "facts.h"
+#include "analyzer/model/facts.h"
 
 struct tu_record {
 	const char *path;        /* absolute main file */
@@ -32,9 +33,5 @@ int store_tu_is_current(sqlite3 *db, const char *path, const char *flags_hash);
  * function_free on each, then free). Event ids are filled in. */
 int store_load_functions(sqlite3 *db, struct function **out, int *n);
 
-/* FNV-1a 64 of a file's content as 16 hex digits into HEX (17 bytes);
- * returns -1 if the file cannot be read. */
-int hash_file(const char *path, char *hex);
-void hash_text(const char *text, size_t len, char *hex);
 
 #endif

@@ -1,34 +1,14 @@
-/* analyzer/model/store.c — facts to and from the database (see store.h). */
-#include "store.h"
+/* db/facts.c — the owner of the facts tables: a translation unit's facts
+ * into the database, and every function back for the whole tree (see
+ * facts.h). */
+#include "facts.h"
 #include "db.h"
-#include "hashmap.h"
+#include "analyzer/model/hashmap.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void hash_text(const char *text, size_t len, char *hex)
-{
-	snprintf(hex, 17, "%016llx",
-		 (unsigned long long)fnv1a(FNV1A_START, text, len));
-}
-
-int hash_file(const char *path, char *hex)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char buf[65536];
-	uint64_t h = FNV1A_START;
-	size_t n;
-
-	if (!f)
-		return -1;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		h = fnv1a(h, buf, n);
-	fclose(f);
-	snprintf(hex, 17, "%016llx", (unsigned long long)h);
-	return 0;
-}
 
 static const char *const kind_names[] = { "access", "barrier", "call", "lock", "unlock", "local" };
 static const char *const acc_names[] = { NULL, "read", "write", "rmw" };
