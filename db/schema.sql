@@ -63,10 +63,20 @@ CREATE TABLE IF NOT EXISTS tu_dependencies (
     PRIMARY KEY (tu_id, file_id)
 );
 
--- Shared objects, identified across translation units: a global by name
--- ('g:name'), a file-static by file and name ('s:path:name'), a field of a
--- struct type ('f:struct tag.field'), a local whose address escapes
--- ('l:function:name'), a lock object the same way.
+-- Shared objects, identified across translation units by a key whose
+-- grammar is analyzer/model/items.h's (the one place that reads it):
+--   'c:USR'            clang's USR of a global ('c:@flag'), a file static
+--                      ('c:/src/a.c@count'), a field ('c:@S@ring@FI@head');
+--                      '[]' after it: the elements of an array ('c:@buf[]');
+--                      '#PATH' before that: a global of the program whose
+--                      main() is in PATH, when a tree holds several
+--   'p:KEY:N'          what parameter N of function KEY points to
+--   'l:FUNCTION:NAME'  a local of FUNCTION whose address never escapes
+--   'f:KEY'            function KEY, its address taken
+--   't:TYPE'           every object of a type (a lock reached through a
+--                      pointer of that type)
+-- KEY is a function's link key (functions.link_key).  A lock held for
+-- reading is its object's key with 'shared:' before it.
 CREATE TABLE IF NOT EXISTS objects (
     id            INTEGER PRIMARY KEY,
     key           TEXT NOT NULL UNIQUE,
@@ -103,10 +113,18 @@ CREATE INDEX IF NOT EXISTS cfg_edges_by_function ON cfg_edges(function_id);
 --   ord     relaxed | acquire | release | acq_rel | full | wmb | rmb | none
 --   name    the macro or function through which the event was written
 --   target  callee link key (kind = call)
---   defines local variable that receives the value read (kind = access/local)
---   uses    comma-separated locals that the accessed address depends on
---   args    the argument texts of the macro or call, separated by U+001F
---           (used to write suggested fixes)
+--   defines local variable that receives the value read (kind = access/local),
+--           or where the value goes: '?test' a condition, '?ret' the
+--           function's result, '?loop' a loop's condition
+--   uses    what the address (kind = local: the value) depends on, items
+--           separated by ',' (grammar: analyzer/model/items.h): a local
+--           'x', an event of the function '@3', parameter N of function
+--           KEY '$KEY:N', fresh memory '!new', '!new:KEY', '!newarg:N',
+--           '!null'; '~ITEM' what a write stores depends on ITEM,
+--           '#N=ITEM' what argument N of a call does
+--   args    separated by U+001F: for a call, the object key each argument
+--           points to ('' for none); for a macro or primitive, the
+--           argument texts (used to write suggested fixes)
 --   display how this access spells its object ('ring->head'); NULL when
 --           the source gives none (objects.display names it then)
 CREATE TABLE IF NOT EXISTS events (
