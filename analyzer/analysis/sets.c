@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyzer/model/facts.h"
+#include "analyzer/model/items.h"
 
 /* Event sets (and the fence and exposure sets) are kept sorted by the
  * events' tree-wide numbers (gid), so that membership is a binary search
@@ -198,7 +199,7 @@ void ss_remove_lock(struct strset *s, const char *k)
 {
 	for (int i = 0; i < s->n; i++)
 		if (strcmp(s->v[i], k) == 0 ||
-		    (strncmp(s->v[i], "shared:", 7) == 0 && strcmp(s->v[i] + 7, k) == 0))
+		    (object_is_shared(s->v[i]) && strcmp(object_unshared(s->v[i]), k) == 0))
 			s->v[i--] = s->v[--s->n];
 }
 

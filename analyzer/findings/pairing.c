@@ -71,10 +71,10 @@ static int excludes(const struct analysis *a, const char *l, const struct lock_r
 	char *shared;
 	int r;
 
-	if (strncmp(l, "shared:", 7) == 0)
-		return holds(a, y, l + 7) ||
+	if (object_is_shared(l))
+		return holds(a, y, object_unshared(l)) ||
 		       (holds(a, y, l) && x->e->access == ACC_READ && y->e->access == ACC_READ);
-	shared = xasprintf("shared:%s", l);
+	shared = object_shared(l);
 	r = holds(a, y, l) || holds(a, y, shared);
 	free(shared);
 	return r;
@@ -95,8 +95,8 @@ static int shares_a_lock(const struct analysis *a, const struct lock_record *x, 
 /* Does LOCK (exclusive, or shared for reads) guard every access of OID? */
 static int held_by_all(const struct analysis *a, int oid, const char *lock)
 {
-	const char *base = strncmp(lock, "shared:", 7) == 0 ? lock + 7 : lock;
-	char *shared = xasprintf("shared:%s", base);
+	const char *base = object_unshared(lock);
+	char *shared = object_shared(base);
 	int all = 1, n;
 	const struct lock_record *records = analysis_records(a, &n);
 
@@ -692,8 +692,7 @@ static int lock_in_same_struct(const char *l, const char *data)
 {
 	const char *fi = strstr(data, "@FI@");
 
-	if (strncmp(l, "shared:", 7) == 0)
-		l += 7;
+	l = object_unshared(l);
 	return fi && strncmp(l, data, (size_t)(fi - data) + 4) == 0;
 }
 

@@ -189,6 +189,23 @@ char *dep_item_with_role(const char *source, enum dep_role role, int arg)
 
 /* ---- object keys ---- */
 
+#define SHARED "shared:"
+
+char *object_shared(const char *key)
+{
+	return xasprintf(SHARED "%s", key);
+}
+
+int object_is_shared(const char *key)
+{
+	return strncmp(key, SHARED, strlen(SHARED)) == 0;
+}
+
+const char *object_unshared(const char *key)
+{
+	return object_is_shared(key) ? key + strlen(SHARED) : key;
+}
+
 void object_ref_parse(const char *key, struct object_ref *out)
 {
 	const char *k = key, *colon;
@@ -199,9 +216,9 @@ void object_ref_parse(const char *key, struct object_ref *out)
 		out->kind = OBJ_NONE;
 		return;
 	}
-	if (strncmp(k, "shared:", 7) == 0) {
+	if (object_is_shared(k)) {
 		out->shared = 1;
-		k += 7;
+		k = object_unshared(k);
 	}
 	len = strlen(k);
 	out->elements = len >= 2 && strcmp(k + len - 2, "[]") == 0;

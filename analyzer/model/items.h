@@ -109,6 +109,14 @@ struct object_ref {
 				named at file scope (see scope_program_globals) */
 };
 
+/* The key of lock KEY held for reading ("shared:KEY"; the caller frees
+ * it), and the key of the lock a key names whichever way it is held (KEY
+ * itself, or what follows "shared:"). */
+char *object_shared(const char *key);
+const char *object_unshared(const char *key);
+/* Is KEY a lock held for reading? */
+int object_is_shared(const char *key);
+
 /* Parses object key KEY (NULL: OBJ_NONE) into OUT. */
 void object_ref_parse(const char *key, struct object_ref *out);
 
