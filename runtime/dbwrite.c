@@ -255,7 +255,7 @@ static int upsert(struct kdb_races *w, const struct kcsan_access_info *a,
 	static struct kdb_race_side side_a, side_b;
 	char ka[1024], kb[1024], fp[20], obj[256], now[32];
 	const struct kcsan_access_info *reord = a->reordered ? a : (b && b->reordered ? b : NULL);
-	const char *run = getenv("KCSAN_RUN_ID");
+	const char *run = getenv(KCSAN_ENV_RUN_ID);
 	uint64_t h = 0xcbf29ce484222325ULL;
 	struct kdb_race r = { .kind = "data-race" };
 	time_t t = time(NULL);
@@ -512,7 +512,7 @@ failed:
 void kcsan_db_record(const struct kcsan_access_info *watcher,
 		     const struct kcsan_access_info *other)
 {
-	const char *path = getenv("KCSAN_DB");
+	const char *path = getenv(KCSAN_ENV_DB);
 	/* Side a is the delayed access when there is one (the report's
 	 * "plain-access"), else the watcher, which is always plain. */
 	const struct kcsan_access_info *a = watcher, *b = other;
