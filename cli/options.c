@@ -19,6 +19,13 @@ void kdie(int status, const char *cmd, const char *fmt, ...)
 	exit(status);
 }
 
+static void (*help_more)(void);
+
+void kopt_help_more(void (*print)(void))
+{
+	help_more = print;
+}
+
 void kopt_help(const char *cmd, const char *usage, const struct kopt *opts)
 {
 	printf("usage: kcsan-scan %s %s\n\noptions:\n", cmd, usage);
@@ -35,6 +42,8 @@ void kopt_help(const char *cmd, const char *usage, const struct kopt *opts)
 		printf("  %-26s %s\n", left, o->help);
 	}
 	printf("  %-26s %s\n", "-h, --help", "show this help and exit");
+	if (help_more)
+		help_more();
 }
 
 static const struct kopt *find_long(const struct kopt *opts, const char *name, size_t len)

@@ -38,8 +38,13 @@ void kopt_parse(const char *cmd, const char *usage, const struct kopt *opts,
 		int argc, char **argv, char ***operands, int *noperands,
 		char ***rest, int *nrest);
 
-/* Prints the usage line and the option table of CMD to stdout. */
+/* Prints the usage line and the option table of CMD to stdout, then what
+ * the function given to kopt_help_more() prints, if any. */
 void kopt_help(const char *cmd, const char *usage, const struct kopt *opts);
+
+/* Sets what --help prints after the option table (a subcommand's other
+ * settings: run lists the runtime's options); NULL for nothing. */
+void kopt_help_more(void (*print)(void));
 
 /* Prints "kcsan-scan CMD: MESSAGE" to stderr and exits with STATUS. */
 void kdie(int status, const char *cmd, const char *fmt, ...)

@@ -8,7 +8,6 @@
  * writing at the same time cannot give a half-joined report. */
 #include "report.h"
 
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +64,7 @@ struct loader {
 	size_t nraces;
 	long long *seen;        /* races already joined to the current finding */
 	size_t nseen;
+	sqlite3_stmt *frames;   /* a race's stack frames (load_frames) */
 };
 
 /* PATH with "//", "/./" and "dir/../" removed, in place. */
@@ -221,41 +221,40 @@ static int step_error(struct loader *ld, const char *what)
 	return -1;
 }
 
-/* Parses a stack written by the runtime: a JSON array of frames
- * {"function", "file", "line"}.  Anything unreadable gives no frames. */
-static void parse_stack(const char *text, const char *root, struct report_frame **frames, int *n)
+/* The stack frames of both sides of race RACE_ID (race_frames, written by
+ * the runtime through db/races.c) into STACK[side] and NFRAMES[side], each
+ * innermost first, paths relative to the root.  A side the runtime did not
+ * know has none. */
+static int load_frames(struct loader *ld, long long race_id, struct report_frame **stack, int *nframes)
 {
-	json_t *a = text ? json_loads(text, 0, NULL) : NULL;
-	size_t i;
-	json_t *v;
+	sqlite3_stmt *st = ld->frames;
+	int cap[2] = { 0, 0 }, rc;
 
-	*frames = NULL;
-	*n = 0;
-	if (!json_is_array(a)) {
-		json_decref(a);
-		return;
-	}
-	*frames = xcalloc(json_array_size(a), sizeof **frames);
-	json_array_foreach(a, i, v) {
+	stack[0] = stack[1] = NULL;
+	nframes[0] = nframes[1] = 0;
+	sqlite3_bind_int64(st, 1, race_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *side = (const char *)sqlite3_column_text(st, 0);
+		int s = side && strcmp(side, "b") == 0, line = sqlite3_column_int(st, 3);
 		struct report_frame *fr;
-		json_t *line;
 
-		if (!json_is_object(v))
-			continue;
-		fr = &(*frames)[(*n)++];
-		fr->function = xstrdup(json_string_value(json_object_get(v, "function")));
-		fr->file = relative(json_string_value(json_object_get(v, "file")), root);
-		line = json_object_get(v, "line");
-		fr->line = json_is_integer(line) && json_integer_value(line) > 0 &&
-			   json_integer_value(line) < 0x7fffffff ? (int)json_integer_value(line) : 0;
+		if (nframes[s] == cap[s]) {
+			cap[s] = cap[s] ? 2 * cap[s] : 8;
+			stack[s] = xrealloc(stack[s], (size_t)cap[s] * sizeof *stack[s]);
+		}
+		fr = &stack[s][nframes[s]++];
+		fr->function = col_text(st, 1);
+		fr->file = relative((const char *)sqlite3_column_text(st, 2), ld->r->root);
+		fr->line = line > 0 ? line : 0;
 	}
-	json_decref(a);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : step_error(ld, "race frames");
 }
 
-/* Adds one race (columns as selected by RACE_COLUMNS) to dynamic data D;
- * the first race added gives the stacks. */
-#define RACE_COLUMNS "r.observations, r.reordered, r.first_seen, r.a_stack, r.b_stack"
-static void add_race(struct report_dynamic *d, int first, sqlite3_stmt *st, int c, const char *root)
+/* Adds one race (columns as selected by RACE_COLUMNS from C) to dynamic
+ * data D; the first race added gives the stacks. */
+#define RACE_COLUMNS "r.observations, r.reordered, r.first_seen, r.id"
+static int add_race(struct loader *ld, struct report_dynamic *d, int first, sqlite3_stmt *st, int c)
 {
 	const char *seen = (const char *)sqlite3_column_text(st, c + 2);
 
@@ -265,10 +264,9 @@ static void add_race(struct report_dynamic *d, int first, sqlite3_stmt *st, int 
 		free(d->first_seen);
 		d->first_seen = xstrdup(seen);
 	}
-	if (first) {
-		parse_stack((const char *)sqlite3_column_text(st, c + 3), root, &d->stack[0], &d->nframes[0]);
-		parse_stack((const char *)sqlite3_column_text(st, c + 4), root, &d->stack[1], &d->nframes[1]);
-	}
+	if (first)
+		return load_frames(ld, sqlite3_column_int64(st, c + 3), d->stack, d->nframes);
+	return 0;
 }
 
 /*
@@ -299,7 +297,11 @@ static int join_races(struct loader *ld, struct report_finding *f, sqlite3_stmt 
 				continue;
 			sqlite3_bind_int64(one, 1, r->id);
 			if ((rc = sqlite3_step(one)) == SQLITE_ROW) {
-				add_race(&f->dyn, !f->has_dynamic, one, 0, ld->r->root);
+				if (add_race(ld, &f->dyn, !f->has_dynamic, one, 0) < 0) {
+					sqlite3_reset(one);
+					free(file);
+					return -1;
+				}
 				f->has_dynamic = 1;
 				f->evidence |= REPORT_EV_DYNAMIC;
 			}
@@ -325,7 +327,7 @@ static int load_static(struct loader *ld)
 		"SELECT role, file, line, col, function, access, marked"
 		" FROM finding_locations WHERE finding_id = ?1 ORDER BY seq");
 	sqlite3_stmt *rs = kdb_prepare(ld->db,
-		"SELECT " RACE_COLUMNS ", r.id FROM race_evidence e JOIN races r ON r.id = e.race_id"
+		"SELECT " RACE_COLUMNS " FROM race_evidence e JOIN races r ON r.id = e.race_id"
 		" WHERE e.finding_id = ?1 ORDER BY r.first_seen, r.id");
 	sqlite3_stmt *one = kdb_prepare(ld->db, "SELECT " RACE_COLUMNS " FROM races r WHERE r.id = ?1");
 	int rc, status = 0;
@@ -368,12 +370,17 @@ static int load_static(struct loader *ld)
 		ld->nseen = 0;
 		sqlite3_bind_int64(rs, 1, fid);
 		while ((rc = sqlite3_step(rs)) == SQLITE_ROW) {
-			see_race(ld, sqlite3_column_int64(rs, 5));
-			add_race(&f->dyn, !f->has_dynamic, rs, 0, ld->r->root);
+			see_race(ld, sqlite3_column_int64(rs, 3));
+			if (add_race(ld, &f->dyn, !f->has_dynamic, rs, 0) < 0)
+				break;
 			f->has_dynamic = 1;
 			f->evidence |= REPORT_EV_DYNAMIC;
 		}
 		sqlite3_reset(rs);
+		if (rc == SQLITE_ROW) {
+			status = -1;    /* add_race said why */
+			break;
+		}
 		if (rc != SQLITE_DONE) {
 			status = step_error(ld, "races");
 			break;
@@ -489,7 +496,7 @@ static int load_dynamic_only(struct loader *ld)
 	sqlite3_stmt *st = kdb_prepare(ld->db,
 		"SELECT NULL, r.kind, r.object,"
 		" r.a_function, r.a_file, r.a_line, r.a_access, r.a_marked,"
-		" r.b_function, r.b_file, r.b_line, r.b_access, r.b_marked, " RACE_COLUMNS ", r.id"
+		" r.b_function, r.b_file, r.b_line, r.b_access, r.b_marked, " RACE_COLUMNS
 		" FROM races r WHERE NOT EXISTS (SELECT 1 FROM race_evidence e WHERE e.race_id = r.id)"
 		" ORDER BY r.id");
 	size_t first_dynamic = ld->r->nfindings;
@@ -498,7 +505,7 @@ static int load_dynamic_only(struct loader *ld)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct report_finding *f;
 
-		if (race_joined(ld, sqlite3_column_int64(st, 18)))
+		if (race_joined(ld, sqlite3_column_int64(st, 16)))
 			continue;       /* confirms a static finding */
 		f = new_finding(ld);
 		f->kind = col_text(st, 1);
@@ -507,12 +514,15 @@ static int load_dynamic_only(struct loader *ld)
 		f->variable = col_text(st, 2);
 		race_location(f, st, 3, "plain-access", ld->r->root);
 		race_location(f, st, 8, "racing-access", ld->r->root);
-		add_race(&f->dyn, 1, st, 13, ld->r->root);
+		if (add_race(ld, &f->dyn, 1, st, 13) < 0)
+			break;
 		f->has_dynamic = 1;
 		f->message = race_message(f, f->dyn.reordered);
 		f->id = dynamic_id(ld, f, first_dynamic);
 	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return -1;      /* add_race said why */
 	return rc == SQLITE_DONE ? 0 : step_error(ld, "races");
 }
 
@@ -696,6 +706,8 @@ int report_load(sqlite3 *db, struct report *r, char *err, size_t errlen)
 	memset(r, 0, sizeof *r);
 	if (kdb_exec(db, "BEGIN", err, errlen) < 0)
 		return -1;
+	ld.frames = kdb_prepare(db, "SELECT side, function, file, line FROM race_frames"
+				" WHERE race_id = ?1 ORDER BY side, depth");
 	status = load_scan_state(&ld);
 	if (status == 0)
 		status = load_race_sites(&ld);
@@ -709,6 +721,7 @@ int report_load(sqlite3 *db, struct report *r, char *err, size_t errlen)
 		apply_suppressions(&ld);
 	free_race_sites(&ld);
 	free(ld.seen);
+	sqlite3_finalize(ld.frames);
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	if (status < 0) {
 		report_free(r);

@@ -9,6 +9,8 @@
  *   KCSAN_DB       absolute path of the database (the command may chdir)
  *   KCSAN_RUN_ID   the runs row the races belong to
  *   KCSAN_OPTIONS  the user's options, plus focus=0 for --no-focus
+ * (their names and the runtime's options are runtime/options_table.h's,
+ * which --help lists).
  * Each instrumented process writes its races itself (runtime/dbwrite.c), so
  * nothing is lost if COMMAND or this process dies.
  *
@@ -32,8 +34,34 @@
 #include "commands.h"
 #include "db.h"
 #include "options.h"
+#include "runtime/options_table.h"
 
 static const char usage[] = "[--db FILE] [--timeout SECS] [--no-focus] -- COMMAND [ARGS...]";
+
+/* The runtime's options and environment, from the one table of them. */
+static const struct kcsan_option_doc runtime_options[] = {
+	KCSAN_OPTION_TABLE(KCSAN_OPTION_DOC)
+};
+#define ENV_DOC(name, help) { name, help },
+static const struct { const char *name, *help; } runtime_env[] = {
+	KCSAN_ENV_TABLE(ENV_DOC)
+};
+
+/* --help, after the options: what the runtime of COMMAND reads. */
+static void help_runtime(void)
+{
+	printf("\nruntime options (KCSAN_OPTIONS=NAME=VALUE:NAME=VALUE..., default shown):\n");
+	for (size_t i = 0; i < sizeof runtime_options / sizeof *runtime_options; i++) {
+		const struct kcsan_option_doc *o = &runtime_options[i];
+		char left[64];
+
+		snprintf(left, sizeof left, "%s=%s", o->name, *o->def ? o->def : o->metavar);
+		printf("  %-26s %s\n", left, o->help);
+	}
+	printf("\nenvironment of COMMAND (set by run):\n");
+	for (size_t i = 0; i < sizeof runtime_env / sizeof *runtime_env; i++)
+		printf("  %-26s %s\n", runtime_env[i].name, runtime_env[i].help);
+}
 
 /* Grace period between SIGTERM and SIGKILL on timeout, seconds. */
 #define KILL_GRACE 2
@@ -153,12 +181,13 @@ int cmd_run(int argc, char **argv)
 		{ 0 },
 	};
 	char **operands, **cmd, db_path[PATH_MAX], idbuf[32];
-	const char *user_opts = getenv("KCSAN_OPTIONS");
+	const char *user_opts = getenv(KCSAN_ENV_OPTIONS);
 	char *options;
 	int noperands, ncmd, status, result, killed = 0;
 	long long run_id;
 	pid_t pid;
 
+	kopt_help_more(help_runtime);
 	kopt_parse("run", usage, opts, argc, argv, &operands, &noperands, &cmd, &ncmd);
 	if (noperands > 0)
 		kdie(2, "run", "unexpected argument '%s': the command goes after '--' (see 'kcsan-scan run --help')",
@@ -179,8 +208,8 @@ int cmd_run(int argc, char **argv)
 	if (!realpath(db_arg, db_path))
 		kdie(2, "run", "cannot resolve '%s': %s", db_arg, strerror(errno));
 	snprintf(idbuf, sizeof idbuf, "%lld", run_id);
-	if (setenv("KCSAN_DB", db_path, 1) || setenv("KCSAN_RUN_ID", idbuf, 1) ||
-	    (*options && setenv("KCSAN_OPTIONS", options, 1)))
+	if (setenv(KCSAN_ENV_DB, db_path, 1) || setenv(KCSAN_ENV_RUN_ID, idbuf, 1) ||
+	    (*options && setenv(KCSAN_ENV_OPTIONS, options, 1)))
 		kdie(2, "run", "cannot set the environment: %s", strerror(errno));
 
 	install(SIGALRM, on_alarm);

@@ -13,13 +13,14 @@
 --     cfg_edges, events.  Accesses and barrier sites are views over events.
 --   * scan results, recomputed from all facts at the end of every scan:
 --     function_summaries, candidates, pairs, findings, finding_locations.
---   * dynamic results, filled by the runtime: runs, races, race_evidence.
+--   * dynamic results, filled by the runtime (db/races.c): runs, races,
+--     race_frames, race_evidence.
 --   * inline suppressions, read by the scan from the source: suppressions.
 --
 -- A file is taken for a kcsan-scan database only when it has every table
 -- and column below (db/db.c); user_version alone proves nothing.
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 CREATE TABLE IF NOT EXISTS scans (
     id            INTEGER PRIMARY KEY,
@@ -218,11 +219,24 @@ CREATE TABLE IF NOT EXISTS races (
     reordered_to_line INTEGER,
     a_function TEXT, a_file TEXT, a_line INTEGER, a_access TEXT, a_marked INTEGER, a_tid INTEGER,
     b_function TEXT, b_file TEXT, b_line INTEGER, b_access TEXT, b_marked INTEGER, b_tid INTEGER,
-    a_stack         TEXT,                 -- JSON array of frames
-    b_stack         TEXT,
     observations    INTEGER NOT NULL DEFAULT 1,
     first_seen      TEXT NOT NULL,
     last_seen       TEXT NOT NULL
+);
+
+-- The call stack of each side of a race as the runtime first saw it: the
+-- access itself at depth 0, then its callers, innermost first, up to the
+-- first frame outside the program's own code.  Written with the races row
+-- it belongs to; later observations of that race keep the first stack.
+CREATE TABLE IF NOT EXISTS race_frames (
+    race_id        INTEGER NOT NULL REFERENCES races(id) ON DELETE CASCADE,
+    side           TEXT NOT NULL CHECK (side IN ('a', 'b')),  -- the races row's a_* or b_* side
+    depth          INTEGER NOT NULL,      -- 0: the access, 1: its caller, ...
+    function       TEXT NOT NULL,         -- '?' when no symbol names the code
+    file           TEXT,                  -- NULL when the code has no line information
+    line           INTEGER,
+    module_offset  TEXT NOT NULL,         -- 'module+0xoffset' of the code address
+    PRIMARY KEY (race_id, side, depth)
 );
 
 -- What `report` shows: static findings written by the scan (origin

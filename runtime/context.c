@@ -49,12 +49,9 @@ void kcsan_init(void)
 		 * an entry point must never block. */
 		return;
 	}
-	kcsan_parse_options(getenv("KCSAN_OPTIONS"));
+	kcsan_parse_options(getenv(KCSAN_ENV_OPTIONS));
 	if (kcsan_opts.verbose)
-		dprintf(kcsan_opts.log_fd,
-			"kcsan: enabled=%d skip_watch=%ld udelay=%lu weak_memory=%d\n",
-			kcsan_opts.enabled, kcsan_opts.skip_watch, kcsan_opts.udelay,
-			kcsan_opts.weak_memory);
+		kcsan_print_options();
 	/* Focus reads the database and the line table: SQLite and libdw
 	 * take locks through the pthread wrappers, which only forward
 	 * while in_rt is set.  The runtime is still off (state 1). */

@@ -4,8 +4,10 @@
  * static findings.
  *
  * Durability and concurrency (docs/design.md §6):
- *   - Each report is one SQLite statement (an upsert on the races row of its
- *     fingerprint) committed before kcsan_report_race() returns, with
+ *   - Each report is one SQLite transaction (an upsert on the races row of
+ *     its fingerprint and, for a new row, its stack frames in race_frames:
+ *     db/races.c, which owns those tables) committed before
+ *     kcsan_report_race() returns, with
  *     synchronous=FULL in WAL mode: a program that crashes right after a
  *     report keeps it.
  *   - Many processes (and threads) write at once: SQLite's file locking
@@ -31,6 +33,10 @@
  * record: programs run without KCSAN_DB need neither.  The calls run with
  * ctx->in_rt set, so the pthread wrappers SQLite goes through only forward.
  *
+ * This file finds where the two accesses are (symbolize.c, srcline.c), the
+ * race's kind and fingerprint, and owns the connection and the retries;
+ * db/races.c turns the race into rows.
+ *
  * One races row per pair of access sites (function, file, line, access
  * kind; module+offset when the line is unknown), whatever the order of the
  * two sides: the fingerprint is order-independent.  `observations` counts
@@ -49,11 +55,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../db/races.h"
 #include "../db/schema_version.h"
 
 #include "dynlib.h"
 #include "kcsan_rt.h"
-#include "strbuf.h"
 
 static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
 static int warned_write;	/* one "cannot record" line per process */
@@ -139,23 +145,6 @@ static int load_sqlite(void)
 	return 1;
 }
 
-/* s as a JSON string literal (control characters and quotes escaped). */
-static void sb_json_str(struct rt_buf *b, const char *s)
-{
-	rt_bprintf(b, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			rt_bprintf(b, "\\%c", c);
-		else if (c < 0x20)
-			rt_bprintf(b, "\\u%04x", c);
-		else
-			rt_bprintf(b, "%c", c);
-	}
-	rt_bprintf(b, "\"");
-}
-
 /* Where one code address is: function, file, line, and module+offset. */
 struct site {
 	char func[256];
@@ -176,38 +165,31 @@ static void locate(uintptr_t pc, struct site *st)
 	kcsan_srcline(pc, st->file, sizeof(st->file), &st->line);
 }
 
-/* The access's frames as a JSON array: the access, then its callers. */
-static void stack_json(struct rt_buf *b, const struct kcsan_access_info *a, const struct site *top)
+/* The access's frames: the access (TOP), then its callers, into SITES and
+ * FRAMES (KCSAN_REPORT_FRAMES each); returns how many. */
+static int stack_frames(const struct kcsan_access_info *a, const struct site *top,
+			struct site *sites, struct kdb_frame *frames)
 {
-	struct site s;
-	int i;
+	int n = 0;
 
-	rt_bprintf(b, "[");
-	for (i = -1; i < a->nframes; i++) {
-		const struct site *f = top;
-
-		if (i >= 0) {
-			if (!a->frames[i])
-				break;
-			locate(a->frames[i] - 1, &s);
-			/* Outside the program's own code (libc's thread
-			 * start): the rest says nothing about the race. */
-			if (!s.file[0])
-				break;
-			f = &s;
-		}
-		rt_bprintf(b, "%s{\"function\":", i >= 0 ? "," : "");
-		sb_json_str(b, f->func[0] ? f->func : "?");
-		if (f->file[0]) {
-			rt_bprintf(b, ",\"file\":");
-			sb_json_str(b, f->file);
-			rt_bprintf(b, ",\"line\":%d", f->line);
-		}
-		rt_bprintf(b, ",\"address\":");
-		sb_json_str(b, f->module_off);
-		rt_bprintf(b, "}");
+	sites[n++] = *top;
+	for (int i = 0; i < a->nframes && n < KCSAN_REPORT_FRAMES; i++) {
+		if (!a->frames[i])
+			break;
+		locate(a->frames[i] - 1, &sites[n]);
+		/* Outside the program's own code (libc's thread start): the
+		 * rest says nothing about the race. */
+		if (!sites[n].file[0])
+			break;
+		n++;
 	}
-	rt_bprintf(b, "]");
+	for (int i = 0; i < n; i++) {
+		frames[i].function = sites[i].func[0] ? sites[i].func : "?";
+		frames[i].file = sites[i].file[0] ? sites[i].file : NULL;
+		frames[i].line = sites[i].line;
+		frames[i].module_offset = sites[i].module_off;
+	}
+	return n;
 }
 
 static const char *access_name(int type)
@@ -246,109 +228,77 @@ static void object_name(const volatile void *ptr, char *out, size_t n)
 		snprintf(out, n, "%s", di.dli_sname);
 }
 
-static void bind_side(sqlite3_stmt *st, int col, const struct kcsan_access_info *a,
-		      const struct site *s, const char *stack)
+/* Side S (for the races row) of access A at site ST, with its stack. */
+static void make_side(struct kdb_race_side *s, const struct kcsan_access_info *a,
+		      const struct site *st, struct site *sites, struct kdb_frame *frames)
 {
-	/* function, file, line, access, marked, tid */
-	kcsan_sq.bind_text(st, col, s->func[0] ? s->func : "?", -1, SQLITE_TRANSIENT);
-	if (s->file[0]) {
-		kcsan_sq.bind_text(st, col + 1, s->file, -1, SQLITE_TRANSIENT);
-		kcsan_sq.bind_int64(st, col + 2, s->line);
-	} else {
-		kcsan_sq.bind_null(st, col + 1);
-		kcsan_sq.bind_null(st, col + 2);
-	}
-	kcsan_sq.bind_text(st, col + 3, access_name(a->type), -1, SQLITE_STATIC);
-	kcsan_sq.bind_int64(st, col + 4, (a->type & KCSAN_ACCESS_ATOMIC) != 0);
-	kcsan_sq.bind_int64(st, col + 5, a->tid);
-	kcsan_sq.bind_text(st, col + 6, stack, -1, SQLITE_TRANSIENT);
+	s->function = st->func[0] ? st->func : "?";
+	s->file = st->file[0] ? st->file : NULL;
+	s->line = st->line;
+	s->access = access_name(a->type);
+	s->marked = (a->type & KCSAN_ACCESS_ATOMIC) != 0;
+	s->tid = a->tid;
+	s->frames = frames;
+	s->nframes = stack_frames(a, st, sites, frames);
 }
 
-static const char upsert_sql[] =
-	"INSERT INTO races(fingerprint, run_id, kind, object, reordered,"
-	" reordered_to_file, reordered_to_line,"
-	" a_function, a_file, a_line, a_access, a_marked, a_tid, a_stack,"
-	" b_function, b_file, b_line, b_access, b_marked, b_tid, b_stack,"
-	" observations, first_seen, last_seen)"
-	" VALUES (?1, (SELECT id FROM runs WHERE id = ?2), ?3, ?4, ?5, ?6, ?7,"
-	" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, 1, ?22, ?22)"
-	" ON CONFLICT(fingerprint) DO UPDATE SET observations = observations + 1,"
-	" last_seen = excluded.last_seen, reordered = max(reordered, excluded.reordered),"
-	" reordered_to_file = coalesce(reordered_to_file, excluded.reordered_to_file),"
-	" reordered_to_line = coalesce(reordered_to_line, excluded.reordered_to_line)";
-
-/* Writes one record (the upsert, bound from the two sides): an SQLite
- * result code, SQLITE_OK when done.  No transaction of its own. */
-static int upsert(sqlite3 *db, const struct kcsan_access_info *a,
+/* Writes one record through W (the races row, bound from the two sides,
+ * and its frames): an SQLite result code, SQLITE_OK when done.  No
+ * transaction of its own. */
+static int upsert(struct kdb_races *w, const struct kcsan_access_info *a,
 		  const struct kcsan_access_info *b)
 {
-	static struct site sa, sb, sto;	/* under db_lock: off the stack */
-	static struct rt_buf stack_a, stack_b;
+	/* Under db_lock: off the stack, which may be a small one (a thread's
+	 * of a few pages); and never malloc here. */
+	static struct site sa, sb, sto, sites[2][KCSAN_REPORT_FRAMES];
+	static struct kdb_frame frames[2][KCSAN_REPORT_FRAMES];
+	static struct kdb_race_side side_a, side_b;
 	char ka[1024], kb[1024], fp[20], obj[256], now[32];
 	const struct kcsan_access_info *reord = a->reordered ? a : (b && b->reordered ? b : NULL);
-	const char *run = getenv("KCSAN_RUN_ID"), *kind = "data-race";
+	const char *run = getenv(KCSAN_ENV_RUN_ID);
 	uint64_t h = 0xcbf29ce484222325ULL;
-	sqlite3_stmt *st = NULL;
+	struct kdb_race r = { .kind = "data-race" };
 	time_t t = time(NULL);
 	struct tm tm;
-	int rc;
 
 	locate(a->ip ? a->ip - 1 : 0, &sa);
-	stack_a.n = 0;
-	stack_json(&stack_a, a, &sa);
 	site_key(ka, sizeof(ka), &sa, a->type);
+	make_side(&side_a, a, &sa, sites[0], frames[0]);
+	r.a = &side_a;
 	if (b) {
 		locate(b->ip ? b->ip - 1 : 0, &sb);
-		stack_b.n = 0;
-		stack_json(&stack_b, b, &sb);
 		site_key(kb, sizeof(kb), &sb, b->type);
+		make_side(&side_b, b, &sb, sites[1], frames[1]);
+		r.b = &side_b;
 	} else {
 		snprintf(kb, sizeof(kb), "unknown origin");
 	}
 	/* Order-independent: the two keys hashed in sorted order. */
 	h = strcmp(ka, kb) < 0 ? fnv(fnv(h, ka), kb) : fnv(fnv(h, kb), ka);
 	snprintf(fp, sizeof(fp), "r%016llx", (unsigned long long)h);
+	r.fingerprint = fp;
+	r.run_id = run ? atoll(run) : -1;
 	/* A delayed write that a marked write (a publication) overtook is a
 	 * missing release; one that overtook none races as it would without
 	 * the delay (two threads bumping one counter): a plain data race. */
 	if (reord && (reord->type & KCSAN_ACCESS_WRITE))
-		kind = reord->published ? "missing-release" : "data-race";
+		r.kind = reord->published ? "missing-release" : "data-race";
 	else if (reord)
-		kind = "missing-acquire";
+		r.kind = "missing-acquire";
 	object_name(a->ptr, obj, sizeof(obj));
+	r.object = obj[0] ? obj : NULL;
+	r.reordered = reord != NULL;
+	if (reord && reord->to_ip) {
+		locate(reord->to_ip - 1, &sto);
+		if (sto.file[0]) {
+			r.reordered_to_file = sto.file;
+			r.reordered_to_line = sto.line;
+		}
+	}
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-
-	if ((rc = kcsan_sq.prepare_v2(db, upsert_sql, -1, &st, NULL)) != SQLITE_OK)
-		return rc;
-	kcsan_sq.bind_text(st, 1, fp, -1, SQLITE_TRANSIENT);
-	kcsan_sq.bind_int64(st, 2, run ? atoll(run) : -1);
-	kcsan_sq.bind_text(st, 3, kind, -1, SQLITE_STATIC);
-	if (obj[0])
-		kcsan_sq.bind_text(st, 4, obj, -1, SQLITE_TRANSIENT);
-	else
-		kcsan_sq.bind_null(st, 4);
-	kcsan_sq.bind_int64(st, 5, reord != NULL);
-	if (reord && reord->to_ip)
-		locate(reord->to_ip - 1, &sto);
-	if (reord && reord->to_ip && sto.file[0]) {
-		kcsan_sq.bind_text(st, 6, sto.file, -1, SQLITE_TRANSIENT);
-		kcsan_sq.bind_int64(st, 7, sto.line);
-	} else {
-		kcsan_sq.bind_null(st, 6);
-		kcsan_sq.bind_null(st, 7);
-	}
-	bind_side(st, 8, a, &sa, stack_a.s);
-	if (b) {
-		bind_side(st, 15, b, &sb, stack_b.s);
-	} else {
-		for (int i = 15; i <= 21; i++)
-			kcsan_sq.bind_null(st, i);
-	}
-	kcsan_sq.bind_text(st, 22, now, -1, SQLITE_TRANSIENT);
-	rc = kcsan_sq.step(st);
-	kcsan_sq.finalize(st);
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+	r.now = now;
+	return kdb_races_write(w, &r);
 }
 
 /* Schema version KDB_SCHEMA_VERSION (db/schema.sql): SQLITE_OK, SQLITE_MISMATCH for
@@ -444,14 +394,14 @@ static void rollback(sqlite3 *db)
  * open and is tried again (SQLite's rule); any other failure is rolled
  * back, so that trying the whole record again counts it once.
  */
-static int write_record(sqlite3 *db, struct backoff *bo, const struct kcsan_access_info *a,
-			const struct kcsan_access_info *b)
+static int write_record(sqlite3 *db, struct kdb_races *w, struct backoff *bo,
+			const struct kcsan_access_info *a, const struct kcsan_access_info *b)
 {
 	int rc = kcsan_sq.exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 
 	if (rc != SQLITE_OK)
 		return rc;
-	rc = upsert(db, a, b);
+	rc = upsert(w, a, b);
 	if (rc != SQLITE_OK) {
 		rollback(db);
 		return rc;
@@ -467,9 +417,10 @@ static int write_record(sqlite3 *db, struct backoff *bo, const struct kcsan_acce
 	return rc;
 }
 
-/* Opens the database for one record: SQLITE_OK and *db, or an error with
- * *db to close (possibly NULL). */
-static int open_db(const char *path, sqlite3 **db)
+/* Opens the database for one record and prepares the statements of W on
+ * it, once for all the tries made on this connection: SQLITE_OK and *db,
+ * or an error with *db to close (possibly NULL) and W unprepared. */
+static int open_db(const char *path, sqlite3 **db, struct kdb_races *w)
 {
 	int rc;
 
@@ -484,14 +435,32 @@ static int open_db(const char *path, sqlite3 **db)
 	rc = schema_ok(*db);
 	if (rc != SQLITE_OK)
 		return rc;
-	return kcsan_sq.exec(*db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL", NULL, NULL, NULL);
+	rc = kcsan_sq.exec(*db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	return kdb_races_prepare(w, &kcsan_sq, *db);
 }
 
-/* Records one report; NULL, or why it could not (in a static buffer). */
+/* Finalises W's statements (SQLite closes no connection that has some),
+ * then closes DB. */
+static void close_db(sqlite3 *db, struct kdb_races *w)
+{
+	kdb_races_finalize(w);
+	kcsan_sq.close(db);
+}
+
+/*
+ * Records one report; NULL, or why it could not (in a static buffer).
+ * The connection lives for this one record (see the top of the file: no
+ * connection may be open across a fork(), nor while the program closes
+ * descriptors), so its statements are prepared once per record here, not
+ * once per try.
+ */
 static const char *record(const char *path, const struct kcsan_access_info *a,
 			  const struct kcsan_access_info *b)
 {
 	static char msg[256];
+	struct kdb_races w = { .sq = &kcsan_sq };
 	struct backoff bo;
 	sqlite3 *db = NULL;
 	int rc, hard = 0;
@@ -499,24 +468,25 @@ static const char *record(const char *path, const struct kcsan_access_info *a,
 	backoff_init(&bo);
 	for (;;) {
 		if (!db) {
-			rc = open_db(path, &db);
+			rc = open_db(path, &db, &w);
 			if (rc != SQLITE_OK) {
 				/* (Opened again from the start next time: the
 				 * pragmas must be set on the connection.) */
 				snprintf(msg, sizeof(msg), "%s", db ? kcsan_sq.errmsg(db) : "out of memory");
 				if (db)
-					kcsan_sq.close(db);
+					close_db(db, &w);
 				db = NULL;
 				goto failed;
 			}
 		}
-		rc = write_record(db, &bo, a, b);
+		rc = write_record(db, &w, &bo, a, b);
 		if (rc == SQLITE_OK)
 			break;
 		snprintf(msg, sizeof(msg), "%s", kcsan_sq.errmsg(db));
 failed:
 		if (rc == SQLITE_MISMATCH) {
-			snprintf(msg, sizeof(msg), "not a kcsan-scan database of schema version 1");
+			snprintf(msg, sizeof(msg), "not a kcsan-scan database of schema version %d",
+				 KDB_SCHEMA_VERSION);
 			break;
 		}
 		if (transient(rc)) {
@@ -529,20 +499,20 @@ failed:
 		/* Anything else (cannot open, I/O error...): from a fresh
 		 * connection, a few times. */
 		if (db)
-			kcsan_sq.close(db);
+			close_db(db, &w);
 		db = NULL;
 		if (++hard >= 3 || !backoff_wait(&bo))
 			break;
 	}
 	if (db)
-		kcsan_sq.close(db);
+		close_db(db, &w);
 	return rc == SQLITE_OK ? NULL : msg;
 }
 
 void kcsan_db_record(const struct kcsan_access_info *watcher,
 		     const struct kcsan_access_info *other)
 {
-	const char *path = getenv("KCSAN_DB");
+	const char *path = getenv(KCSAN_ENV_DB);
 	/* Side a is the delayed access when there is one (the report's
 	 * "plain-access"), else the watcher, which is always plain. */
 	const struct kcsan_access_info *a = watcher, *b = other;

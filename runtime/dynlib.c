@@ -5,7 +5,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-struct kcsan_sqlite kcsan_sq;
+struct kdb_sqlite_fns kcsan_sq;
 struct kcsan_libdw kcsan_dw;
 
 /* A library's loading: 0 not tried, 1 being loaded, 2 loaded, 3 failed
@@ -59,12 +59,12 @@ static int load_once(struct lib *lib, const char *soname, const char *prefix,
 	return -1;
 }
 
-/* The names, in the order of the fields of struct kcsan_sqlite / libdw
+/* The names, in the order of the fields of struct kdb_sqlite_fns / kcsan_libdw
  * (each table is filled as an array of pointers). */
 static const char *const sqlite_names[] = {
 	"open_v2", "busy_timeout", "exec", "prepare_v2", "bind_text", "bind_int64",
-	"bind_null", "step", "column_text", "column_int", "finalize", "errmsg", "close",
-	"get_autocommit",
+	"bind_null", "step", "reset", "column_text", "column_int", "column_int64", "finalize",
+	"errmsg", "close", "get_autocommit",
 };
 static const char *const libdw_names[] = {
 	"begin", "end", "nextcu", "offdie", "haspc", "getsrc_die", "getsrclines",
@@ -73,7 +73,7 @@ static const char *const libdw_names[] = {
 };
 
 _Static_assert(sizeof kcsan_sq == sizeof sqlite_names / sizeof *sqlite_names * sizeof(void *),
-	       "sqlite_names must list every field of struct kcsan_sqlite");
+	       "sqlite_names must list every field of struct kdb_sqlite_fns");
 _Static_assert(sizeof kcsan_dw == sizeof libdw_names / sizeof *libdw_names * sizeof(void *),
 	       "libdw_names must list every field of struct kcsan_libdw");
 

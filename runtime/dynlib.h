@@ -13,22 +13,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-struct kcsan_sqlite {
-	__typeof__(&sqlite3_open_v2) open_v2;
-	__typeof__(&sqlite3_busy_timeout) busy_timeout;
-	__typeof__(&sqlite3_exec) exec;
-	__typeof__(&sqlite3_prepare_v2) prepare_v2;
-	__typeof__(&sqlite3_bind_text) bind_text;
-	__typeof__(&sqlite3_bind_int64) bind_int64;
-	__typeof__(&sqlite3_bind_null) bind_null;
-	__typeof__(&sqlite3_step) step;
-	__typeof__(&sqlite3_column_text) column_text;
-	__typeof__(&sqlite3_column_int) column_int;
-	__typeof__(&sqlite3_finalize) finalize;
-	__typeof__(&sqlite3_errmsg) errmsg;
-	__typeof__(&sqlite3_close) close;
-	__typeof__(&sqlite3_get_autocommit) get_autocommit;
-};
+#include "../db/sqlite_fns.h"
 
 struct kcsan_libdw {
 	__typeof__(&dwarf_begin) begin;
@@ -51,7 +36,7 @@ struct kcsan_libdw {
 };
 
 /* Filled by the loaders below; read only after one returned 0. */
-extern struct kcsan_sqlite kcsan_sq;
+extern struct kdb_sqlite_fns kcsan_sq;	/* the table of db/sqlite_fns.h */
 extern struct kcsan_libdw kcsan_dw;
 
 /* Load the library (the first call; later ones only report the outcome).

@@ -168,7 +168,7 @@ static uint64_t pace_now(void)
 
 void kcsan_focus_init(void)
 {
-	const char *db = getenv("KCSAN_DB");
+	const char *db = getenv(KCSAN_ENV_DB);
 	struct kcsan_focus_sites sites;
 	char why[600];
 	size_t i, cands = 0, marked = 0;

@@ -9,13 +9,16 @@
  * a barrier orders it or the function that made it returns).
  *
  * Files (one job each):
- *   options.c        KCSAN_OPTIONS parsing (once, at init)
+ *   options_table.h  every option: name, type, default, help (and the
+ *                    environment variables), shared with the CLI
+ *   options.c        KCSAN_OPTIONS parsing (once, at init), verbose=1 line
  *   context.c        per-thread context, thread ids, sampling counter, init
  *   encoding.h       how a watchpoint is packed into one machine word
  *   core.c           watchpoint table, check_access, watch / consume
  *   weakmem.c        the reordered access, barriers, function scope
  *   report.c         report formatting, de-duplication
  *   dbwrite.c        recording a report into the database of $KCSAN_DB
+ *                    (the rows: db/races.c, built into the runtime too)
  *   srcline.c        code address -> file:line (libdw, loaded on demand)
  *   symbolize.c      code address -> function+offset (dladdr, ELF .symtab)
  *   fastpath.h       the inlined first test of every access, func entry/exit
@@ -47,6 +50,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "options_table.h"
 
 /* Access type bits (same meaning as the kernel's KCSAN_ACCESS_*). */
 #define KCSAN_ACCESS_WRITE	0x1	/* write (or RMW) */
@@ -118,31 +123,22 @@ struct kcsan_ctx {
 	uintptr_t stack[KCSAN_STACK_MAX];
 };
 
-/* Options (options.c); read-only after init. */
+/* Options (options_table.h, parsed by options.c); read-only after init.
+ * One field per option of the table, of its KIND's type; a LOG option's
+ * field is log_fd, below. */
+#define KCSAN_OPT_FIELD_INT(name)	int name;
+#define KCSAN_OPT_FIELD_LONG(name)	long name;
+#define KCSAN_OPT_FIELD_ULONG(name)	unsigned long name;
+#define KCSAN_OPT_FIELD_LOG(name)
+#define KCSAN_OPT_FIELD(name, kind, def, help) KCSAN_OPT_FIELD_##kind(name)
 struct kcsan_options {
-	int enabled;			/* enabled=0 turns the runtime into a no-op */
-	long skip_watch;		/* watch every skip_watch-th plain access */
-	int skip_watch_rand;		/* randomise the skip count in [1, skip_watch] */
-	unsigned long udelay;		/* delay window, microseconds */
-	int udelay_rand;		/* randomise the delay in [udelay/2, udelay] */
-	int weak_memory;		/* model reordering (docs/design.md §5) */
-	int report_unknown_origin;	/* value changed, no other access seen */
-	int dedup;			/* report each pair of PCs once */
-	int verbose;			/* print the options and a summary at exit */
-	int focus;			/* watch the static candidates of $KCSAN_DB
-					 * far more often (focus.c); --no-focus: 0 */
-	long focus_burst;		/* a focused site's first executions all watched */
-	long focus_pace;		/* then about one watchpoint per focus_pace us */
-	int max_delay_pct;		/* a thread's sampled watchpoints wait at most
-					 * this share of its running time (0: no cap) */
-	int handle_segv;		/* say so when SIGSEGV/SIGBUS kill the
-					 * program, stack overflow too (overflow.c) */
-	long db_wait;			/* seconds a report waits for a busy
-					 * database (dbwrite.c); 0: no limit */
+	KCSAN_OPTION_TABLE(KCSAN_OPT_FIELD)
 	int log_fd;			/* where reports go (stderr or log_path) */
 };
 extern struct kcsan_options kcsan_opts;
 void kcsan_parse_options(const char *s);
+/* verbose=1: every option's value, one line on log_fd. */
+void kcsan_print_options(void);
 
 /* context.c */
 extern int kcsan_initialized;

@@ -56,15 +56,16 @@ add_races() {
 INSERT INTO runs(id, command, cwd, started_at) VALUES (1, '["./mp"]', '$WORK', '2026-12-03T10:00:00Z');
 INSERT INTO races(id, fingerprint, run_id, kind, object, reordered, a_function, a_file, a_line,
                   a_access, a_marked, b_function, b_file, b_line, b_access, b_marked,
-                  a_stack, b_stack, observations, first_seen, last_seen)
+                  observations, first_seen, last_seen)
 VALUES (1, 'dyn-1', 1, 'missing-release', 'x', 1, 'writer', '$2/src/mp.c', 8, 'write', 0,
-        'reader', '$2/src/mp.c', 16, 'read', 0,
-        '[{"function": "writer", "file": "$2/src/mp.c", "line": 8}]',
-        '[{"function": "reader", "file": "$2/src/mp.c", "line": 16}]', 3,
+        'reader', '$2/src/mp.c', 16, 'read', 0, 3,
         '2026-12-03T10:00:01Z', '2026-12-03T10:00:09Z'),
        (2, 'dyn-2', 1, 'data-race', 'counter', 0, 'inc', '$2/src/cnt.c', 5, 'rmw', 0,
-        'get', '/usr/include/other.h', 9, 'read', 0, NULL, 'not json', 1,
+        'get', '/usr/include/other.h', 9, 'read', 0, 1,
         '2026-12-03T10:00:02Z', '2026-12-03T10:00:02Z');
+INSERT INTO race_frames(race_id, side, depth, function, file, line, module_offset)
+VALUES (1, 'a', 0, 'writer', '$2/src/mp.c', 8, './mp+0x10'),
+       (1, 'b', 0, 'reader', '$2/src/mp.c', 16, './mp+0x20');
 INSERT INTO race_evidence(finding_id, race_id)
 SELECT id, 1 FROM findings WHERE kind = 'missing-release' LIMIT 1;
 SQL

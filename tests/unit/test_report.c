@@ -101,20 +101,38 @@ static long long add_finding(const char *fp, const char *kind, const char *sever
 	return id;
 }
 
-/* One race as the runtime records it; returns races.id. */
+/* Frame DEPTH of side SIDE of race RACE, as the runtime records it. */
+static void add_frame(long long race, const char *side, int depth, const char *function,
+		      const char *file, int line)
+{
+	sqlite3_stmt *st = kdb_prepare(db,
+		"INSERT INTO race_frames(race_id, side, depth, function, file, line, module_offset)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, './prog+0x1234')");
+
+	sqlite3_bind_int64(st, 1, race);
+	sqlite3_bind_text(st, 2, side, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, depth);
+	sqlite3_bind_text(st, 4, function, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, file, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 6, line);
+	cr_assert_eq(sqlite3_step(st), SQLITE_DONE, "%s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+}
+
+/* One race as the runtime records it, with one frame on side a (A_FN at
+ * A_FRAME_FILE:A_FRAME_LINE) and two on side b; returns races.id. */
 static long long add_race(const char *fp, const char *kind, const char *object, int reordered,
 			  const char *a_file, int a_line, const char *b_file, int b_line,
-			  int observations, const char *first_seen, const char *a_stack)
+			  int observations, const char *first_seen,
+			  const char *a_fn, const char *a_frame_file, int a_frame_line)
 {
 	sqlite3_stmt *st = kdb_prepare(db,
 		"INSERT INTO races(fingerprint, kind, object, reordered,"
 		" a_function, a_file, a_line, a_access, a_marked, a_tid,"
 		" b_function, b_file, b_line, b_access, b_marked, b_tid,"
-		" a_stack, b_stack, observations, first_seen, last_seen)"
+		" observations, first_seen, last_seen)"
 		" VALUES (?1, ?2, ?3, ?4, 'inc', ?5, ?6, 'write', 0, 1, 'get', ?7, ?8, 'read', 0, 2,"
-		" ?9, '[{\"function\": \"get\", \"file\": \"" ROOT "/src/cnt.c\", \"line\": 30},"
-		"      {\"function\": \"main\", \"file\": \"src/main.c\", \"line\": 4}]',"
-		" ?10, ?11, '2026-12-03T11:00:00Z')");
+		" ?9, ?10, '2026-12-03T11:00:00Z')");
 	long long id;
 
 	sqlite3_bind_text(st, 1, fp, -1, SQLITE_STATIC);
@@ -125,12 +143,16 @@ static long long add_race(const char *fp, const char *kind, const char *object, 
 	sqlite3_bind_int(st, 6, a_line);
 	sqlite3_bind_text(st, 7, b_file, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 8, b_line);
-	sqlite3_bind_text(st, 9, a_stack, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 10, observations);
-	sqlite3_bind_text(st, 11, first_seen, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, observations);
+	sqlite3_bind_text(st, 10, first_seen, -1, SQLITE_STATIC);
 	cr_assert_eq(sqlite3_step(st), SQLITE_DONE, "%s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	id = sqlite3_last_insert_rowid(db);
+	/* Side b's caller first: depth, not rowid order, decides. */
+	add_frame(id, "b", 1, "main", "src/main.c", 4);
+	add_frame(id, "b", 0, "get", ROOT "/src/cnt.c", 30);
+	if (a_fn)       /* none: the runtime recorded no frame on side a */
+		add_frame(id, "a", 0, a_fn, a_frame_file, a_frame_line);
 	return id;
 }
 
@@ -157,17 +179,14 @@ static void fill_mixed(void)
 	add_finding("f0", "missing-release", "error", "src/mp.c", 12, NULL);  /* id before f1 */
 	add_finding("f7", "missing-release", "error", "src/mp.c", 3, NULL);   /* line before f1 */
 	r1 = add_race("r1", "missing-acquire", "x", 0, ROOT "/src/mp.c", 22, ROOT "/src/mp.c", 12, 3,
-		      "2026-12-03T10:00:00Z",
-		      "[{\"function\": \"reader\", \"file\": \"" ROOT "/src/mp.c\", \"line\": 22}]");
+		      "2026-12-03T10:00:00Z", "reader", ROOT "/src/mp.c", 22);
 	r2 = add_race("r2", "missing-acquire", "x", 1, ROOT "/src/mp.c", 22, ROOT "/src/mp.c", 12, 2,
-		      "2026-12-02T08:30:00Z",
-		      "[{\"function\": \"reader2\", \"file\": \"src/mp.c\", \"line\": 23}]");
+		      "2026-12-02T08:30:00Z", "reader2", "src/mp.c", 23);
 	link_race(f2, r1);
 	link_race(f2, r2);
 	/* Not explained by any static finding. */
 	add_race("r3", "data-race", "counter", 0, ROOT "/src/cnt.c", 17, ROOT "/src/cnt.c", 30, 7,
-		 "2026-12-03T10:05:00Z",
-		 "[{\"function\": \"inc\", \"file\": \"" ROOT "/src/cnt.c\", \"line\": 17}, 42]");
+		 "2026-12-03T10:05:00Z", "inc", ROOT "/src/cnt.c", 17);
 }
 
 static char *render(enum report_format fmt)
@@ -401,7 +420,11 @@ Test(report, static_finding_confirmed_by_races)
 	cr_assert_eq(json_integer_value(json_object_get(fr, "line")), 23);
 	cr_assert_eq(json_array_size(json_array_get(stacks, 1)), 2);
 	fr = json_array_get(json_array_get(stacks, 1), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(fr, "function")), "get");
 	cr_assert_str_eq(json_string_value(json_object_get(fr, "file")), "src/cnt.c");
+	fr = json_array_get(json_array_get(stacks, 1), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(fr, "function")), "main");
+	cr_assert_eq(json_integer_value(json_object_get(fr, "line")), 4);
 	json_decref(doc);
 }
 
@@ -437,8 +460,10 @@ Test(report, dynamic_only_race)
 	d = json_object_get(f, "dynamic");
 	cr_assert_eq(json_integer_value(json_object_get(d, "observations")), 7);
 	cr_assert(json_is_false(json_object_get(d, "reordered")));
-	/* the stray 42 in the recorded stack is not a frame */
+	/* side a's one frame (race_frames), the access itself */
 	cr_assert_eq(json_array_size(json_array_get(json_object_get(d, "stacks"), 0)), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_array_get(
+		json_object_get(d, "stacks"), 0), 0), "function")), "inc");
 	json_decref(doc);
 }
 
@@ -449,7 +474,7 @@ Test(report, races_only_database)
 
 	exec("DELETE FROM scans");
 	add_race("r9", "missing-release", "data", 1, "/abs/p.c", 8, "/abs/p.c", 20, 1,
-		 "2026-12-03T10:00:00Z", NULL);
+		 "2026-12-03T10:00:00Z", NULL, NULL, 0);
 	text = render(REPORT_TEXT);
 	cr_assert_str_eq(text,
 		"/abs/p.c:8: error: data race on 'data' observed at run time: plain write in inc() (reordered)"
@@ -468,7 +493,7 @@ Test(report, text_format)
 	f = add_finding("f1", "missing-release", "error", "src/mp.c", 12, "smp_store_release(&flag, 1);");
 	add_finding("f3", "unpaired-barrier", "warning", "src/a.c", 5, NULL);
 	r = add_race("r1", "missing-release", "x", 1, ROOT "/src/mp.c", 12, ROOT "/src/mp.c", 22, 3,
-		     "2026-12-03T10:00:00Z", NULL);
+		     "2026-12-03T10:00:00Z", NULL, NULL, 0);
 	link_race(f, r);
 	text = render(REPORT_TEXT);
 	cr_assert_str_eq(text,
@@ -558,7 +583,7 @@ Test(report, fail_on_levels)
 	cr_assert(report_fails(&r, REPORT_NOTE));
 	report_free(&r);
 
-	add_race("r", "data-race", "c", 0, "a.c", 3, "a.c", 4, 1, "2026-12-03T10:00:00Z", NULL);
+	add_race("r", "data-race", "c", 0, "a.c", 3, "a.c", 4, 1, "2026-12-03T10:00:00Z", NULL, NULL, 0);
 	r = load();
 	cr_assert(report_fails(&r, REPORT_ERROR));
 	cr_assert_eq(r.errors, 1);
@@ -653,9 +678,9 @@ Test(report, race_joined_by_location)
 
 	add_finding("g1", "missing-release", "error", "src/mp.c", 12, NULL);
 	add_race("q1", "missing-release", "x", 1, ROOT "/src/./mp.c", 12, ROOT "/src/mp.c", 22, 4,
-		 "2026-12-03T10:00:00Z", "[]");
+		 "2026-12-03T10:00:00Z", NULL, NULL, 0);
 	add_race("q2", "data-race", "x", 0, ROOT "/src/mp.c", 40, ROOT "/src/mp.c", 12, 1,
-		 "2026-12-03T10:00:00Z", "[]");   /* side b at line 12 is a read */
+		 "2026-12-03T10:00:00Z", NULL, NULL, 0);   /* side b at line 12 is a read */
 	doc = render_json(REPORT_JSON);
 	cr_assert_eq(json_array_size(json_object_get(doc, "findings")), 2);
 	f = json_array_get(json_object_get(doc, "findings"), 0);
@@ -676,7 +701,7 @@ Test(report, dynamic_id_independent_of_checkout)
 	char *first;
 
 	add_race("r1", "data-race", "counter", 0, ROOT "/src/a.c", 10, ROOT "/src/b.c", 20, 1,
-		 "2026-12-03T10:00:00Z", "[]");
+		 "2026-12-03T10:00:00Z", NULL, NULL, 0);
 	doc = render_json(REPORT_JSON);
 	first = strdup(json_string_value(json_object_get(json_array_get(json_object_get(doc, "findings"), 0), "id")));
 	json_decref(doc);
