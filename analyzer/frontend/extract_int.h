@@ -163,13 +163,34 @@ char *function_link_key(CXCursor fn);
 /* extract_expr.c */
 enum mode { M_READ, M_WRITE, M_RMW, M_ADDR };
 void walk_expr(struct ectx *x, CXCursor c, enum mode m);
-void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m);
 struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at);
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
 void walk_asm(struct ectx *x, CXCursor c);
-void forget_aliases(struct ectx *x);
+void note_marked_read(struct ectx *x, const struct event *e);
+
+/* extract_deps.c */
 /* Adds ITEM to D (either may be NULL: nothing to add). */
 void deps_add(struct deps *d, const char *item);
+void deps_merge(struct deps *into, const struct deps *from);
+void deps_add_prefixed(struct deps *into, const char *text, const char *prefix);
+
+/* extract_object.c */
+CXCursor first_child(CXCursor c);
+CXCursor strip(CXCursor c);
+char *usr_of(CXCursor c);
+char *spelling_of(CXCursor c);
+char *display_text(struct ectx *x, CXCursor c);
+int is_array_type(CXType t);
+void forget_aliases(struct ectx *x);
+void note_alias(struct ectx *x, const char *usr, char *target);
+char *parameter_target(struct ectx *x, CXCursor ref);
+char *object_of_lvalue(struct ectx *x, CXCursor c);
+char *object_of_pointer(struct ectx *x, CXCursor c);
+char *function_named(CXCursor c);
+
+/* extract_primitive.c */
+void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m);
+void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c);
 
 /* Is REF (a declaration) a variable local to the function being walked
  * (a parameter, or an automatic variable)? */

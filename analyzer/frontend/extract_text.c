@@ -273,3 +273,58 @@ char *ast_text(struct ectx *x, CXCursor c)
 {
 	return render(x, c, 0);
 }
+
+/* Reads the operator of a unary or binary operator node from the file:
+ * the text between the operands, when the operands are written there.  A
+ * node out of a macro body (SET(x, v) ((x) = (v))) has no such text: its
+ * operator comes from the AST and the macro's own text (extract_text.c). */
+void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
+{
+	CXFile f, fo;
+	unsigned l, col, start, ostart, oend;
+	size_t size, k = 0;
+	const char *text = NULL;
+
+	op[0] = '\0';
+	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
+	if (f && n >= 1)
+		text = file_text(x, f, &size);
+	if (!text)
+		goto ast;
+	if (n == 2) {
+		/* Binary: scan back from the right operand over spaces.  If
+		 * that operand is a macro argument, what precedes it is the
+		 * "(" or "," of the invocation, and nothing is found. */
+		CXSourceLocation rs = clang_getRangeStart(clang_getCursorExtent(kids[1]));
+
+		loc_of(rs, &fo, &l, &col, &ostart);
+		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 || !written_in_file(x, rs))
+			goto ast;
+		unsigned i = ostart;
+		while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r'))
+			i--;
+		unsigned e = i;
+		while (i > 0 && strchr("=!<>&|+-*/%^", text[i - 1]) && e - i < oplen - 1)
+			i--;
+		memcpy(op, text + i, e - i);
+		op[e - i] = '\0';
+		goto ast;
+	}
+	/* Unary: prefix if the operator precedes the operand. */
+	loc_of(clang_getRangeStart(clang_getCursorExtent(kids[0])), &fo, &l, &col, &ostart);
+	loc_of(clang_getRangeEnd(clang_getCursorExtent(kids[0])), &fo, &l, &col, &oend);
+	if (!fo || !clang_File_isEqual(f, fo) || !written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
+		goto ast;
+	if (start < ostart) {
+		for (unsigned i = start; i < ostart && k < oplen - 1 && strchr("&*+-!~", text[i]); i++)
+			op[k++] = text[i];
+	} else {
+		for (unsigned i = oend; i < size && k < oplen - 1 && strchr("+-", text[i]); i++)
+			op[k++] = text[i];
+	}
+	op[k] = '\0';
+ast:
+	if (!op[0])
+		ast_operator(x, c, kids, n, op, oplen);
+}
+
