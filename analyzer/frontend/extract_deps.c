@@ -4,6 +4,7 @@
  * address dependency on a marked read (rcu_dereference style: ordered)
  * from an independent read (not ordered).  Items are added once each. */
 #include "extract_int.h"
+#include "extract_deps.h"
 
 #include <stdio.h>
 #include <stdlib.h>

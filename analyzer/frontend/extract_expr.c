@@ -7,6 +7,11 @@
  * Every access also carries "uses": the locals (and marked reads, as
  * "@N") its address is computed from (extract_deps.c). */
 #include "extract_int.h"
+#include "extract_deps.h"
+#include "extract_expr.h"
+#include "extract_noreturn.h"
+#include "extract_primitive.h"
+#include "extract_uneval.h"
 
 #include <stdio.h>
 #include <stdlib.h>

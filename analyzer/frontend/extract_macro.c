@@ -19,6 +19,7 @@
  * macro inside another project macro is not seen), and an expansion whose
  * first token is an argument (#define V(x) x = 1) is not recognised. */
 #include "extract_int.h"
+#include "extract_primitive.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ static char *trimmed(const char *text, unsigned i, unsigned e)
 
 void note_macro_definition(struct ectx *x, CXCursor c)
 {
+	struct macro_tables *m = &x->macros;
 	CXSourceRange r = clang_getCursorExtent(c);
 	CXString name = clang_getCursorSpelling(c);
 	struct macro_def d = { 0 };
@@ -95,12 +97,13 @@ void note_macro_definition(struct ectx *x, CXCursor c)
 		d.first = xasprintf("%.*s", (int)(e - i), text + i);
 	}
 	d.project = !clang_Location_isInSystemHeader(clang_getRangeStart(r));
-	grow(&x->defs, &x->defcap, x->ndefs + 1, sizeof *x->defs);
-	x->defs[x->ndefs++] = d;
+	grow(&m->defs, &m->defcap, m->ndefs + 1, sizeof *m->defs);
+	m->defs[m->ndefs++] = d;
 }
 
 void note_macro_host(struct ectx *x, CXCursor c)
 {
+	struct macro_tables *m = &x->macros;
 	CXCursor def = clang_getCursorReferenced(c);
 	CXString name = clang_getCursorSpelling(c);
 	CXSourceRange r = clang_getCursorExtent(c);
@@ -120,8 +123,8 @@ void note_macro_host(struct ectx *x, CXCursor c)
 	loc_of(clang_getCursorLocation(def), &h.def_file, &l, &col, &h.def_off);
 	h.name = xstrdup(clang_getCString(name));
 	h.def = -1;
-	grow(&x->hosts, &x->hostcap, x->nhosts + 1, sizeof *x->hosts);
-	x->hosts[x->nhosts++] = h;
+	grow(&m->hosts, &m->hostcap, m->nhosts + 1, sizeof *m->hosts);
+	m->hosts[m->nhosts++] = h;
 out:
 	clang_disposeString(name);
 }
@@ -129,17 +132,18 @@ out:
 /* The first definition named NAME, or -1. */
 static int find_def(struct ectx *x, const char *name)
 {
-	int lo = 0, hi = x->ndefs;
+	struct macro_tables *m = &x->macros;
+	int lo = 0, hi = m->ndefs;
 
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 
-		if (strcmp(x->defs[mid].name, name) < 0)
+		if (strcmp(m->defs[mid].name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < x->ndefs && strcmp(x->defs[lo].name, name) == 0 ? lo : -1;
+	return lo < m->ndefs && strcmp(m->defs[lo].name, name) == 0 ? lo : -1;
 }
 
 /* The vocabulary entry for macro NAME as the definition in the TU has it. */
@@ -149,7 +153,7 @@ static const struct vocab_entry *vocab_macro(struct ectx *x, const char *name)
 	const struct vocab_entry *v = NULL;
 
 	if (d >= 0) {
-		CXString f = clang_getFileName(x->defs[d].file);
+		CXString f = clang_getFileName(x->macros.defs[d].file);
 
 		v = vocab_find(x->vocab, name, clang_getCString(f));
 		clang_disposeString(f);
@@ -201,53 +205,55 @@ static void find_inner_sites(struct ectx *x, struct macro_def *d)
 
 void finish_macro_tables(struct ectx *x)
 {
+	struct macro_tables *m = &x->macros;
 	int n = 0;
 
-	if (x->ndefs)
-		qsort(x->defs, x->ndefs, sizeof *x->defs, def_cmp);
-	for (int i = 0; i < x->ndefs; i++)
-		if (x->defs[i].project && !vocab_macro(x, x->defs[i].name))
-			find_inner_sites(x, &x->defs[i]);
+	if (m->ndefs)
+		qsort(m->defs, m->ndefs, sizeof *m->defs, def_cmp);
+	for (int i = 0; i < m->ndefs; i++)
+		if (m->defs[i].project && !vocab_macro(x, m->defs[i].name))
+			find_inner_sites(x, &m->defs[i]);
 	/* Keep the hosts whose definition uses vocabulary. */
-	for (int i = 0; i < x->nhosts; i++) {
-		struct macro_host *h = &x->hosts[i];
+	for (int i = 0; i < m->nhosts; i++) {
+		struct macro_host *h = &m->hosts[i];
 
-		for (int d = find_def(x, h->name); d >= 0 && d < x->ndefs && strcmp(x->defs[d].name, h->name) == 0; d++)
-			if (clang_File_isEqual(x->defs[d].file, h->def_file) && x->defs[d].start == h->def_off)
+		for (int d = find_def(x, h->name); d >= 0 && d < m->ndefs && strcmp(m->defs[d].name, h->name) == 0; d++)
+			if (clang_File_isEqual(m->defs[d].file, h->def_file) && m->defs[d].start == h->def_off)
 				h->def = d;
-		if (h->def >= 0 && x->defs[h->def].ninner > 0)
-			x->hosts[n++] = *h;
+		if (h->def >= 0 && m->defs[h->def].ninner > 0)
+			m->hosts[n++] = *h;
 		else
 			free(h->name);
 	}
-	x->nhosts = n;
+	m->nhosts = n;
 	if (n)          /* qsort wants an array even for no elements */
-		qsort(x->hosts, x->nhosts, sizeof *x->hosts, host_cmp);
+		qsort(m->hosts, m->nhosts, sizeof *m->hosts, host_cmp);
 }
 
-void free_macro_tables(struct ectx *x)
+void free_macro_tables(struct macro_tables *m)
 {
-	for (int i = 0; i < x->ndefs; i++) {
-		free(x->defs[i].name);
-		free(x->defs[i].first);
-		for (int p = 0; p < x->defs[i].nparams; p++)
-			free(x->defs[i].params[p]);
-		free(x->defs[i].inner);
+	for (int i = 0; i < m->ndefs; i++) {
+		free(m->defs[i].name);
+		free(m->defs[i].first);
+		for (int p = 0; p < m->defs[i].nparams; p++)
+			free(m->defs[i].params[p]);
+		free(m->defs[i].inner);
 	}
-	free(x->defs);
-	for (int i = 0; i < x->nhosts; i++)
-		free(x->hosts[i].name);
-	free(x->hosts);
+	free(m->defs);
+	for (int i = 0; i < m->nhosts; i++)
+		free(m->hosts[i].name);
+	free(m->hosts);
 }
 
 /* The innermost host invocation containing file range [O1, O2] of F. */
 static const struct macro_host *host_of(struct ectx *x, CXFile f, unsigned o1, unsigned o2)
 {
+	struct macro_tables *m = &x->macros;
 	const struct macro_host *best = NULL;
 
-	for (int i = 0; i < x->nhosts && x->hosts[i].call.start <= o1; i++)
-		if (o2 <= x->hosts[i].call.end && clang_File_isEqual(x->hosts[i].call.file, f))
-			best = &x->hosts[i];
+	for (int i = 0; i < m->nhosts && m->hosts[i].call.start <= o1; i++)
+		if (o2 <= m->hosts[i].call.end && clang_File_isEqual(m->hosts[i].call.file, f))
+			best = &m->hosts[i];
 	return best;
 }
 
@@ -255,14 +261,16 @@ static const struct macro_host *host_of(struct ectx *x, CXFile f, unsigned o1, u
  * body starts with? */
 static int spelled_in_macro(struct ectx *x, const char *name, CXFile f, unsigned off)
 {
+	struct macro_tables *m = &x->macros;
+
 	for (int depth = 0; name && depth < MAX_CHAIN; depth++) {
 		int d = find_def(x, name);
 		const char *next = NULL;
 
-		for (; d >= 0 && d < x->ndefs && strcmp(x->defs[d].name, name) == 0; d++) {
-			if (clang_File_isEqual(x->defs[d].file, f) && x->defs[d].body <= off && off < x->defs[d].end)
+		for (; d >= 0 && d < m->ndefs && strcmp(m->defs[d].name, name) == 0; d++) {
+			if (clang_File_isEqual(m->defs[d].file, f) && m->defs[d].body <= off && off < m->defs[d].end)
 				return 1;
-			next = x->defs[d].first;
+			next = m->defs[d].first;
 		}
 		name = next;
 	}
@@ -285,7 +293,7 @@ static int occurs(const char *text, unsigned i, unsigned e, const char *ident)
 static int in_inner_arg(struct ectx *x, const struct macro_host *h, const struct site *s, int a,
 			CXFile f, unsigned off)
 {
-	const struct macro_def *d = &x->defs[h->def];
+	const struct macro_def *d = &x->macros.defs[h->def];
 	size_t size;
 	const char *text;
 
@@ -367,7 +375,7 @@ static void find_roots(struct ectx *x, const struct macro_host *h, const struct 
  * texts the invocation passes. */
 static char *inner_arg_text(struct ectx *x, const struct macro_host *h, const struct site *s, int a)
 {
-	const struct macro_def *d = &x->defs[h->def];
+	const struct macro_def *d = &x->macros.defs[h->def];
 	size_t size, csize;
 	const char *text = file_text(x, d->file, &size), *call = file_text(x, h->call.file, &csize);
 	char *out = xstrdup("");
@@ -401,14 +409,6 @@ static char *inner_arg_text(struct ectx *x, const struct macro_host *h, const st
 	return out;
 }
 
-static int is_active(struct ectx *x, const struct site *s)
-{
-	for (int a = 0; a < x->nactive; a++)
-		if (x->active[a] == s)
-			return 1;
-	return 0;
-}
-
 int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 {
 	CXSourceRange ext = clang_getCursorExtent(c);
@@ -422,13 +422,13 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 	char *args;
 
 	roots_init(&br);
-	if (!x->nhosts)
+	if (!x->macros.nhosts)
 		return 0;
 	loc_of(clang_getRangeStart(ext), &f, &l, &col, &o1);
 	loc_of(clang_getRangeEnd(ext), &f, &l, &col, &o2);
 	if (!f || !(h = host_of(x, f, o1, o2)))
 		return 0;
-	d = &x->defs[h->def];
+	d = &x->macros.defs[h->def];
 	if (!spelling_loc(x, clang_getRangeStart(ext), &sf, &so) ||
 	    (clang_File_isEqual(sf, f) && so == o1) ||                       /* written in the file */
 	    (clang_File_isEqual(sf, d->file) && d->body <= so && so < d->end))  /* the host's own body */
@@ -438,7 +438,7 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 		struct roots r;
 
 		roots_init(&r);
-		if (is_active(x, s) || !spelled_in_macro(x, s->v->name, sf, so))
+		if (site_is_active(x, s) || !spelled_in_macro(x, s->v->name, sf, so))
 			continue;
 		find_roots(x, h, s, c, &r, 0, 0);
 		if (!best || r.found > br.found) {

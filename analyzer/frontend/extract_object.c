@@ -134,27 +134,34 @@ int is_array_type(CXType t)
  * given two different objects stands for none. */
 void forget_aliases(struct ectx *x)
 {
-	for (int i = 0; i < x->naliases; i++) {
-		free(x->aliases[i].usr);
-		free(x->aliases[i].target);
+	struct alias_table *t = &x->aliases;
+
+	for (int i = 0; i < t->n; i++) {
+		free(t->v[i].usr);
+		free(t->v[i].target);
 	}
-	x->naliases = 0;
+	t->n = 0;
+}
+
+void free_aliases(struct alias_table *t)
+{
+	free(t->v);
 }
 
 void note_alias(struct ectx *x, const char *usr, char *target)
 {
-	for (int i = 0; i < x->naliases; i++)
-		if (strcmp(x->aliases[i].usr, usr) == 0) {
-			if (x->aliases[i].target && (!target || strcmp(x->aliases[i].target, target) != 0)) {
-				free(x->aliases[i].target);
-				x->aliases[i].target = NULL;
+	for (int i = 0; i < x->aliases.n; i++)
+		if (strcmp(x->aliases.v[i].usr, usr) == 0) {
+			if (x->aliases.v[i].target && (!target || strcmp(x->aliases.v[i].target, target) != 0)) {
+				free(x->aliases.v[i].target);
+				x->aliases.v[i].target = NULL;
 			}
 			free(target);
 			return;
 		}
-	grow(&x->aliases, &x->aliascap, x->naliases + 1, sizeof *x->aliases);
-	x->aliases[x->naliases].usr = xstrdup(usr);
-	x->aliases[x->naliases++].target = target;
+	grow(&x->aliases.v, &x->aliases.cap, x->aliases.n + 1, sizeof *x->aliases.v);
+	x->aliases.v[x->aliases.n].usr = xstrdup(usr);
+	x->aliases.v[x->aliases.n++].target = target;
 }
 
 static char *alias_target(struct ectx *x, CXCursor ref)
@@ -163,9 +170,9 @@ static char *alias_target(struct ectx *x, CXCursor ref)
 	const char *usr = clang_getCString(s);
 	char *r = NULL;
 
-	for (int i = 0; usr && i < x->naliases; i++)
-		if (strcmp(x->aliases[i].usr, usr) == 0 && x->aliases[i].target)
-			r = xstrdup(x->aliases[i].target);
+	for (int i = 0; usr && i < x->aliases.n; i++)
+		if (strcmp(x->aliases.v[i].usr, usr) == 0 && x->aliases.v[i].target)
+			r = xstrdup(x->aliases.v[i].target);
 	clang_disposeString(s);
 	return r;
 }

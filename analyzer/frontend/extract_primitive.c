@@ -7,6 +7,9 @@
  * (handle_call_in_macro), or a vocabulary macro inside a project macro's
  * body (extract_macro.c, handle_nested_site). */
 #include "extract_int.h"
+#include "extract_deps.h"
+#include "extract_expr.h"
+#include "extract_primitive.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,10 +92,8 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	 * given, and keep a fresh pointer fresh. */
 	x->no_escape = v->plain ? saved_no_escape + 1 : 0;
 	x->self_store = clang_getNullCursor();
-	if (u->site) {
-		grow(&x->active, &x->activecap, x->nactive + 1, sizeof *x->active);
-		x->active[x->nactive++] = u->site;
-	}
+	if (u->site)
+		push_active_site(x, u->site);
 	/* Arguments in order: the object's address first collects "uses",
 	 * the value arguments are ordinary reads. */
 	for (int a = 0; a < u->nargs; a++) {
@@ -122,8 +123,8 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			free(value.buf);
 		}
 	}
-	if (u->site && x->nactive > 0 && x->active[x->nactive - 1] == u->site)
-		x->nactive--;
+	if (u->site)
+		pop_active_site(x, u->site);
 	x->no_escape = saved_no_escape;
 	x->self_store = saved_self;
 

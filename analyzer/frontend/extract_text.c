@@ -18,6 +18,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The text of file F, read once per TU (libclang keeps it). */
+const char *file_text(struct ectx *x, CXFile f, size_t *size)
+{
+	struct source_text *st = &x->text;
+	struct file_text *ft;
+
+	for (int i = 0; i < st->nfiles; i++)
+		if (clang_File_isEqual(st->files[i].file, f)) {
+			*size = st->files[i].size;
+			return st->files[i].text;
+		}
+	grow(&st->files, &st->filecap, st->nfiles + 1, sizeof *st->files);
+	ft = &st->files[st->nfiles++];
+	ft->file = f;
+	ft->text = clang_getFileContents(x->tu, f, &ft->size);
+	*size = ft->size;
+	return ft->text;
+}
+
 /* Where the token at L is spelled: in a macro's definition for a token
  * of its body, where it was written for an argument.  libclang 14's
  * clang_getSpellingLocation returns the file location instead, but
@@ -136,10 +155,10 @@ void ast_operator(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, s
 
 void note_expansion_range(struct ectx *x, CXFile f, unsigned start, unsigned end)
 {
-	grow(&x->expansions, &x->expcap, x->nexp + 1, sizeof *x->expansions);
-	x->expansions[x->nexp].file = f;
-	x->expansions[x->nexp].start = start;
-	x->expansions[x->nexp++].end = end;
+	grow(&x->text.exps, &x->text.expcap, x->text.nexp + 1, sizeof *x->text.exps);
+	x->text.exps[x->text.nexp].file = f;
+	x->text.exps[x->text.nexp].start = start;
+	x->text.exps[x->text.nexp++].end = end;
 }
 
 static int exp_cmp(const void *a, const void *b)
@@ -151,8 +170,8 @@ static int exp_cmp(const void *a, const void *b)
 
 void sort_expansions(struct ectx *x)
 {
-	if (x->nexp)
-		qsort(x->expansions, x->nexp, sizeof *x->expansions, exp_cmp);
+	if (x->text.nexp)
+		qsort(x->text.exps, x->text.nexp, sizeof *x->text.exps, exp_cmp);
 }
 
 /* Is the extent [O1, O2) of C (in file F) the text of C?  Not when C
@@ -161,20 +180,20 @@ void sort_expansions(struct ectx *x)
  * which starts before O1 (q->next out of M(q) would read "q)"). */
 int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o2)
 {
-	int lo = 0, hi = x->nexp;
+	int lo = 0, hi = x->text.nexp;
 
 	if (!written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
 		return 0;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 
-		if (x->expansions[mid].start < o1)
+		if (x->text.exps[mid].start < o1)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (int i = lo - 1; i >= 0 && x->expansions[i].start + 65536 > o1; i--)
-		if (x->expansions[i].end == o2 && clang_File_isEqual(x->expansions[i].file, f))
+	for (int i = lo - 1; i >= 0 && x->text.exps[i].start + 65536 > o1; i--)
+		if (x->text.exps[i].end == o2 && clang_File_isEqual(x->text.exps[i].file, f))
 			return 0;
 	return 1;
 }
@@ -328,3 +347,8 @@ ast:
 		ast_operator(x, c, kids, n, op, oplen);
 }
 
+void free_source_text(struct source_text *st)
+{
+	free(st->files);
+	free(st->exps);
+}

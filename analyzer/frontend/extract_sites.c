@@ -1,0 +1,241 @@
+/* analyzer/frontend/extract_sites.c — the sites of the vocabulary in the TU's
+ * files: every expansion of a vocabulary macro (found before any function
+ * is walked, sorted by position) and, on demand, calls and builtins
+ * written as NAME(args) with NAME in the vocabulary.  A site knows where
+ * each of its arguments is written, which is how the walk finds the
+ * argument expressions of a primitive inside its expansion
+ * (extract_primitive.c).  The stack of sites being expanded keeps a site
+ * from being expanded again inside itself. */
+#include "extract_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Splits the text of NAME(args) at top-level commas into S's argument
+ * ranges.  POS is the offset just after the name.  Returns -1 if the text
+ * is not a call-like form. */
+int split_args(const char *text, size_t size, unsigned pos, struct site *s)
+{
+	int depth = 0;
+	unsigned i = pos, argstart;
+
+	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\\' || text[i] == '\r'))
+		i++;
+	if (i >= size || text[i] != '(') {
+		s->nargs = 0;
+		s->end = pos;
+		return 0;    /* an object-like macro such as cpu_relax */
+	}
+	argstart = ++i;
+	s->nargs = 0;
+	for (; i < size; i++) {
+		char ch = text[i];
+
+		if (ch == '"' || ch == '\'') {   /* skip literals */
+			for (i++; i < size && text[i] != ch; i++)
+				if (text[i] == '\\')
+					i++;
+			continue;
+		}
+		if (ch == '(' || ch == '[' || ch == '{')
+			depth++;
+		else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0)
+			depth--;
+		else if ((ch == ',' && depth == 0) || ch == ')') {
+			if (s->nargs < SITE_MAX_ARGS && (ch == ',' || i > argstart || s->nargs > 0)) {
+				s->astart[s->nargs] = argstart;
+				s->aend[s->nargs] = i;
+				s->nargs++;
+			}
+			argstart = i + 1;
+			if (ch == ')') {
+				s->end = i + 1;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+/* Is C written as NAME(args) with NAME in the vocabulary, in the file
+ * itself (not produced by a macro)?  Fills OUT if so.  Covers calls of
+ * functions (pthread_mutex_lock, ck_pr_store_int) and builtins such as
+ * __atomic_store_n that libclang does not expose as calls. */
+int site_from_call(struct ectx *x, CXCursor c, struct site *out)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f1, f2;
+	unsigned l1, c1, o1, l2, c2, o2, e;
+	size_t size;
+	const char *text;
+	char *name;
+	char *defined_in = NULL;
+	CXCursor ref;
+
+	loc_of(clang_getRangeStart(r), &f1, &l1, &c1, &o1);
+	loc_of(clang_getRangeEnd(r), &f2, &l2, &c2, &o2);
+	if (!f1 || !clang_File_isEqual(f1, f2) || o2 <= o1)
+		return 0;
+	text = file_text(x, f1, &size);
+	if (!text || o2 > size)
+		return 0;
+	for (e = o1; e < o2 && is_ident_char(text[e]); e++)
+		;
+	if (e == o1)
+		return 0;
+	name = xmalloc(e - o1 + 1);
+	memcpy(name, text + o1, e - o1);
+	name[e - o1] = '\0';
+	ref = clang_getCursorReferenced(c);
+	if (!clang_Cursor_isNull(ref))
+		defined_in = cursor_file_name(ref);
+	out->v = vocab_find(x->vocab, name, defined_in);
+	free(name);
+	free(defined_in);
+	if (!out->v)
+		return 0;
+	out->file = f1;
+	out->start = o1;
+	out->line = l1;
+	out->col = c1;
+	if (split_args(text, size, e, out) < 0 || out->end != o2)
+		return 0;
+	return 1;
+}
+
+/* Records a vocabulary macro expansion (a top-level child of the TU when
+ * the detailed preprocessing record is on). */
+void note_macro_site(struct ectx *x, CXCursor c)
+{
+	CXString name = clang_getCursorSpelling(c);
+	CXCursor def = clang_getCursorReferenced(c);
+	char *defined_in = clang_Cursor_isNull(def) ? NULL : cursor_file_name(def);
+	const struct vocab_entry *v = vocab_find(x->vocab, clang_getCString(name), defined_in);
+	CXSourceRange r = clang_getCursorExtent(c);
+	struct site s = { 0 };
+	unsigned l, col, off, name_end;
+	size_t size;
+	const char *text;
+
+	free(defined_in);
+	if (!v)
+		goto out;
+	loc_of(clang_getRangeStart(r), &s.file, &l, &col, &off);
+	if (!s.file || clang_Location_isInSystemHeader(clang_getRangeStart(r)))
+		goto out;
+	text = file_text(x, s.file, &size);
+	if (!text)
+		goto out;
+	s.v = v;
+	s.start = off;
+	s.line = l;
+	s.col = col;
+	name_end = off + (unsigned)strlen(clang_getCString(name));
+	if (name_end > size || split_args(text, size, name_end, &s) < 0)
+		goto out;
+	grow(&x->sites.v, &x->sites.cap, x->sites.n + 1, sizeof *x->sites.v);
+	x->sites.v[x->sites.n++] = s;
+out:
+	clang_disposeString(name);
+}
+
+/* The innermost recorded site that contains all of C and is not being
+ * expanded already, or NULL. */
+const struct site *site_containing(struct ectx *x, CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f1, f2;
+	unsigned l, col, o1, o2;
+	int lo = 0, hi = x->sites.n;
+
+	if (!x->sites.n)
+		return NULL;
+	loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
+	loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, f2))
+		return NULL;
+	/* Sites are sorted by start (outer before inner on ties): the
+	 * innermost site covering [o1, o2] is the last covering one that
+	 * starts at or before o1.  Find that bound, then walk back; a site
+	 * is never longer than a few kilobytes, which bounds the walk. */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (x->sites.v[mid].start <= o1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo - 1; i >= 0 && x->sites.v[i].start + 65536 > o1; i--) {
+		const struct site *s = &x->sites.v[i];
+
+		if (o2 > s->end || !clang_File_isEqual(s->file, f1))
+			continue;
+		return site_is_active(x, s) ? NULL : s;
+	}
+	return NULL;
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+void sort_sites(struct ectx *x)
+{
+	if (x->sites.n)
+		qsort(x->sites.v, x->sites.n, sizeof *x->sites.v, site_cmp);
+}
+
+void push_active_site(struct ectx *x, const struct site *s)
+{
+	struct site_table *t = &x->sites;
+
+	grow(&t->active, &t->activecap, t->nactive + 1, sizeof *t->active);
+	t->active[t->nactive++] = s;
+}
+
+void pop_active_site(struct ectx *x, const struct site *s)
+{
+	struct site_table *t = &x->sites;
+
+	if (t->nactive > 0 && t->active[t->nactive - 1] == s)
+		t->nactive--;
+}
+
+int site_is_active(struct ectx *x, const struct site *s)
+{
+	for (int a = 0; a < x->sites.nactive; a++)
+		if (x->sites.active[a] == s)
+			return 1;
+	return 0;
+}
+
+/* A macro expansion that reads like a call (ACCESS(flag) of a profile) is
+ * found again inside its own expansion, as a site of its own: walking it
+ * again would recurse without end. */
+int site_range_is_active(struct ectx *x, const struct site *s)
+{
+	for (int a = 0; a < x->sites.nactive; a++) {
+		const struct site *o = x->sites.active[a];
+
+		if (o->start == s->start && o->end == s->end && clang_File_isEqual(o->file, s->file))
+			return 1;
+	}
+	return 0;
+}
+
+void forget_active_sites(struct ectx *x)
+{
+	x->sites.nactive = 0;
+}
+
+void free_sites(struct site_table *t)
+{
+	free(t->v);
+	free(t->active);
+}
