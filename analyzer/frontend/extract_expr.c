@@ -496,6 +496,7 @@ static void walk_expr_in(struct ectx *x, CXCursor c, enum mode m)
 		if ((k == CXCursor_CallExpr || clang_getCursorType(c).kind != CXType_Invalid) &&
 		    site_from_call(x, c, &call_site)) {
 			handle_site(x, &call_site, c, m);
+			free_site(&call_site);
 			return;
 		}
 		if (k == CXCursor_CallExpr && walk_expect(x, c, m))

@@ -311,7 +311,6 @@ static int primitive(struct ectx *x, const struct vocab_entry *v, CXCursor *root
  * whose expansion or call is C. */
 static int site_value(struct ectx *x, const struct site *s, CXCursor c)
 {
-	CXCursor roots[SITE_MAX_ARGS];
 	int r;
 
 	push_active_site(x, s);
@@ -320,10 +319,10 @@ static int site_value(struct ectx *x, const struct site *s, CXCursor c)
 		 * what the expansion does */
 		r = clang_isExpression(clang_getCursorKind(c)) ? value(x, c) : walk_s(x, c);
 	} else {
-		for (int i = 0; i < SITE_MAX_ARGS; i++)
-			roots[i] = clang_getNullCursor();
-		find_arg_roots(x, s, c, roots, 0);
+		CXCursor *roots = site_arg_roots(x, s, c);
+
 		r = primitive(x, s->v, roots, s->nargs);
+		free(roots);
 	}
 	pop_active_site(x, s);
 	return r;
@@ -533,8 +532,12 @@ static int value_in(struct ectx *x, CXCursor c)
 		return site_value(x, s, c);
 	if ((kind == CXCursor_CallExpr ||
 	     (kind == CXCursor_UnexposedExpr && clang_getCursorType(c).kind != CXType_Invalid)) &&
-	    site_from_call(x, c, &call_site))
-		return site_range_is_active(x, &call_site) ? other_node(x->locals) : site_value(x, &call_site, c);
+	    site_from_call(x, c, &call_site)) {
+		int r = site_range_is_active(x, &call_site) ? other_node(x->locals) : site_value(x, &call_site, c);
+
+		free_site(&call_site);
+		return r;
+	}
 	return plain_value(x, c);
 }
 

@@ -72,9 +72,9 @@ void note_macro_definition(struct ectx *x, CXCursor c)
 	d.name = xstrdup(clang_getCString(name));
 	clang_disposeString(name);
 	d.body = d.start + (unsigned)nlen;
-	if (clang_Cursor_isMacroFunctionLike(c) && split_args(text, size, d.body, &params) == 0) {
+	if (clang_Cursor_isMacroFunctionLike(c) && split_args(x, d.file, d.body, d.end, d.end, &params) == 0) {
 		for (int a = 0; a < params.nargs; a++) {
-			char *p = trimmed(text, params.astart[a], params.aend[a]);
+			char *p = trimmed(text, params.args[a].start, params.args[a].end);
 			size_t n = strlen(p);
 
 			if (strcmp(p, "...") == 0) {
@@ -83,10 +83,12 @@ void note_macro_definition(struct ectx *x, CXCursor c)
 			} else if (n > 3 && strcmp(p + n - 3, "...") == 0) {
 				p[n - 3] = '\0';
 			}
+			grow(&d.params, &d.paramcap, d.nparams + 1, sizeof *d.params);
 			d.params[d.nparams++] = p;
 		}
 		d.body = params.end;
 	}
+	free_site(&params);
 	for (i = d.body; i < d.end && strchr(" \t\n\r\\", text[i]); i++)
 		;
 	if (i < d.end && is_ident_char(text[i]) && !(text[i] >= '0' && text[i] <= '9')) {
@@ -117,8 +119,11 @@ void note_macro_host(struct ectx *x, CXCursor c)
 	loc_of(clang_getRangeStart(r), &h.call.file, &h.call.line, &h.call.col, &h.call.start);
 	loc_of(clang_getRangeEnd(r), &h.call.file, &l, &col, &end);
 	text = h.call.file ? file_text(x, h.call.file, &size) : NULL;
-	if (!text || split_args(text, size, h.call.start + (unsigned)strlen(clang_getCString(name)), &h.call) < 0)
+	if (!text || split_args(x, h.call.file, h.call.start + (unsigned)strlen(clang_getCString(name)), end,
+				(unsigned)size, &h.call) < 0) {
+		free_site(&h.call);
 		goto out;
+	}
 	h.call.end = end;
 	loc_of(clang_getCursorLocation(def), &h.def_file, &l, &col, &h.def_off);
 	h.name = xstrdup(clang_getCString(name));
@@ -161,46 +166,39 @@ static const struct vocab_entry *vocab_macro(struct ectx *x, const char *name)
 	return v;
 }
 
-/* The vocabulary macros named in the body of project macro D. */
+/* The vocabulary macros named in the body of project macro D: its
+ * identifiers, as libclang's tokens (so none in a literal or a comment,
+ * and no limit on their length). */
 static void find_inner_sites(struct ectx *x, struct macro_def *d)
 {
-	size_t size;
-	const char *text = file_text(x, d->file, &size);
-	unsigned i = d->body;
+	CXToken *toks = NULL;
+	unsigned n = 0;
 
-	while (text && i < d->end) {
-		char ch = text[i], name[128];
-		unsigned e;
+	clang_tokenize(x->tu, clang_getRange(clang_getLocationForOffset(x->tu, d->file, d->body),
+					     clang_getLocationForOffset(x->tu, d->file, d->end)), &toks, &n);
+	for (unsigned t = 0; t < n; t++) {
+		enum CXTokenKind k = clang_getTokenKind(toks[t]);
+		unsigned off = token_offset(x->tu, toks[t]);
 		struct site s = { 0 };
+		CXString name;
 
-		if (ch == '"' || ch == '\'') {
-			for (i++; i < d->end && text[i] != ch; i++)
-				if (text[i] == '\\')
-					i++;
-			i++;
+		if ((k != CXToken_Identifier && k != CXToken_Keyword) || off < d->body || off >= d->end)
 			continue;
-		}
-		if (!is_ident_char(ch) || (i > d->body && is_ident_char(text[i - 1]))) {
-			i++;
-			continue;
-		}
-		for (e = i; e < d->end && is_ident_char(text[e]); e++)
-			;
-		if (e - i >= sizeof name) {
-			i = e;
-			continue;
-		}
-		memcpy(name, text + i, e - i);
-		name[e - i] = '\0';
-		s.v = vocab_macro(x, name);
+		name = clang_getTokenSpelling(x->tu, toks[t]);
+		s.v = vocab_macro(x, clang_getCString(name));
 		s.file = d->file;
-		s.start = i;
-		if (s.v && split_args(text, d->end, e, &s) == 0 && s.nargs <= SITE_MAX_ARGS) {
+		s.start = off;
+		if (s.v && split_args(x, d->file, off + (unsigned)strlen(clang_getCString(name)), d->end, d->end,
+				      &s) == 0) {
 			d->inner = xrealloc(d->inner, (d->ninner + 1) * sizeof *d->inner);
 			d->inner[d->ninner++] = s;
+		} else {
+			free_site(&s);
 		}
-		i = e;
+		clang_disposeString(name);
 	}
+	if (toks)
+		clang_disposeTokens(x->tu, toks, n);
 }
 
 void finish_macro_tables(struct ectx *x)
@@ -220,10 +218,12 @@ void finish_macro_tables(struct ectx *x)
 		for (int d = find_def(x, h->name); d >= 0 && d < m->ndefs && strcmp(m->defs[d].name, h->name) == 0; d++)
 			if (clang_File_isEqual(m->defs[d].file, h->def_file) && m->defs[d].start == h->def_off)
 				h->def = d;
-		if (h->def >= 0 && m->defs[h->def].ninner > 0)
+		if (h->def >= 0 && m->defs[h->def].ninner > 0) {
 			m->hosts[n++] = *h;
-		else
+		} else {
 			free(h->name);
+			free_site(&h->call);
+		}
 	}
 	m->nhosts = n;
 	if (n)          /* qsort wants an array even for no elements */
@@ -237,11 +237,16 @@ void free_macro_tables(struct macro_tables *m)
 		free(m->defs[i].first);
 		for (int p = 0; p < m->defs[i].nparams; p++)
 			free(m->defs[i].params[p]);
+		free(m->defs[i].params);
+		for (int s = 0; s < m->defs[i].ninner; s++)
+			free_site(&m->defs[i].inner[s]);
 		free(m->defs[i].inner);
 	}
 	free(m->defs);
-	for (int i = 0; i < m->nhosts; i++)
+	for (int i = 0; i < m->nhosts; i++) {
 		free(m->hosts[i].name);
+		free_site(&m->hosts[i].call);
+	}
 	free(m->hosts);
 }
 
@@ -298,32 +303,42 @@ static int in_inner_arg(struct ectx *x, const struct macro_host *h, const struct
 	const char *text;
 
 	if (clang_File_isEqual(f, d->file) && d->body <= off && off < d->end)
-		return s->astart[a] <= off && off < s->aend[a];
+		return s->args[a].start <= off && off < s->args[a].end;
 	if (!clang_File_isEqual(f, h->call.file))
 		return 0;
 	text = file_text(x, d->file, &size);
 	for (int j = 0; j < h->call.nargs; j++)
-		if (h->call.astart[j] <= off && off < h->call.aend[j]) {
+		if (h->call.args[j].start <= off && off < h->call.args[j].end) {
 			/* The host's argument j: wherever the body uses its
 			 * parameter (the last one if variadic). */
 			int p = j < d->nparams ? j : d->nparams - 1;
 
-			return p >= 0 && text && occurs(text, s->astart[a], s->aend[a], d->params[p]);
+			return p >= 0 && text && occurs(text, s->args[a].start, s->args[a].end, d->params[p]);
 		}
 	return 0;
 }
 
+/* The argument expressions found for an inner site, one per argument. */
 struct roots {
-	CXCursor v[SITE_MAX_ARGS];
-	CXCursor in_type[SITE_MAX_ARGS];  /* found only in __typeof__ or sizeof */
+	CXCursor *v;
+	CXCursor *in_type;                /* found only in __typeof__ or sizeof */
 	int found;
 };
 
-static void roots_init(struct roots *r)
+static void roots_init(struct roots *r, int nargs)
 {
-	for (int a = 0; a < SITE_MAX_ARGS; a++)
+	r->v = xmalloc(((size_t)nargs + 1) * sizeof *r->v);
+	r->in_type = xmalloc(((size_t)nargs + 1) * sizeof *r->in_type);
+	for (int a = 0; a < nargs; a++)
 		r->v[a] = r->in_type[a] = clang_getNullCursor();
 	r->found = 0;
+}
+
+static void roots_free(struct roots *r)
+{
+	free(r->v);
+	free(r->in_type);
+	r->v = r->in_type = NULL;
 }
 
 /* The outermost descendants of C that are arguments of inner site S. */
@@ -379,21 +394,21 @@ static char *inner_arg_text(struct ectx *x, const struct macro_host *h, const st
 	size_t size, csize;
 	const char *text = file_text(x, d->file, &size), *call = file_text(x, h->call.file, &csize);
 	char *out = xstrdup("");
-	unsigned i = s->astart[a];
+	unsigned i = s->args[a].start;
 
-	while (text && call && i < s->aend[a]) {
+	while (text && call && i < s->args[a].end) {
 		unsigned e = i;
 		char *piece = NULL, *joined;
 
 		if (is_ident_char(text[i]))
-			while (e < s->aend[a] && is_ident_char(text[e]))
+			while (e < s->args[a].end && is_ident_char(text[e]))
 				e++;
 		else
 			e = i + 1;
 		for (int p = 0; p < d->nparams && is_ident_char(text[i]); p++)
 			if (strlen(d->params[p]) == e - i && strncmp(d->params[p], text + i, e - i) == 0 &&
 			    p < h->call.nargs)
-				piece = trimmed(call, h->call.astart[p], h->call.aend[p]);
+				piece = trimmed(call, h->call.args[p].start, h->call.args[p].end);
 		if (!piece) {
 			if (strchr(" \t\n\r\\", text[i]))
 				piece = xstrdup("");
@@ -417,11 +432,10 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 	const struct macro_host *h;
 	const struct macro_def *d;
 	const struct site *best = NULL;
-	struct roots br;
+	struct roots br = { 0 };
 	struct use_of u = { 0 };
 	char *args;
 
-	roots_init(&br);
 	if (!x->macros.nhosts)
 		return 0;
 	loc_of(clang_getRangeStart(ext), &f, &l, &col, &o1);
@@ -437,13 +451,16 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 		const struct site *s = &d->inner[i];
 		struct roots r;
 
-		roots_init(&r);
 		if (site_is_active(x, s) || !spelled_in_macro(x, s->v->name, sf, so))
 			continue;
+		roots_init(&r, s->nargs);
 		find_roots(x, h, s, c, &r, 0, 0);
 		if (!best || r.found > br.found) {
 			best = s;
+			roots_free(&br);
 			br = r;
+		} else {
+			roots_free(&r);
 		}
 	}
 	if (!best)
@@ -470,5 +487,6 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 	if (best->v->op != OP_IGNORE)
 		emit_primitive(x, &u, c);
 	free(u.args);
+	roots_free(&br);
 	return 1;
 }

@@ -15,8 +15,8 @@ struct macro_def {
 	CXFile file;
 	unsigned start, body, end;        /* NAME(params) body: offsets */
 	char *first;                      /* the body's first identifier */
-	int nparams;
-	char *params[SITE_MAX_ARGS];
+	char **params;                    /* the parameters' names */
+	int nparams, paramcap;
 	struct site *inner;               /* vocabulary used in the body */
 	int ninner;
 	int project;                      /* not in a system header */

@@ -17,7 +17,7 @@
 
 /* The outermost descendants of C written inside argument ranges of S:
  * ROOTS[i] gets argument i's expression (null when not found). */
-void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth)
+static void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth)
 {
 	CXCursor *kids;
 	int n;
@@ -35,7 +35,7 @@ void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *
 		loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
 		if (f1 && f2 && clang_File_isEqual(f1, s->file) && clang_File_isEqual(f2, s->file))
 			for (a = 0; a < s->nargs; a++)
-				if (s->astart[a] <= o1 && o2 <= s->aend[a] && o2 > o1) {
+				if (s->args[a].start <= o1 && o2 <= s->args[a].end && o2 > o1) {
 					if (clang_Cursor_isNull(roots[a]))
 						roots[a] = kids[i];
 					found = 1;
@@ -48,6 +48,16 @@ void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *
 	(void)x;
 }
 
+CXCursor *site_arg_roots(struct ectx *x, const struct site *s, CXCursor c)
+{
+	CXCursor *roots = xmalloc(((size_t)s->nargs + 1) * sizeof *roots);
+
+	for (int i = 0; i < s->nargs; i++)
+		roots[i] = clang_getNullCursor();
+	find_arg_roots(x, s, c, roots, 0);
+	return roots;
+}
+
 static char *arg_texts(struct ectx *x, const struct site *s)
 {
 	size_t size, len = 0;
@@ -55,7 +65,7 @@ static char *arg_texts(struct ectx *x, const struct site *s)
 	char *out = xmalloc(s->end - s->start + 2);
 
 	for (int a = 0; a < s->nargs; a++) {
-		unsigned i = s->astart[a], e = s->aend[a];
+		unsigned i = s->args[a].start, e = s->args[a].end;
 
 		while (i < e && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
 			i++;
@@ -193,19 +203,17 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 
 void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m)
 {
-	CXCursor roots[SITE_MAX_ARGS];
-	struct use_of u = { s->v, roots, s->nargs, NULL, s, 0, s->line, s->col, m };
+	struct use_of u = { s->v, NULL, s->nargs, NULL, s, 0, s->line, s->col, m };
 	size_t size;
 
 	if (s->v->op == OP_IGNORE)
 		return;                 /* data_race(): deliberately unmarked */
-	for (int i = 0; i < SITE_MAX_ARGS; i++)
-		roots[i] = clang_getNullCursor();
-	find_arg_roots(x, s, c, roots, 0);
+	u.roots = site_arg_roots(x, s, c);
 	u.args = file_text(x, s->file, &size) ? arg_texts(x, s) : NULL;
 	u.discarded = s->start == x->discarded_start && s->end == x->discarded_end;
 	emit_primitive(x, &u, c);
 	free(u.args);
+	free(u.roots);
 }
 
 /* A primitive called inside a macro of the project's own (BL_RUN2(...)

@@ -26,9 +26,9 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m);
 /* A primitive V called inside a macro of the project's own: call C's
  * children are its arguments. */
 void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c);
-/* The outermost descendants of C written inside the argument ranges of
- * site S: ROOTS[i] gets argument i's expression (left null when not
- * found).  DEPTH is 0. */
-void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth);
+/* The argument expressions of site S inside C, its expansion or call: for
+ * each argument, the outermost descendant of C written inside its range
+ * (a null cursor when none is).  To be freed. */
+CXCursor *site_arg_roots(struct ectx *x, const struct site *s, CXCursor c);
 
 #endif

@@ -11,48 +11,122 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Splits the text of NAME(args) at top-level commas into S's argument
- * ranges.  POS is the offset just after the name.  Returns -1 if the text
- * is not a call-like form. */
-int split_args(const char *text, size_t size, unsigned pos, struct site *s)
+unsigned token_offset(CXTranslationUnit tu, CXToken t)
 {
-	int depth = 0;
-	unsigned i = pos, argstart;
+	CXFile f;
+	unsigned line, col, off;
 
-	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\\' || text[i] == '\r'))
-		i++;
-	if (i >= size || text[i] != '(') {
-		s->nargs = 0;
-		s->end = pos;
-		return 0;    /* an object-like macro such as cpu_relax */
-	}
-	argstart = ++i;
+	clang_getFileLocation(clang_getTokenLocation(tu, t), &f, &line, &col, &off);
+	return off;
+}
+
+/* '(', ')' or ',' when token T is that punctuation, else 0. */
+static char list_punct(CXTranslationUnit tu, CXToken t)
+{
+	CXString s;
+	const char *p;
+	char r = 0;
+
+	if (clang_getTokenKind(t) != CXToken_Punctuation)
+		return 0;
+	s = clang_getTokenSpelling(tu, t);
+	p = clang_getCString(s);
+	if (p && p[0] && !p[1] && strchr("(),", p[0]))
+		r = p[0];
+	clang_disposeString(s);
+	return r;
+}
+
+static void add_arg(struct site *s, unsigned start, unsigned end)
+{
+	grow(&s->args, &s->argcap, s->nargs + 1, sizeof *s->args);
+	s->args[s->nargs].start = start;
+	s->args[s->nargs++].end = end;
+}
+
+/* Reads the argument list in tokens TOKS (N of them, the first one just
+ * after the name, at offset POS) into S: 1 when done (the list closed, or
+ * no list follows the name), 0 when the tokens ran out inside the list, 2
+ * when they ran out before anything followed the name, -1 when the list
+ * does not close before offset LIMIT.  The preprocessor's rule: only
+ * parentheses nest; a comma inside brackets or braces separates
+ * arguments (M(a[1, 2]) has two), and comments are no tokens of it. */
+static int read_args(CXTranslationUnit tu, CXToken *toks, unsigned n, unsigned pos, unsigned limit,
+		     struct site *s)
+{
+	unsigned i = 0, argstart = 0;
+	int depth = 0, empty = 1;
+
 	s->nargs = 0;
-	for (; i < size; i++) {
-		char ch = text[i];
+	while (i < n && clang_getTokenKind(toks[i]) == CXToken_Comment)
+		i++;
+	if (i == n)
+		return 2;
+	if (token_offset(tu, toks[i]) >= limit || list_punct(tu, toks[i]) != '(') {
+		s->end = pos;
+		return 1;              /* an object-like macro such as cpu_relax */
+	}
+	argstart = token_offset(tu, toks[i]) + 1;
+	for (i++; i < n; i++) {
+		unsigned off = token_offset(tu, toks[i]);
+		char p;
 
-		if (ch == '"' || ch == '\'') {   /* skip literals */
-			for (i++; i < size && text[i] != ch; i++)
-				if (text[i] == '\\')
-					i++;
+		if (off >= limit)
+			return -1;
+		if (clang_getTokenKind(toks[i]) == CXToken_Comment)
+			continue;
+		p = list_punct(tu, toks[i]);
+		if (p == '(') {
+			depth++;
+		} else if (p == ')' && depth > 0) {
+			depth--;
+		} else if (p && depth == 0) {     /* ',' or the closing ')' */
+			/* NAME() has no argument; NAME(,) has two empty ones */
+			if (p == ',' || !empty || s->nargs > 0)
+				add_arg(s, argstart, off);
+			argstart = off + 1;
+			if (p == ')') {
+				s->end = off + 1;
+				return 1;
+			}
 			continue;
 		}
-		if (ch == '(' || ch == '[' || ch == '{')
-			depth++;
-		else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0)
-			depth--;
-		else if ((ch == ',' && depth == 0) || ch == ')') {
-			if (s->nargs < SITE_MAX_ARGS && (ch == ',' || i > argstart || s->nargs > 0)) {
-				s->astart[s->nargs] = argstart;
-				s->aend[s->nargs] = i;
-				s->nargs++;
-			}
-			argstart = i + 1;
-			if (ch == ')') {
-				s->end = i + 1;
-				return 0;
-			}
-		}
+		empty = 0;
+	}
+	return 0;
+}
+
+/* Splits the argument list that follows a name in file F (POS is the
+ * offset just after the name) into S's argument ranges, using libclang's
+ * tokens.  The list is read from POS to HINT (where it probably ends: the
+ * extent of the cursor), then further while it is not closed, never past
+ * LIMIT.  Returns -1 if a list starts but does not close. */
+int split_args(struct ectx *x, CXFile f, unsigned pos, unsigned hint, unsigned limit, struct site *s)
+{
+	unsigned end = hint > pos ? hint : pos;
+	int r;
+
+	for (;;) {
+		CXToken *toks = NULL;
+		unsigned n = 0;
+
+		if (end > limit)
+			end = limit;
+		clang_tokenize(x->tu, clang_getRange(clang_getLocationForOffset(x->tu, f, pos),
+						     clang_getLocationForOffset(x->tu, f, end)), &toks, &n);
+		r = read_args(x->tu, toks, n, pos, limit, s);
+		if (toks)
+			clang_disposeTokens(x->tu, toks, n);
+		if (r == 1 || r == -1)
+			return r == 1 ? 0 : -1;
+		if (end >= limit)
+			break;
+		end += end - pos + 256;     /* not seen to close yet: read further */
+	}
+	if (r == 2) {                       /* nothing follows the name */
+		s->nargs = 0;
+		s->end = pos;
+		return 0;
 	}
 	return -1;
 }
@@ -98,8 +172,12 @@ int site_from_call(struct ectx *x, CXCursor c, struct site *out)
 	out->start = o1;
 	out->line = l1;
 	out->col = c1;
-	if (split_args(text, size, e, out) < 0 || out->end != o2)
+	out->args = NULL;
+	out->nargs = out->argcap = 0;
+	if (split_args(x, f1, e, o2, (unsigned)size, out) < 0 || out->end != o2) {
+		free_site(out);
 		return 0;
+	}
 	return 1;
 }
 
@@ -113,7 +191,8 @@ void note_macro_site(struct ectx *x, CXCursor c)
 	const struct vocab_entry *v = vocab_find(x->vocab, clang_getCString(name), defined_in);
 	CXSourceRange r = clang_getCursorExtent(c);
 	struct site s = { 0 };
-	unsigned l, col, off, name_end;
+	CXFile f;
+	unsigned l, col, off, name_end, end;
 	size_t size;
 	const char *text;
 
@@ -131,8 +210,11 @@ void note_macro_site(struct ectx *x, CXCursor c)
 	s.line = l;
 	s.col = col;
 	name_end = off + (unsigned)strlen(clang_getCString(name));
-	if (name_end > size || split_args(text, size, name_end, &s) < 0)
+	loc_of(clang_getRangeEnd(r), &f, &l, &col, &end);
+	if (name_end > size || split_args(x, s.file, name_end, end, (unsigned)size, &s) < 0) {
+		free_site(&s);
 		goto out;
+	}
 	grow(&x->sites.v, &x->sites.cap, x->sites.n + 1, sizeof *x->sites.v);
 	x->sites.v[x->sites.n++] = s;
 out:
@@ -234,8 +316,17 @@ void forget_active_sites(struct ectx *x)
 	x->sites.nactive = 0;
 }
 
+void free_site(struct site *s)
+{
+	free(s->args);
+	s->args = NULL;
+	s->nargs = s->argcap = 0;
+}
+
 void free_sites(struct site_table *t)
 {
+	for (int i = 0; i < t->n; i++)
+		free_site(&t->v[i]);
 	free(t->v);
 	free(t->active);
 }

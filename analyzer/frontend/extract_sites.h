@@ -9,16 +9,21 @@
 
 struct ectx;
 
-#define SITE_MAX_ARGS 12
+/* Where one argument of NAME(args) is written: [start, end), from just
+ * after the "(" or "," before it to the "," or ")" after it. */
+struct arg_range {
+	unsigned start, end;
+};
 
 /* A use of a vocabulary name in the source: a macro expansion or a call
- * (or builtin) written as NAME(args).  Offsets are in the file. */
+ * (or builtin) written as NAME(args).  Offsets are in the file.  The site
+ * owns ARGS (free_site). */
 struct site {
 	const struct vocab_entry *v;
 	CXFile file;
 	unsigned start, end;                 /* whole site, [start, end) */
-	int nargs;
-	unsigned astart[SITE_MAX_ARGS], aend[SITE_MAX_ARGS];
+	struct arg_range *args;              /* as many as the use has */
+	int nargs, argcap;
 	unsigned line, col;
 };
 
@@ -38,12 +43,18 @@ void sort_sites(struct ectx *x);
  * expanded already, or NULL. */
 const struct site *site_containing(struct ectx *x, CXCursor c);
 /* Is C written as NAME(args) with NAME in the vocabulary, in the file
- * itself?  Fills OUT if so. */
+ * itself?  Fills OUT if so (then free_site(OUT) once done with it). */
 int site_from_call(struct ectx *x, CXCursor c, struct site *out);
-/* Splits the text of NAME(args) into S's argument ranges; POS is the
- * offset just after the name.  Returns -1 if the text is not a call-like
- * form. */
-int split_args(const char *text, size_t size, unsigned pos, struct site *s);
+/* Splits the argument list that follows a name in file F (POS is the
+ * offset just after the name) into S's argument ranges, by libclang's
+ * tokens; no list (an object-like macro) is no argument.  HINT is where
+ * the list probably ends, LIMIT where it must have ended.  Returns -1 if
+ * a list starts but does not close. */
+int split_args(struct ectx *x, CXFile f, unsigned pos, unsigned hint, unsigned limit, struct site *s);
+/* The file offset of token T. */
+unsigned token_offset(CXTranslationUnit tu, CXToken t);
+/* Frees what site S owns (its argument ranges). */
+void free_site(struct site *s);
 
 /* The stack of sites being expanded: a site is not expanded again inside
  * its own expansion. */
