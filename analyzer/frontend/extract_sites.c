@@ -238,8 +238,10 @@ const struct site *site_containing(struct ectx *x, CXCursor c)
 		return NULL;
 	/* Sites are sorted by start (outer before inner on ties): the
 	 * innermost site covering [o1, o2] is the last covering one that
-	 * starts at or before o1.  Find that bound, then walk back; a site
-	 * is never longer than a few kilobytes, which bounds the walk. */
+	 * starts at or before o1.  Find that bound, then walk back: only a
+	 * site starting at most the longest site's length before o1 can
+	 * cover it (no window of a fixed size, which a long invocation
+	 * would overrun). */
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 
@@ -248,7 +250,7 @@ const struct site *site_containing(struct ectx *x, CXCursor c)
 		else
 			hi = mid;
 	}
-	for (int i = lo - 1; i >= 0 && x->sites.v[i].start + 65536 > o1; i--) {
+	for (int i = lo - 1; i >= 0 && x->sites.v[i].start + x->sites.longest >= o1; i--) {
 		const struct site *s = &x->sites.v[i];
 
 		if (o2 > s->end || !clang_File_isEqual(s->file, f1))
@@ -269,8 +271,14 @@ static int site_cmp(const void *a, const void *b)
 
 void sort_sites(struct ectx *x)
 {
-	if (x->sites.n)
-		qsort(x->sites.v, x->sites.n, sizeof *x->sites.v, site_cmp);
+	struct site_table *t = &x->sites;
+
+	if (t->n)
+		qsort(t->v, t->n, sizeof *t->v, site_cmp);
+	t->longest = 0;
+	for (int i = 0; i < t->n; i++)
+		if (t->v[i].end - t->v[i].start > t->longest)
+			t->longest = t->v[i].end - t->v[i].start;
 }
 
 void push_active_site(struct ectx *x, const struct site *s)

@@ -31,6 +31,7 @@ struct site {
 struct site_table {
 	struct site *v;                   /* by start, once sorted */
 	int n, cap;
+	unsigned longest;                 /* the longest site's length */
 	const struct site **active;       /* sites being expanded (nested) */
 	int nactive, activecap;
 };

@@ -170,8 +170,14 @@ static int exp_cmp(const void *a, const void *b)
 
 void sort_expansions(struct ectx *x)
 {
-	if (x->text.nexp)
-		qsort(x->text.exps, x->text.nexp, sizeof *x->text.exps, exp_cmp);
+	struct source_text *st = &x->text;
+
+	if (st->nexp)
+		qsort(st->exps, st->nexp, sizeof *st->exps, exp_cmp);
+	st->longest = 0;
+	for (int i = 0; i < st->nexp; i++)
+		if (st->exps[i].end > st->exps[i].start && st->exps[i].end - st->exps[i].start > st->longest)
+			st->longest = st->exps[i].end - st->exps[i].start;
 }
 
 /* Is the extent [O1, O2) of C (in file F) the text of C?  Not when C
@@ -192,7 +198,7 @@ int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o
 		else
 			hi = mid;
 	}
-	for (int i = lo - 1; i >= 0 && x->text.exps[i].start + 65536 > o1; i--)
+	for (int i = lo - 1; i >= 0 && x->text.exps[i].start + x->text.longest >= o1; i--)
 		if (x->text.exps[i].end == o2 && clang_File_isEqual(x->text.exps[i].file, f))
 			return 0;
 	return 1;

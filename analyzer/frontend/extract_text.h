@@ -28,6 +28,7 @@ struct source_text {
 	int nfiles, filecap;
 	struct expansion_range *exps;   /* every expansion, by start once sorted */
 	int nexp, expcap;
+	unsigned longest;               /* the longest expansion's length */
 };
 
 /* The text of file F (NULL if libclang has none); *SIZE its length. */
