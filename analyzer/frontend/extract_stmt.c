@@ -55,31 +55,37 @@ void free_cfg_state(struct cfg_state *s)
 
 static int label_block(struct ectx *x, const char *name)
 {
-	for (int i = 0; i < x->cfg.nlabels; i++)
-		if (strcmp(x->cfg.labels[i].name, name) == 0)
-			return x->cfg.labels[i].block;
-	grow(&x->cfg.labels, &x->cfg.labelcap, x->cfg.nlabels + 1, sizeof *x->cfg.labels);
-	x->cfg.labels[x->cfg.nlabels].name = xstrdup(name);
-	x->cfg.labels[x->cfg.nlabels].block = new_block(x);
-	return x->cfg.labels[x->cfg.nlabels++].block;
+	struct cfg_state *s = &x->cfg;
+
+	for (int i = 0; i < s->nlabels; i++)
+		if (strcmp(s->labels[i].name, name) == 0)
+			return s->labels[i].block;
+	grow(&s->labels, &s->labelcap, s->nlabels + 1, sizeof *s->labels);
+	s->labels[s->nlabels].name = xstrdup(name);
+	s->labels[s->nlabels].block = new_block(x);
+	return s->labels[s->nlabels++].block;
 }
 
 static void push_loop(struct ectx *x, int brk, int cont)
 {
-	grow(&x->cfg.brk, &x->cfg.brkcap, x->cfg.nbrk + 1, sizeof *x->cfg.brk);
-	x->cfg.brk[x->cfg.nbrk++] = brk;
+	struct cfg_state *s = &x->cfg;
+
+	grow(&s->brk, &s->brkcap, s->nbrk + 1, sizeof *s->brk);
+	s->brk[s->nbrk++] = brk;
 	if (cont >= 0) {
-		grow(&x->cfg.cont, &x->cfg.contcap, x->cfg.ncont + 1, sizeof *x->cfg.cont);
-		x->cfg.cont[x->cfg.ncont++] = cont;
+		grow(&s->cont, &s->contcap, s->ncont + 1, sizeof *s->cont);
+		s->cont[s->ncont++] = cont;
 	}
 }
 
 static void pop_loop(struct ectx *x, int had_cont)
 {
-	if (x->cfg.nbrk > 0)
-		x->cfg.nbrk--;
-	if (had_cont && x->cfg.ncont > 0)
-		x->cfg.ncont--;
+	struct cfg_state *s = &x->cfg;
+
+	if (s->nbrk > 0)
+		s->nbrk--;
+	if (had_cont && s->ncont > 0)
+		s->ncont--;
 }
 
 /* An expression statement: its value is thrown away, which tells an
