@@ -15,6 +15,7 @@ run_suite "examples build and run natively" sh examples/check-build.sh
 run_suite "corpus builds and runs natively" sh tests/corpus/check-build.sh
 run_suite "scan: bad input, compile databases, incremental, profiles" sh tests/e2e/scan-cli.sh
 run_suite "scan: failing and crashing files, paths, unreadable sources, pipes" sh tests/e2e/scan-robust.sh
+run_suite "scan: macro arguments of any number, names of any length" sh tests/e2e/scan-macros.sh
 for s in tests/e2e/report*.sh; do
 	[ -f "$s" ] && run_suite "report: $(basename "$s" .sh)" sh "$s"
 done

@@ -34,7 +34,7 @@ step "examples" python3 tests/e2e/score.py --bin "$dir/kcsan-scan" --mode exampl
 # The command-line suites: their error paths are where leaks hide.
 # (Not scan-cli.sh: one of its checks reads the dynamic linker's trace,
 # in which ASan's dlopen interceptor stands where kcsan-scan would.)
-for suite in scan-robust report-cli report-safety report-review; do
+for suite in scan-robust scan-macros report-cli report-safety report-review; do
 	step "e2e: $suite" env KS="$(pwd)/$dir/kcsan-scan" sh "tests/e2e/$suite.sh"
 done
 rm -f build-san.log

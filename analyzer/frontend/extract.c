@@ -1,10 +1,12 @@
 /* analyzer/frontend/extract.c — the libclang front end, translation-unit level:
- * parse, collect diagnostics and dependencies, find the vocabulary sites
- * (macro expansions and calls named in the profiles), and hand each
- * function definition of the project's own files to extract_stmt.c. */
+ * parse, collect diagnostics and dependencies, note the macro expansions
+ * and definitions (extract_sites.c, extract_macro.c), and hand each
+ * function definition of the project's own files to extract_stmt.c; and
+ * the small helpers over cursors that every file uses. */
 #define _GNU_SOURCE   /* strcasestr */
 #include "extract.h"
 #include "extract_int.h"
+#include "extract_expr.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,20 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-const char *file_text(struct ectx *x, CXFile f, size_t *size)
-{
-	for (int i = 0; i < x->ntexts; i++)
-		if (clang_File_isEqual(x->texts[i].file, f)) {
-			*size = x->texts[i].size;
-			return x->texts[i].text;
-		}
-	grow(&x->texts, &x->textcap, x->ntexts + 1, sizeof *x->texts);
-	x->texts[x->ntexts].file = f;
-	x->texts[x->ntexts].text = clang_getFileContents(x->tu, f, &x->texts[x->ntexts].size);
-	*size = x->texts[x->ntexts].size;
-	return x->texts[x->ntexts++].text;
-}
 
 /* File location: for a token that came from a macro argument this is where
  * the argument was written; for one from a macro body it is where the macro
@@ -72,186 +60,9 @@ char *cursor_file_name(CXCursor c)
 	return r;
 }
 
-/* Splits the text of NAME(args) at top-level commas into S's argument
- * ranges.  POS is the offset just after the name.  Returns -1 if the text
- * is not a call-like form. */
-int split_args(const char *text, size_t size, unsigned pos, struct site *s)
-{
-	int depth = 0;
-	unsigned i = pos, argstart;
-
-	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\\' || text[i] == '\r'))
-		i++;
-	if (i >= size || text[i] != '(') {
-		s->nargs = 0;
-		s->end = pos;
-		return 0;    /* an object-like macro such as cpu_relax */
-	}
-	argstart = ++i;
-	s->nargs = 0;
-	for (; i < size; i++) {
-		char ch = text[i];
-
-		if (ch == '"' || ch == '\'') {   /* skip literals */
-			for (i++; i < size && text[i] != ch; i++)
-				if (text[i] == '\\')
-					i++;
-			continue;
-		}
-		if (ch == '(' || ch == '[' || ch == '{')
-			depth++;
-		else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0)
-			depth--;
-		else if ((ch == ',' && depth == 0) || ch == ')') {
-			if (s->nargs < SITE_MAX_ARGS && (ch == ',' || i > argstart || s->nargs > 0)) {
-				s->astart[s->nargs] = argstart;
-				s->aend[s->nargs] = i;
-				s->nargs++;
-			}
-			argstart = i + 1;
-			if (ch == ')') {
-				s->end = i + 1;
-				return 0;
-			}
-		}
-	}
-	return -1;
-}
-
 int is_ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Is C written as NAME(args) with NAME in the vocabulary, in the file
- * itself (not produced by a macro)?  Fills OUT if so.  Covers calls of
- * functions (pthread_mutex_lock, ck_pr_store_int) and builtins such as
- * __atomic_store_n that libclang does not expose as calls. */
-int site_from_call(struct ectx *x, CXCursor c, struct site *out)
-{
-	CXSourceRange r = clang_getCursorExtent(c);
-	CXFile f1, f2;
-	unsigned l1, c1, o1, l2, c2, o2, e;
-	size_t size;
-	const char *text;
-	char *name;
-	char *defined_in = NULL;
-	CXCursor ref;
-
-	loc_of(clang_getRangeStart(r), &f1, &l1, &c1, &o1);
-	loc_of(clang_getRangeEnd(r), &f2, &l2, &c2, &o2);
-	if (!f1 || !clang_File_isEqual(f1, f2) || o2 <= o1)
-		return 0;
-	text = file_text(x, f1, &size);
-	if (!text || o2 > size)
-		return 0;
-	for (e = o1; e < o2 && is_ident_char(text[e]); e++)
-		;
-	if (e == o1)
-		return 0;
-	name = xmalloc(e - o1 + 1);
-	memcpy(name, text + o1, e - o1);
-	name[e - o1] = '\0';
-	ref = clang_getCursorReferenced(c);
-	if (!clang_Cursor_isNull(ref))
-		defined_in = cursor_file_name(ref);
-	out->v = vocab_find(x->vocab, name, defined_in);
-	free(name);
-	free(defined_in);
-	if (!out->v)
-		return 0;
-	out->file = f1;
-	out->start = o1;
-	out->line = l1;
-	out->col = c1;
-	if (split_args(text, size, e, out) < 0 || out->end != o2)
-		return 0;
-	return 1;
-}
-
-/* Records a vocabulary macro expansion (a top-level child of the TU when
- * the detailed preprocessing record is on). */
-static void add_macro_site(struct ectx *x, CXCursor c)
-{
-	CXString name = clang_getCursorSpelling(c);
-	CXCursor def = clang_getCursorReferenced(c);
-	char *defined_in = clang_Cursor_isNull(def) ? NULL : cursor_file_name(def);
-	const struct vocab_entry *v = vocab_find(x->vocab, clang_getCString(name), defined_in);
-	CXSourceRange r = clang_getCursorExtent(c);
-	struct site s = { 0 };
-	unsigned l, col, off, name_end;
-	size_t size;
-	const char *text;
-
-	free(defined_in);
-	if (!v)
-		goto out;
-	loc_of(clang_getRangeStart(r), &s.file, &l, &col, &off);
-	if (!s.file || clang_Location_isInSystemHeader(clang_getRangeStart(r)))
-		goto out;
-	text = file_text(x, s.file, &size);
-	if (!text)
-		goto out;
-	s.v = v;
-	s.start = off;
-	s.line = l;
-	s.col = col;
-	name_end = off + (unsigned)strlen(clang_getCString(name));
-	if (name_end > size || split_args(text, size, name_end, &s) < 0)
-		goto out;
-	grow(&x->sites, &x->sitecap, x->nsites + 1, sizeof *x->sites);
-	x->sites[x->nsites++] = s;
-out:
-	clang_disposeString(name);
-}
-
-/* The innermost recorded site that contains all of C and is not being
- * expanded already, or NULL. */
-const struct site *site_containing(struct ectx *x, CXCursor c)
-{
-	CXSourceRange r = clang_getCursorExtent(c);
-	CXFile f1, f2;
-	unsigned l, col, o1, o2;
-	int lo = 0, hi = x->nsites;
-
-	if (!x->nsites)
-		return NULL;
-	loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
-	loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
-	if (!f1 || !f2 || !clang_File_isEqual(f1, f2))
-		return NULL;
-	/* Sites are sorted by start (outer before inner on ties): the
-	 * innermost site covering [o1, o2] is the last covering one that
-	 * starts at or before o1.  Find that bound, then walk back; a site
-	 * is never longer than a few kilobytes, which bounds the walk. */
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (x->sites[mid].start <= o1)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (int i = lo - 1; i >= 0 && x->sites[i].start + 65536 > o1; i--) {
-		const struct site *s = &x->sites[i];
-
-		if (o2 > s->end || !clang_File_isEqual(s->file, f1))
-			continue;
-		for (int a = 0; a < x->nactive; a++)
-			if (x->active[a] == s)
-				return NULL;
-		return s;
-	}
-	return NULL;
-}
-
-static int site_cmp(const void *a, const void *b)
-{
-	const struct site *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end;
 }
 
 char *function_link_key(CXCursor fn)
@@ -341,16 +152,13 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	x->fn = f;
 	x->fn_cursor = fn;
 	x->nevents = 0;
-	x->nbrk = x->ncont = 0;
-	for (int i = 0; i < x->nlabels; i++)
-		free(x->labels[i].name);
-	x->nlabels = 0;
+	cfg_start_function(x);
 	forget_aliases(x);
 	forget_fresh(x);
+	forget_active_sites(x);
 	x->no_escape = 0;
 	x->conditional = 0;
 	x->self_store = clang_getNullCursor();
-	x->nactive = 0;
 	x->collect = NULL;
 
 	f->entry = function_add_block(f);
@@ -397,7 +205,7 @@ static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClien
 		CXFile f;
 		unsigned l, col, o1, o2;
 
-		add_macro_site(x, c);
+		note_macro_site(x, c);
 		loc_of(clang_getRangeStart(r), &f, &l, &col, &o1);
 		loc_of(clang_getRangeEnd(r), &f, &l, &col, &o2);
 		if (f && !clang_Location_isInSystemHeader(clang_getRangeStart(r))) {
@@ -500,8 +308,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 		x.vocab = vocab;
 		x.facts = facts;
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macros, &x);
-		if (x.nsites)
-			qsort(x.sites, x.nsites, sizeof *x.sites, site_cmp);
+		sort_sites(&x);
 		sort_expansions(&x);
 		finish_macro_tables(&x);
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_functions, &x);
@@ -515,21 +322,15 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 					       path, MAX_NESTING);
 		facts->own_reason = 1;
 	}
-	free(x.brk);
-	free(x.cont);
-	free(x.active);
-	for (int i = 0; i < x.nlabels; i++)
-		free(x.labels[i].name);
-	free(x.labels);
+	free_cfg_state(&x.cfg);
 	forget_locals(&x);
 	forget_fresh(&x);
-	free(x.fresh);
+	free_fresh(&x.fresh);
 	forget_aliases(&x);
-	free(x.aliases);
-	free(x.sites);
-	free(x.expansions);
-	free_macro_tables(&x);
-	free(x.texts);
+	free_aliases(&x.aliases);
+	free_sites(&x.sites);
+	free_macro_tables(&x.macros);
+	free_source_text(&x.text);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);
 	return 0;

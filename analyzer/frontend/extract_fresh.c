@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fresh pointers (see struct ectx): N = malloc(...) makes N fresh; the
+/* Fresh pointers (struct fresh_table): N = malloc(...) makes N fresh; the
  * first read of N's value that may hand it on (a store, an argument, a
  * return, a copy) ends it.  In walk order, which is program order except
  * around loops.  Each fresh pointer has the mark that the accesses through
@@ -23,8 +23,8 @@
  *                m = malloc(...); fresh.c, dataflow.c's through_call). */
 static int fresh_at(struct ectx *x, const char *usr)
 {
-	for (int i = 0; usr && i < x->nfresh; i++)
-		if (strcmp(x->fresh[i].usr, usr) == 0)
+	for (int i = 0; usr && i < x->fresh.n; i++)
+		if (strcmp(x->fresh.v[i].usr, usr) == 0)
 			return i;
 	return -1;
 }
@@ -36,14 +36,14 @@ void set_fresh(struct ectx *x, CXCursor var, char *mark)
 	int i = fresh_at(x, usr);
 
 	if (i >= 0) {
-		free(x->fresh[i].usr);
-		free(x->fresh[i].mark);
-		x->fresh[i] = x->fresh[--x->nfresh];
+		free(x->fresh.v[i].usr);
+		free(x->fresh.v[i].mark);
+		x->fresh.v[i] = x->fresh.v[--x->fresh.n];
 	}
 	if (mark && usr && *usr) {
-		grow(&x->fresh, &x->freshcap, x->nfresh + 1, sizeof *x->fresh);
-		x->fresh[x->nfresh].usr = xstrdup(usr);
-		x->fresh[x->nfresh++].mark = mark;
+		grow(&x->fresh.v, &x->fresh.cap, x->fresh.n + 1, sizeof *x->fresh.v);
+		x->fresh.v[x->fresh.n].usr = xstrdup(usr);
+		x->fresh.v[x->fresh.n++].mark = mark;
 	} else {
 		free(mark);
 	}
@@ -64,11 +64,18 @@ void fresh_parameters(struct ectx *x)
 
 void forget_fresh(struct ectx *x)
 {
-	for (int i = 0; i < x->nfresh; i++) {
-		free(x->fresh[i].usr);
-		free(x->fresh[i].mark);
+	struct fresh_table *t = &x->fresh;
+
+	for (int i = 0; i < t->n; i++) {
+		free(t->v[i].usr);
+		free(t->v[i].mark);
 	}
-	x->nfresh = 0;
+	t->n = 0;
+}
+
+void free_fresh(struct fresh_table *t)
+{
+	free(t->v);
 }
 
 const char *fresh_mark(struct ectx *x, CXCursor var)
@@ -77,7 +84,7 @@ const char *fresh_mark(struct ectx *x, CXCursor var)
 	int i = fresh_at(x, clang_getCString(s));
 
 	clang_disposeString(s);
-	return i >= 0 ? x->fresh[i].mark : NULL;
+	return i >= 0 ? x->fresh.v[i].mark : NULL;
 }
 
 static CXCursor strip_casts(CXCursor value)

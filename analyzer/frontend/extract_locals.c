@@ -24,7 +24,9 @@
  *
  * This file builds the constraints from the body; locals_solve.c solves
  * them, extract_pointee.c answers the front end's questions. */
-#include "extract_locals.h"
+#include "locals_int.h"
+#include "extract_primitive.h"
+#include "extract_uneval.h"
 
 /* ---- variables ---- */
 
@@ -305,39 +307,24 @@ static int primitive(struct ectx *x, const struct vocab_entry *v, CXCursor *root
 	return load(l, obj);
 }
 
-/* Is S, a site found afresh as a call written in the file, one being
- * expanded already?  A macro expansion that reads like a call
- * (ACCESS(flag) of a profile) is found again inside its own expansion:
- * walking it again would recurse without end. */
-static int same_as_active(struct ectx *x, const struct site *s)
-{
-	for (int a = 0; a < x->nactive; a++)
-		if (x->active[a]->start == s->start && x->active[a]->end == s->end &&
-		    clang_File_isEqual(x->active[a]->file, s->file))
-			return 1;
-	return 0;
-}
-
 /* Site S of vocabulary (a macro invocation, or a call written in the file)
  * whose expansion or call is C. */
 static int site_value(struct ectx *x, const struct site *s, CXCursor c)
 {
-	CXCursor roots[SITE_MAX_ARGS];
 	int r;
 
-	grow(&x->active, &x->activecap, x->nactive + 1, sizeof *x->active);
-	x->active[x->nactive++] = s;
+	push_active_site(x, s);
 	if (s->v->op == OP_ACCESS || s->v->op == OP_IGNORE) {
 		/* an lvalue macro (its use says what it does), data_race(e):
 		 * what the expansion does */
 		r = clang_isExpression(clang_getCursorKind(c)) ? value(x, c) : walk_s(x, c);
 	} else {
-		for (int i = 0; i < SITE_MAX_ARGS; i++)
-			roots[i] = clang_getNullCursor();
-		find_arg_roots(x, s, c, roots, 0);
+		CXCursor *roots = site_arg_roots(x, s, c);
+
 		r = primitive(x, s->v, roots, s->nargs);
+		free(roots);
 	}
-	x->nactive--;
+	pop_active_site(x, s);
 	return r;
 }
 
@@ -545,8 +532,12 @@ static int value_in(struct ectx *x, CXCursor c)
 		return site_value(x, s, c);
 	if ((kind == CXCursor_CallExpr ||
 	     (kind == CXCursor_UnexposedExpr && clang_getCursorType(c).kind != CXType_Invalid)) &&
-	    site_from_call(x, c, &call_site))
-		return same_as_active(x, &call_site) ? other_node(x->locals) : site_value(x, &call_site, c);
+	    site_from_call(x, c, &call_site)) {
+		int r = site_range_is_active(x, &call_site) ? other_node(x->locals) : site_value(x, &call_site, c);
+
+		free_site(&call_site);
+		return r;
+	}
 	return plain_value(x, c);
 }
 

@@ -19,6 +19,7 @@
  * macro inside another project macro is not seen), and an expansion whose
  * first token is an argument (#define V(x) x = 1) is not recognised. */
 #include "extract_int.h"
+#include "extract_primitive.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ static char *trimmed(const char *text, unsigned i, unsigned e)
 
 void note_macro_definition(struct ectx *x, CXCursor c)
 {
+	struct macro_tables *m = &x->macros;
 	CXSourceRange r = clang_getCursorExtent(c);
 	CXString name = clang_getCursorSpelling(c);
 	struct macro_def d = { 0 };
@@ -70,9 +72,9 @@ void note_macro_definition(struct ectx *x, CXCursor c)
 	d.name = xstrdup(clang_getCString(name));
 	clang_disposeString(name);
 	d.body = d.start + (unsigned)nlen;
-	if (clang_Cursor_isMacroFunctionLike(c) && split_args(text, size, d.body, &params) == 0) {
+	if (clang_Cursor_isMacroFunctionLike(c) && split_args(x, d.file, d.body, d.end, d.end, &params) == 0) {
 		for (int a = 0; a < params.nargs; a++) {
-			char *p = trimmed(text, params.astart[a], params.aend[a]);
+			char *p = trimmed(text, params.args[a].start, params.args[a].end);
 			size_t n = strlen(p);
 
 			if (strcmp(p, "...") == 0) {
@@ -81,10 +83,12 @@ void note_macro_definition(struct ectx *x, CXCursor c)
 			} else if (n > 3 && strcmp(p + n - 3, "...") == 0) {
 				p[n - 3] = '\0';
 			}
+			grow(&d.params, &d.paramcap, d.nparams + 1, sizeof *d.params);
 			d.params[d.nparams++] = p;
 		}
 		d.body = params.end;
 	}
+	free_site(&params);
 	for (i = d.body; i < d.end && strchr(" \t\n\r\\", text[i]); i++)
 		;
 	if (i < d.end && is_ident_char(text[i]) && !(text[i] >= '0' && text[i] <= '9')) {
@@ -95,12 +99,13 @@ void note_macro_definition(struct ectx *x, CXCursor c)
 		d.first = xasprintf("%.*s", (int)(e - i), text + i);
 	}
 	d.project = !clang_Location_isInSystemHeader(clang_getRangeStart(r));
-	grow(&x->defs, &x->defcap, x->ndefs + 1, sizeof *x->defs);
-	x->defs[x->ndefs++] = d;
+	grow(&m->defs, &m->defcap, m->ndefs + 1, sizeof *m->defs);
+	m->defs[m->ndefs++] = d;
 }
 
 void note_macro_host(struct ectx *x, CXCursor c)
 {
+	struct macro_tables *m = &x->macros;
 	CXCursor def = clang_getCursorReferenced(c);
 	CXString name = clang_getCursorSpelling(c);
 	CXSourceRange r = clang_getCursorExtent(c);
@@ -114,14 +119,17 @@ void note_macro_host(struct ectx *x, CXCursor c)
 	loc_of(clang_getRangeStart(r), &h.call.file, &h.call.line, &h.call.col, &h.call.start);
 	loc_of(clang_getRangeEnd(r), &h.call.file, &l, &col, &end);
 	text = h.call.file ? file_text(x, h.call.file, &size) : NULL;
-	if (!text || split_args(text, size, h.call.start + (unsigned)strlen(clang_getCString(name)), &h.call) < 0)
+	if (!text || split_args(x, h.call.file, h.call.start + (unsigned)strlen(clang_getCString(name)), end,
+				(unsigned)size, &h.call) < 0) {
+		free_site(&h.call);
 		goto out;
+	}
 	h.call.end = end;
 	loc_of(clang_getCursorLocation(def), &h.def_file, &l, &col, &h.def_off);
 	h.name = xstrdup(clang_getCString(name));
 	h.def = -1;
-	grow(&x->hosts, &x->hostcap, x->nhosts + 1, sizeof *x->hosts);
-	x->hosts[x->nhosts++] = h;
+	grow(&m->hosts, &m->hostcap, m->nhosts + 1, sizeof *m->hosts);
+	m->hosts[m->nhosts++] = h;
 out:
 	clang_disposeString(name);
 }
@@ -129,17 +137,18 @@ out:
 /* The first definition named NAME, or -1. */
 static int find_def(struct ectx *x, const char *name)
 {
-	int lo = 0, hi = x->ndefs;
+	struct macro_tables *m = &x->macros;
+	int lo = 0, hi = m->ndefs;
 
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 
-		if (strcmp(x->defs[mid].name, name) < 0)
+		if (strcmp(m->defs[mid].name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < x->ndefs && strcmp(x->defs[lo].name, name) == 0 ? lo : -1;
+	return lo < m->ndefs && strcmp(m->defs[lo].name, name) == 0 ? lo : -1;
 }
 
 /* The vocabulary entry for macro NAME as the definition in the TU has it. */
@@ -149,7 +158,7 @@ static const struct vocab_entry *vocab_macro(struct ectx *x, const char *name)
 	const struct vocab_entry *v = NULL;
 
 	if (d >= 0) {
-		CXString f = clang_getFileName(x->defs[d].file);
+		CXString f = clang_getFileName(x->macros.defs[d].file);
 
 		v = vocab_find(x->vocab, name, clang_getCString(f));
 		clang_disposeString(f);
@@ -157,97 +166,99 @@ static const struct vocab_entry *vocab_macro(struct ectx *x, const char *name)
 	return v;
 }
 
-/* The vocabulary macros named in the body of project macro D. */
+/* The vocabulary macros named in the body of project macro D: its
+ * identifiers, as libclang's tokens (so none in a literal or a comment,
+ * and no limit on their length). */
 static void find_inner_sites(struct ectx *x, struct macro_def *d)
 {
-	size_t size;
-	const char *text = file_text(x, d->file, &size);
-	unsigned i = d->body;
+	CXToken *toks = NULL;
+	unsigned n = 0;
 
-	while (text && i < d->end) {
-		char ch = text[i], name[128];
-		unsigned e;
+	clang_tokenize(x->tu, clang_getRange(clang_getLocationForOffset(x->tu, d->file, d->body),
+					     clang_getLocationForOffset(x->tu, d->file, d->end)), &toks, &n);
+	for (unsigned t = 0; t < n; t++) {
+		enum CXTokenKind k = clang_getTokenKind(toks[t]);
+		unsigned off = token_offset(x->tu, toks[t]);
 		struct site s = { 0 };
+		CXString name;
 
-		if (ch == '"' || ch == '\'') {
-			for (i++; i < d->end && text[i] != ch; i++)
-				if (text[i] == '\\')
-					i++;
-			i++;
+		if ((k != CXToken_Identifier && k != CXToken_Keyword) || off < d->body || off >= d->end)
 			continue;
-		}
-		if (!is_ident_char(ch) || (i > d->body && is_ident_char(text[i - 1]))) {
-			i++;
-			continue;
-		}
-		for (e = i; e < d->end && is_ident_char(text[e]); e++)
-			;
-		if (e - i >= sizeof name) {
-			i = e;
-			continue;
-		}
-		memcpy(name, text + i, e - i);
-		name[e - i] = '\0';
-		s.v = vocab_macro(x, name);
+		name = clang_getTokenSpelling(x->tu, toks[t]);
+		s.v = vocab_macro(x, clang_getCString(name));
 		s.file = d->file;
-		s.start = i;
-		if (s.v && split_args(text, d->end, e, &s) == 0 && s.nargs <= SITE_MAX_ARGS) {
+		s.start = off;
+		if (s.v && split_args(x, d->file, off + (unsigned)strlen(clang_getCString(name)), d->end, d->end,
+				      &s) == 0) {
 			d->inner = xrealloc(d->inner, (d->ninner + 1) * sizeof *d->inner);
 			d->inner[d->ninner++] = s;
+		} else {
+			free_site(&s);
 		}
-		i = e;
+		clang_disposeString(name);
 	}
+	if (toks)
+		clang_disposeTokens(x->tu, toks, n);
 }
 
 void finish_macro_tables(struct ectx *x)
 {
+	struct macro_tables *m = &x->macros;
 	int n = 0;
 
-	if (x->ndefs)
-		qsort(x->defs, x->ndefs, sizeof *x->defs, def_cmp);
-	for (int i = 0; i < x->ndefs; i++)
-		if (x->defs[i].project && !vocab_macro(x, x->defs[i].name))
-			find_inner_sites(x, &x->defs[i]);
+	if (m->ndefs)
+		qsort(m->defs, m->ndefs, sizeof *m->defs, def_cmp);
+	for (int i = 0; i < m->ndefs; i++)
+		if (m->defs[i].project && !vocab_macro(x, m->defs[i].name))
+			find_inner_sites(x, &m->defs[i]);
 	/* Keep the hosts whose definition uses vocabulary. */
-	for (int i = 0; i < x->nhosts; i++) {
-		struct macro_host *h = &x->hosts[i];
+	for (int i = 0; i < m->nhosts; i++) {
+		struct macro_host *h = &m->hosts[i];
 
-		for (int d = find_def(x, h->name); d >= 0 && d < x->ndefs && strcmp(x->defs[d].name, h->name) == 0; d++)
-			if (clang_File_isEqual(x->defs[d].file, h->def_file) && x->defs[d].start == h->def_off)
+		for (int d = find_def(x, h->name); d >= 0 && d < m->ndefs && strcmp(m->defs[d].name, h->name) == 0; d++)
+			if (clang_File_isEqual(m->defs[d].file, h->def_file) && m->defs[d].start == h->def_off)
 				h->def = d;
-		if (h->def >= 0 && x->defs[h->def].ninner > 0)
-			x->hosts[n++] = *h;
-		else
+		if (h->def >= 0 && m->defs[h->def].ninner > 0) {
+			m->hosts[n++] = *h;
+		} else {
 			free(h->name);
+			free_site(&h->call);
+		}
 	}
-	x->nhosts = n;
+	m->nhosts = n;
 	if (n)          /* qsort wants an array even for no elements */
-		qsort(x->hosts, x->nhosts, sizeof *x->hosts, host_cmp);
+		qsort(m->hosts, m->nhosts, sizeof *m->hosts, host_cmp);
 }
 
-void free_macro_tables(struct ectx *x)
+void free_macro_tables(struct macro_tables *m)
 {
-	for (int i = 0; i < x->ndefs; i++) {
-		free(x->defs[i].name);
-		free(x->defs[i].first);
-		for (int p = 0; p < x->defs[i].nparams; p++)
-			free(x->defs[i].params[p]);
-		free(x->defs[i].inner);
+	for (int i = 0; i < m->ndefs; i++) {
+		free(m->defs[i].name);
+		free(m->defs[i].first);
+		for (int p = 0; p < m->defs[i].nparams; p++)
+			free(m->defs[i].params[p]);
+		free(m->defs[i].params);
+		for (int s = 0; s < m->defs[i].ninner; s++)
+			free_site(&m->defs[i].inner[s]);
+		free(m->defs[i].inner);
 	}
-	free(x->defs);
-	for (int i = 0; i < x->nhosts; i++)
-		free(x->hosts[i].name);
-	free(x->hosts);
+	free(m->defs);
+	for (int i = 0; i < m->nhosts; i++) {
+		free(m->hosts[i].name);
+		free_site(&m->hosts[i].call);
+	}
+	free(m->hosts);
 }
 
 /* The innermost host invocation containing file range [O1, O2] of F. */
 static const struct macro_host *host_of(struct ectx *x, CXFile f, unsigned o1, unsigned o2)
 {
+	struct macro_tables *m = &x->macros;
 	const struct macro_host *best = NULL;
 
-	for (int i = 0; i < x->nhosts && x->hosts[i].call.start <= o1; i++)
-		if (o2 <= x->hosts[i].call.end && clang_File_isEqual(x->hosts[i].call.file, f))
-			best = &x->hosts[i];
+	for (int i = 0; i < m->nhosts && m->hosts[i].call.start <= o1; i++)
+		if (o2 <= m->hosts[i].call.end && clang_File_isEqual(m->hosts[i].call.file, f))
+			best = &m->hosts[i];
 	return best;
 }
 
@@ -255,14 +266,16 @@ static const struct macro_host *host_of(struct ectx *x, CXFile f, unsigned o1, u
  * body starts with? */
 static int spelled_in_macro(struct ectx *x, const char *name, CXFile f, unsigned off)
 {
+	struct macro_tables *m = &x->macros;
+
 	for (int depth = 0; name && depth < MAX_CHAIN; depth++) {
 		int d = find_def(x, name);
 		const char *next = NULL;
 
-		for (; d >= 0 && d < x->ndefs && strcmp(x->defs[d].name, name) == 0; d++) {
-			if (clang_File_isEqual(x->defs[d].file, f) && x->defs[d].body <= off && off < x->defs[d].end)
+		for (; d >= 0 && d < m->ndefs && strcmp(m->defs[d].name, name) == 0; d++) {
+			if (clang_File_isEqual(m->defs[d].file, f) && m->defs[d].body <= off && off < m->defs[d].end)
 				return 1;
-			next = x->defs[d].first;
+			next = m->defs[d].first;
 		}
 		name = next;
 	}
@@ -285,37 +298,47 @@ static int occurs(const char *text, unsigned i, unsigned e, const char *ident)
 static int in_inner_arg(struct ectx *x, const struct macro_host *h, const struct site *s, int a,
 			CXFile f, unsigned off)
 {
-	const struct macro_def *d = &x->defs[h->def];
+	const struct macro_def *d = &x->macros.defs[h->def];
 	size_t size;
 	const char *text;
 
 	if (clang_File_isEqual(f, d->file) && d->body <= off && off < d->end)
-		return s->astart[a] <= off && off < s->aend[a];
+		return s->args[a].start <= off && off < s->args[a].end;
 	if (!clang_File_isEqual(f, h->call.file))
 		return 0;
 	text = file_text(x, d->file, &size);
 	for (int j = 0; j < h->call.nargs; j++)
-		if (h->call.astart[j] <= off && off < h->call.aend[j]) {
+		if (h->call.args[j].start <= off && off < h->call.args[j].end) {
 			/* The host's argument j: wherever the body uses its
 			 * parameter (the last one if variadic). */
 			int p = j < d->nparams ? j : d->nparams - 1;
 
-			return p >= 0 && text && occurs(text, s->astart[a], s->aend[a], d->params[p]);
+			return p >= 0 && text && occurs(text, s->args[a].start, s->args[a].end, d->params[p]);
 		}
 	return 0;
 }
 
+/* The argument expressions found for an inner site, one per argument. */
 struct roots {
-	CXCursor v[SITE_MAX_ARGS];
-	CXCursor in_type[SITE_MAX_ARGS];  /* found only in __typeof__ or sizeof */
+	CXCursor *v;
+	CXCursor *in_type;                /* found only in __typeof__ or sizeof */
 	int found;
 };
 
-static void roots_init(struct roots *r)
+static void roots_init(struct roots *r, int nargs)
 {
-	for (int a = 0; a < SITE_MAX_ARGS; a++)
+	r->v = xmalloc(((size_t)nargs + 1) * sizeof *r->v);
+	r->in_type = xmalloc(((size_t)nargs + 1) * sizeof *r->in_type);
+	for (int a = 0; a < nargs; a++)
 		r->v[a] = r->in_type[a] = clang_getNullCursor();
 	r->found = 0;
+}
+
+static void roots_free(struct roots *r)
+{
+	free(r->v);
+	free(r->in_type);
+	r->v = r->in_type = NULL;
 }
 
 /* The outermost descendants of C that are arguments of inner site S. */
@@ -367,25 +390,25 @@ static void find_roots(struct ectx *x, const struct macro_host *h, const struct 
  * texts the invocation passes. */
 static char *inner_arg_text(struct ectx *x, const struct macro_host *h, const struct site *s, int a)
 {
-	const struct macro_def *d = &x->defs[h->def];
+	const struct macro_def *d = &x->macros.defs[h->def];
 	size_t size, csize;
 	const char *text = file_text(x, d->file, &size), *call = file_text(x, h->call.file, &csize);
 	char *out = xstrdup("");
-	unsigned i = s->astart[a];
+	unsigned i = s->args[a].start;
 
-	while (text && call && i < s->aend[a]) {
+	while (text && call && i < s->args[a].end) {
 		unsigned e = i;
 		char *piece = NULL, *joined;
 
 		if (is_ident_char(text[i]))
-			while (e < s->aend[a] && is_ident_char(text[e]))
+			while (e < s->args[a].end && is_ident_char(text[e]))
 				e++;
 		else
 			e = i + 1;
 		for (int p = 0; p < d->nparams && is_ident_char(text[i]); p++)
 			if (strlen(d->params[p]) == e - i && strncmp(d->params[p], text + i, e - i) == 0 &&
 			    p < h->call.nargs)
-				piece = trimmed(call, h->call.astart[p], h->call.aend[p]);
+				piece = trimmed(call, h->call.args[p].start, h->call.args[p].end);
 		if (!piece) {
 			if (strchr(" \t\n\r\\", text[i]))
 				piece = xstrdup("");
@@ -401,14 +424,6 @@ static char *inner_arg_text(struct ectx *x, const struct macro_host *h, const st
 	return out;
 }
 
-static int is_active(struct ectx *x, const struct site *s)
-{
-	for (int a = 0; a < x->nactive; a++)
-		if (x->active[a] == s)
-			return 1;
-	return 0;
-}
-
 int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 {
 	CXSourceRange ext = clang_getCursorExtent(c);
@@ -417,18 +432,17 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 	const struct macro_host *h;
 	const struct macro_def *d;
 	const struct site *best = NULL;
-	struct roots br;
+	struct roots br = { 0 };
 	struct use_of u = { 0 };
 	char *args;
 
-	roots_init(&br);
-	if (!x->nhosts)
+	if (!x->macros.nhosts)
 		return 0;
 	loc_of(clang_getRangeStart(ext), &f, &l, &col, &o1);
 	loc_of(clang_getRangeEnd(ext), &f, &l, &col, &o2);
 	if (!f || !(h = host_of(x, f, o1, o2)))
 		return 0;
-	d = &x->defs[h->def];
+	d = &x->macros.defs[h->def];
 	if (!spelling_loc(x, clang_getRangeStart(ext), &sf, &so) ||
 	    (clang_File_isEqual(sf, f) && so == o1) ||                       /* written in the file */
 	    (clang_File_isEqual(sf, d->file) && d->body <= so && so < d->end))  /* the host's own body */
@@ -437,13 +451,16 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 		const struct site *s = &d->inner[i];
 		struct roots r;
 
-		roots_init(&r);
-		if (is_active(x, s) || !spelled_in_macro(x, s->v->name, sf, so))
+		if (site_is_active(x, s) || !spelled_in_macro(x, s->v->name, sf, so))
 			continue;
+		roots_init(&r, s->nargs);
 		find_roots(x, h, s, c, &r, 0, 0);
 		if (!best || r.found > br.found) {
 			best = s;
+			roots_free(&br);
 			br = r;
+		} else {
+			roots_free(&r);
 		}
 	}
 	if (!best)
@@ -470,5 +487,6 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 	if (best->v->op != OP_IGNORE)
 		emit_primitive(x, &u, c);
 	free(u.args);
+	roots_free(&br);
 	return 1;
 }

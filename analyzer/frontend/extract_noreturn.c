@@ -6,6 +6,7 @@
  * whose every path ends so is known only to the analysis, which reads it
  * from the function's summary: dataflow.c, apply_call.) */
 #include "extract_int.h"
+#include "extract_noreturn.h"
 
 #include <stdlib.h>
 #include <string.h>

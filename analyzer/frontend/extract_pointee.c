@@ -1,10 +1,10 @@
 /* analyzer/frontend/extract_pointee.c — the front end's questions about the locals
  * of the function being walked, once their points-to sets are solved
- * (extract_locals.h): does a local escape, does a pointer expression point
+ * (locals_int.h): does a local escape, does a pointer expression point
  * only into private locals (and which).  A
  * question names an expression, whose set is rebuilt from the sets of the
  * variables it reads; shapes that name no object are "other". */
-#include "extract_locals.h"
+#include "locals_int.h"
 
 int local_escapes(struct ectx *x, const char *usr)
 {

@@ -8,6 +8,9 @@
  * both of their operands as executed, which can only add orderings that
  * might not happen, never hide an access. */
 #include "extract_int.h"
+#include "extract_deps.h"
+#include "extract_expr.h"
+#include "extract_primitive.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,33 +34,58 @@ void fall_into(struct ectx *x, int to)
 	x->cur = to;
 }
 
+void cfg_start_function(struct ectx *x)
+{
+	struct cfg_state *s = &x->cfg;
+
+	s->nbrk = s->ncont = 0;
+	for (int i = 0; i < s->nlabels; i++)
+		free(s->labels[i].name);
+	s->nlabels = 0;
+}
+
+void free_cfg_state(struct cfg_state *s)
+{
+	free(s->brk);
+	free(s->cont);
+	for (int i = 0; i < s->nlabels; i++)
+		free(s->labels[i].name);
+	free(s->labels);
+}
+
 static int label_block(struct ectx *x, const char *name)
 {
-	for (int i = 0; i < x->nlabels; i++)
-		if (strcmp(x->labels[i].name, name) == 0)
-			return x->labels[i].block;
-	grow(&x->labels, &x->labelcap, x->nlabels + 1, sizeof *x->labels);
-	x->labels[x->nlabels].name = xstrdup(name);
-	x->labels[x->nlabels].block = new_block(x);
-	return x->labels[x->nlabels++].block;
+	struct cfg_state *s = &x->cfg;
+
+	for (int i = 0; i < s->nlabels; i++)
+		if (strcmp(s->labels[i].name, name) == 0)
+			return s->labels[i].block;
+	grow(&s->labels, &s->labelcap, s->nlabels + 1, sizeof *s->labels);
+	s->labels[s->nlabels].name = xstrdup(name);
+	s->labels[s->nlabels].block = new_block(x);
+	return s->labels[s->nlabels++].block;
 }
 
 static void push_loop(struct ectx *x, int brk, int cont)
 {
-	grow(&x->brk, &x->brkcap, x->nbrk + 1, sizeof *x->brk);
-	x->brk[x->nbrk++] = brk;
+	struct cfg_state *s = &x->cfg;
+
+	grow(&s->brk, &s->brkcap, s->nbrk + 1, sizeof *s->brk);
+	s->brk[s->nbrk++] = brk;
 	if (cont >= 0) {
-		grow(&x->cont, &x->contcap, x->ncont + 1, sizeof *x->cont);
-		x->cont[x->ncont++] = cont;
+		grow(&s->cont, &s->contcap, s->ncont + 1, sizeof *s->cont);
+		s->cont[s->ncont++] = cont;
 	}
 }
 
 static void pop_loop(struct ectx *x, int had_cont)
 {
-	if (x->nbrk > 0)
-		x->nbrk--;
-	if (had_cont && x->ncont > 0)
-		x->ncont--;
+	struct cfg_state *s = &x->cfg;
+
+	if (s->nbrk > 0)
+		s->nbrk--;
+	if (had_cont && s->ncont > 0)
+		s->ncont--;
 }
 
 /* An expression statement: its value is thrown away, which tells an
@@ -269,7 +297,7 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 
 static void walk_switch(struct ectx *x, CXCursor *k, int n)
 {
-	struct switch_ctx sw, *saved = x->sw;
+	struct switch_ctx sw, *saved = x->cfg.sw;
 	int out = new_block(x);
 
 	if (n < 2)
@@ -277,7 +305,7 @@ static void walk_switch(struct ectx *x, CXCursor *k, int n)
 	walk_value(x, k[0], "?test");
 	sw.head = x->cur;
 	sw.has_default = 0;
-	x->sw = &sw;
+	x->cfg.sw = &sw;
 	x->cur = new_block(x);          /* code before the first case: dead */
 	push_loop(x, out, -1);
 	walk_any(x, k[n - 1]);
@@ -285,7 +313,7 @@ static void walk_switch(struct ectx *x, CXCursor *k, int n)
 	fall_into(x, out);
 	if (!sw.has_default)
 		block_add_edge(x->fn, sw.head, out);
-	x->sw = saved;
+	x->cfg.sw = saved;
 	x->cur = out;
 }
 
@@ -294,10 +322,10 @@ static void walk_case(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	int b = new_block(x);
 
 	fall_into(x, b);                 /* fall-through from the case above */
-	if (x->sw) {
-		block_add_edge(x->fn, x->sw->head, b);
+	if (x->cfg.sw) {
+		block_add_edge(x->fn, x->cfg.sw->head, b);
 		if (clang_getCursorKind(c) == CXCursor_DefaultStmt)
-			x->sw->has_default = 1;
+			x->cfg.sw->has_default = 1;
 	}
 	/* case VALUE: STMT — the value is a constant; only the statement runs. */
 	if (n >= 1)
@@ -351,12 +379,12 @@ static void walk_stmt_in(struct ectx *x, CXCursor c)
 		walk_case(x, c, k, n);
 		break;
 	case CXCursor_BreakStmt:
-		if (x->nbrk)
-			jump(x, x->brk[x->nbrk - 1]);
+		if (x->cfg.nbrk)
+			jump(x, x->cfg.brk[x->cfg.nbrk - 1]);
 		break;
 	case CXCursor_ContinueStmt:
-		if (x->ncont)
-			jump(x, x->cont[x->ncont - 1]);
+		if (x->cfg.ncont)
+			jump(x, x->cfg.cont[x->cfg.ncont - 1]);
 		break;
 	case CXCursor_ReturnStmt:
 		for (int i = 0; i < n; i++)
@@ -376,8 +404,8 @@ static void walk_stmt_in(struct ectx *x, CXCursor c)
 			walk_expr(x, k[i], M_READ);
 		/* Conservatively, any label (labels defined later are joined
 		 * when they are created; the function exit stands in). */
-		for (int i = 0; i < x->nlabels; i++)
-			block_add_edge(x->fn, x->cur, x->labels[i].block);
+		for (int i = 0; i < x->cfg.nlabels; i++)
+			block_add_edge(x->fn, x->cur, x->cfg.labels[i].block);
 		jump(x, x->fn->exit);
 		break;
 	case CXCursor_LabelStmt: {

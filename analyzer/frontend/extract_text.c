@@ -18,6 +18,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The text of file F, read once per TU (libclang keeps it). */
+const char *file_text(struct ectx *x, CXFile f, size_t *size)
+{
+	struct source_text *st = &x->text;
+	struct file_text *ft;
+
+	for (int i = 0; i < st->nfiles; i++)
+		if (clang_File_isEqual(st->files[i].file, f)) {
+			*size = st->files[i].size;
+			return st->files[i].text;
+		}
+	grow(&st->files, &st->filecap, st->nfiles + 1, sizeof *st->files);
+	ft = &st->files[st->nfiles++];
+	ft->file = f;
+	ft->text = clang_getFileContents(x->tu, f, &ft->size);
+	*size = ft->size;
+	return ft->text;
+}
+
 /* Where the token at L is spelled: in a macro's definition for a token
  * of its body, where it was written for an argument.  libclang 14's
  * clang_getSpellingLocation returns the file location instead, but
@@ -136,10 +155,10 @@ void ast_operator(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, s
 
 void note_expansion_range(struct ectx *x, CXFile f, unsigned start, unsigned end)
 {
-	grow(&x->expansions, &x->expcap, x->nexp + 1, sizeof *x->expansions);
-	x->expansions[x->nexp].file = f;
-	x->expansions[x->nexp].start = start;
-	x->expansions[x->nexp++].end = end;
+	grow(&x->text.exps, &x->text.expcap, x->text.nexp + 1, sizeof *x->text.exps);
+	x->text.exps[x->text.nexp].file = f;
+	x->text.exps[x->text.nexp].start = start;
+	x->text.exps[x->text.nexp++].end = end;
 }
 
 static int exp_cmp(const void *a, const void *b)
@@ -151,8 +170,14 @@ static int exp_cmp(const void *a, const void *b)
 
 void sort_expansions(struct ectx *x)
 {
-	if (x->nexp)
-		qsort(x->expansions, x->nexp, sizeof *x->expansions, exp_cmp);
+	struct source_text *st = &x->text;
+
+	if (st->nexp)
+		qsort(st->exps, st->nexp, sizeof *st->exps, exp_cmp);
+	st->longest = 0;
+	for (int i = 0; i < st->nexp; i++)
+		if (st->exps[i].end > st->exps[i].start && st->exps[i].end - st->exps[i].start > st->longest)
+			st->longest = st->exps[i].end - st->exps[i].start;
 }
 
 /* Is the extent [O1, O2) of C (in file F) the text of C?  Not when C
@@ -161,20 +186,20 @@ void sort_expansions(struct ectx *x)
  * which starts before O1 (q->next out of M(q) would read "q)"). */
 int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o2)
 {
-	int lo = 0, hi = x->nexp;
+	int lo = 0, hi = x->text.nexp;
 
 	if (!written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
 		return 0;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 
-		if (x->expansions[mid].start < o1)
+		if (x->text.exps[mid].start < o1)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (int i = lo - 1; i >= 0 && x->expansions[i].start + 65536 > o1; i--)
-		if (x->expansions[i].end == o2 && clang_File_isEqual(x->expansions[i].file, f))
+	for (int i = lo - 1; i >= 0 && x->text.exps[i].start + x->text.longest >= o1; i--)
+		if (x->text.exps[i].end == o2 && clang_File_isEqual(x->text.exps[i].file, f))
 			return 0;
 	return 1;
 }
@@ -272,4 +297,64 @@ static char *render(struct ectx *x, CXCursor c, int depth)
 char *ast_text(struct ectx *x, CXCursor c)
 {
 	return render(x, c, 0);
+}
+
+/* Reads the operator of a unary or binary operator node from the file:
+ * the text between the operands, when the operands are written there.  A
+ * node out of a macro body (SET(x, v) ((x) = (v))) has no such text: its
+ * operator comes from the AST and the macro's own text (extract_text.c). */
+void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
+{
+	CXFile f, fo;
+	unsigned l, col, start, ostart, oend;
+	size_t size, k = 0;
+	const char *text = NULL;
+
+	op[0] = '\0';
+	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
+	if (f && n >= 1)
+		text = file_text(x, f, &size);
+	if (!text)
+		goto ast;
+	if (n == 2) {
+		/* Binary: scan back from the right operand over spaces.  If
+		 * that operand is a macro argument, what precedes it is the
+		 * "(" or "," of the invocation, and nothing is found. */
+		CXSourceLocation rs = clang_getRangeStart(clang_getCursorExtent(kids[1]));
+
+		loc_of(rs, &fo, &l, &col, &ostart);
+		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 || !written_in_file(x, rs))
+			goto ast;
+		unsigned i = ostart;
+		while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r'))
+			i--;
+		unsigned e = i;
+		while (i > 0 && strchr("=!<>&|+-*/%^", text[i - 1]) && e - i < oplen - 1)
+			i--;
+		memcpy(op, text + i, e - i);
+		op[e - i] = '\0';
+		goto ast;
+	}
+	/* Unary: prefix if the operator precedes the operand. */
+	loc_of(clang_getRangeStart(clang_getCursorExtent(kids[0])), &fo, &l, &col, &ostart);
+	loc_of(clang_getRangeEnd(clang_getCursorExtent(kids[0])), &fo, &l, &col, &oend);
+	if (!fo || !clang_File_isEqual(f, fo) || !written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
+		goto ast;
+	if (start < ostart) {
+		for (unsigned i = start; i < ostart && k < oplen - 1 && strchr("&*+-!~", text[i]); i++)
+			op[k++] = text[i];
+	} else {
+		for (unsigned i = oend; i < size && k < oplen - 1 && strchr("+-", text[i]); i++)
+			op[k++] = text[i];
+	}
+	op[k] = '\0';
+ast:
+	if (!op[0])
+		ast_operator(x, c, kids, n, op, oplen);
+}
+
+void free_source_text(struct source_text *st)
+{
+	free(st->files);
+	free(st->exps);
 }

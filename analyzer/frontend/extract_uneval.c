@@ -6,6 +6,7 @@
  * __builtin_constant_p.  (sizeof and _Alignof, casts to __typeof__ types and
  * declarations of __typeof__ type are handled where they are walked.) */
 #include "extract_int.h"
+#include "extract_uneval.h"
 
 #include <string.h>
 

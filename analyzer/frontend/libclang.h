@@ -64,6 +64,7 @@
 	X(clang_getFileLocation) \
 	X(clang_getFileName) \
 	X(clang_getInclusions) \
+	X(clang_getLocationForOffset) \
 	X(clang_getNullCursor) \
 	X(clang_getNumDiagnostics) \
 	X(clang_getPointeeType) \
@@ -71,6 +72,7 @@
 	X(clang_getRangeEnd) \
 	X(clang_getRangeStart) \
 	X(clang_getSpellingLocation) \
+	X(clang_getTokenKind) \
 	X(clang_getTokenLocation) \
 	X(clang_getTokenSpelling) \
 	X(clang_getTranslationUnitCursor) \
@@ -148,6 +150,7 @@ static inline struct kcsan_libclang *kcsan_libclang(void)
 #define clang_getFileLocation (*kcsan_libclang()->clang_getFileLocation_fn)
 #define clang_getFileName (*kcsan_libclang()->clang_getFileName_fn)
 #define clang_getInclusions (*kcsan_libclang()->clang_getInclusions_fn)
+#define clang_getLocationForOffset (*kcsan_libclang()->clang_getLocationForOffset_fn)
 #define clang_getNullCursor (*kcsan_libclang()->clang_getNullCursor_fn)
 #define clang_getNumDiagnostics (*kcsan_libclang()->clang_getNumDiagnostics_fn)
 #define clang_getPointeeType (*kcsan_libclang()->clang_getPointeeType_fn)
@@ -155,6 +158,7 @@ static inline struct kcsan_libclang *kcsan_libclang(void)
 #define clang_getRangeEnd (*kcsan_libclang()->clang_getRangeEnd_fn)
 #define clang_getRangeStart (*kcsan_libclang()->clang_getRangeStart_fn)
 #define clang_getSpellingLocation (*kcsan_libclang()->clang_getSpellingLocation_fn)
+#define clang_getTokenKind (*kcsan_libclang()->clang_getTokenKind_fn)
 #define clang_getTokenLocation (*kcsan_libclang()->clang_getTokenLocation_fn)
 #define clang_getTokenSpelling (*kcsan_libclang()->clang_getTokenSpelling_fn)
 #define clang_getTranslationUnitCursor (*kcsan_libclang()->clang_getTranslationUnitCursor_fn)

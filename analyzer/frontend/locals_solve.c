@@ -1,9 +1,9 @@
 /* analyzer/frontend/locals_solve.c — solving the points-to constraints of a
- * function's locals (extract_locals.h): every set grows until each
+ * function's locals (locals_int.h): every set grows until each
  * constraint holds, and a local escapes when its address is in a set that
  * escapes.  The sets only grow, so this ends; functions have at most a
  * few hundred locals and some thousands of constraints. */
-#include "extract_locals.h"
+#include "locals_int.h"
 
 int locals_each_atom(const uint64_t *s, int words, int (*fn)(void *, int), void *arg)
 {

@@ -1,0 +1,26 @@
+/* analyzer/frontend/extract_expr.h — the walk of expressions
+ * (extract_expr.c): the accesses, calls and values of an expression, and
+ * the events they become. */
+#ifndef KCSAN_EXTRACT_EXPR_H
+#define KCSAN_EXTRACT_EXPR_H
+
+#include "libclang.h"
+#include "analyzer/model/facts.h"
+
+struct ectx;
+
+/* How the value of an expression is used. */
+enum mode { M_READ, M_WRITE, M_RMW, M_ADDR };
+
+void walk_expr(struct ectx *x, CXCursor c, enum mode m);
+/* T var = INIT; — like an assignment to the local. */
+void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
+/* Inline assembly not behind a named macro. */
+void walk_asm(struct ectx *x, CXCursor c);
+/* A new event of kind KIND in the current block, at C's location. */
+struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at);
+/* A marked read's value may feed an address: records it ("@N") in the
+ * current dependency collector. */
+void note_marked_read(struct ectx *x, const struct event *e);
+
+#endif

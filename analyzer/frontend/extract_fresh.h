@@ -1,0 +1,47 @@
+/* analyzer/frontend/extract_fresh.h — the local pointers of the function
+ * being walked that hold memory no other thread can reach yet
+ * (extract_fresh.c), and the marks that say so in the facts. */
+#ifndef KCSAN_EXTRACT_FRESH_H
+#define KCSAN_EXTRACT_FRESH_H
+
+#include "libclang.h"
+
+struct ectx;
+
+/* A local pointer holding fresh memory whose value has not escaped yet
+ * (in walk order): accesses through it carry MARK in their uses. */
+struct fresh_pointer {
+	char *usr, *mark;
+};
+
+struct fresh_table {
+	struct fresh_pointer *v;
+	int n, cap;
+};
+
+/* Local pointer VAR now holds fresh memory whose accesses carry MARK
+ * (taken over), or, MARK NULL, no longer does. */
+void set_fresh(struct ectx *x, CXCursor var, char *mark);
+/* The mark of local pointer VAR if it is fresh, else NULL. */
+const char *fresh_mark(struct ectx *x, CXCursor var);
+/* At the start of a function: nothing is fresh. */
+void forget_fresh(struct ectx *x);
+void free_fresh(struct fresh_table *t);
+/* At the entry of the function being walked: its pointer parameters are
+ * fresh in the calls that pass fresh memory ("!newarg:N"). */
+void fresh_parameters(struct ectx *x);
+/* The mark VALUE makes a pointer fresh with, when it is a call: "!new"
+ * for an allocator, "!new:KEY" for another function; NULL otherwise. */
+char *allocation_mark(CXCursor value);
+/* What a "return VALUE;" tells about fresh memory (for allocator
+ * wrappers): the mark of a fresh pointer or allocation returned, "!null"
+ * for a null pointer, or NULL. */
+char *return_mark(struct ectx *x, CXCursor value);
+/* The local pointer variable that lvalue or pointer C is reached through
+ * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
+CXCursor base_pointer(CXCursor c);
+/* The mark of the fresh local pointer that lvalue or pointer C is reached
+ * through, or NULL. */
+const char *points_to_fresh(struct ectx *x, CXCursor c);
+
+#endif

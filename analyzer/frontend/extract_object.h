@@ -1,0 +1,53 @@
+/* analyzer/frontend/extract_object.h — the shared object an lvalue
+ * designates or a pointer points to (extract_object.c), how an expression
+ * is shown, and the local pointers that stand for one object. */
+#ifndef KCSAN_EXTRACT_OBJECT_H
+#define KCSAN_EXTRACT_OBJECT_H
+
+#include "libclang.h"
+
+struct ectx;
+
+/* Local pointers that always point into one object (int *slot = &buf[i]),
+ * by USR; TARGET is NULL once a second object was seen. */
+struct alias {
+	char *usr, *target;
+};
+
+struct alias_table {
+	struct alias *v;
+	int n, cap;
+};
+
+/* The object that lvalue C designates, or NULL when it is not shared (a
+ * local) or not known. */
+char *object_of_lvalue(struct ectx *x, CXCursor c);
+/* The object a pointer-valued expression C points to, or NULL. */
+char *object_of_pointer(struct ectx *x, CXCursor c);
+/* The function that expression C names (f or &f), as a link key, or NULL. */
+char *function_named(CXCursor c);
+/* The target of pointer parameter REF of the function being walked, as
+ * "p:LINKKEY:N", or NULL if REF is no parameter. */
+char *parameter_target(struct ectx *x, CXCursor ref);
+/* Is REF (a declaration) a variable local to the function being walked
+ * (a parameter, or an automatic variable)? */
+int is_local(CXCursor ref);
+
+/* Local pointer USR now points into TARGET (taken; NULL: unknown). */
+void note_alias(struct ectx *x, const char *usr, char *target);
+/* At the start of a function: no aliases. */
+void forget_aliases(struct ectx *x);
+void free_aliases(struct alias_table *t);
+
+/* How C is shown to the user: its text, or its AST printed as C. */
+char *display_text(struct ectx *x, CXCursor c);
+
+/* Small helpers of the walk over cursors. */
+CXCursor first_child(CXCursor c);
+/* C without parentheses and casts (implicit ones are UnexposedExpr). */
+CXCursor strip(CXCursor c);
+char *usr_of(CXCursor c);          /* NULL when empty */
+char *spelling_of(CXCursor c);
+int is_array_type(CXType t);
+
+#endif

@@ -1,0 +1,253 @@
+/* analyzer/frontend/extract_primitive.c — the uses of vocabulary primitives
+ * (READ_ONCE, smp_store_release, pthread_mutex_lock, atomic builtins...):
+ * finding their argument expressions, walking them, and emitting the
+ * access, barrier or lock event the profile says the primitive is.  A
+ * primitive is reached three ways: a macro site or a call written in the
+ * file (handle_site), a call produced by a project macro
+ * (handle_call_in_macro), or a vocabulary macro inside a project macro's
+ * body (extract_macro.c, handle_nested_site). */
+#include "extract_int.h"
+#include "extract_deps.h"
+#include "extract_expr.h"
+#include "extract_primitive.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The outermost descendants of C written inside argument ranges of S:
+ * ROOTS[i] gets argument i's expression (null when not found). */
+static void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXCursor *roots, int depth)
+{
+	CXCursor *kids;
+	int n;
+
+	if (depth > 64)
+		return;
+	n = children(c, &kids);
+	for (int i = 0; i < n; i++) {
+		CXSourceRange r = clang_getCursorExtent(kids[i]);
+		CXFile f1, f2;
+		unsigned l, col, o1, o2;
+		int a, found = 0;
+
+		loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
+		loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+		if (f1 && f2 && clang_File_isEqual(f1, s->file) && clang_File_isEqual(f2, s->file))
+			for (a = 0; a < s->nargs; a++)
+				if (s->args[a].start <= o1 && o2 <= s->args[a].end && o2 > o1) {
+					if (clang_Cursor_isNull(roots[a]))
+						roots[a] = kids[i];
+					found = 1;
+					break;
+				}
+		if (!found)
+			find_arg_roots(x, s, kids[i], roots, depth + 1);
+	}
+	free(kids);
+	(void)x;
+}
+
+CXCursor *site_arg_roots(struct ectx *x, const struct site *s, CXCursor c)
+{
+	CXCursor *roots = xmalloc(((size_t)s->nargs + 1) * sizeof *roots);
+
+	for (int i = 0; i < s->nargs; i++)
+		roots[i] = clang_getNullCursor();
+	find_arg_roots(x, s, c, roots, 0);
+	return roots;
+}
+
+static char *arg_texts(struct ectx *x, const struct site *s)
+{
+	size_t size, len = 0;
+	const char *text = file_text(x, s->file, &size);
+	char *out = xmalloc(s->end - s->start + 2);
+
+	for (int a = 0; a < s->nargs; a++) {
+		unsigned i = s->args[a].start, e = s->args[a].end;
+
+		while (i < e && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
+			i++;
+		while (e > i && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\n'))
+			e--;
+		if (a)
+			out[len++] = '\x1f';
+		memcpy(out + len, text + i, e - i);
+		len += e - i;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* Walks the arguments of primitive U (written at C) and emits its event. */
+void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
+{
+	const struct vocab_entry *v = u->v;
+	struct deps uses = { 0 }, *outer = x->collect;
+	enum ev_kind kind;
+	struct event *e;
+	enum ord ord = v->ord;
+	char *obj = NULL, *display = NULL;
+	/* An access entry takes its direction from the use (an lvalue
+	 * macro assigned to is a write). */
+	enum op op = v->op != OP_ACCESS ? v->op : u->mode == M_WRITE ? OP_WRITE :
+		     u->mode == M_RMW ? OP_RMW : OP_READ;
+
+	int saved_no_escape = x->no_escape;
+	CXCursor saved_self = x->self_store;
+
+	/* WRITE_ONCE(head, n) hands n on; memset(n, ...), memcpy(n, src, ...)
+	 * (plain accesses through a function) only use the memory they are
+	 * given, and keep a fresh pointer fresh. */
+	x->no_escape = v->plain ? saved_no_escape + 1 : 0;
+	x->self_store = clang_getNullCursor();
+	if (u->site)
+		push_active_site(x, u->site);
+	/* Arguments in order: the object's address first collects "uses",
+	 * the value arguments are ordinary reads. */
+	for (int a = 0; a < u->nargs; a++) {
+		if (clang_Cursor_isNull(u->roots[a]))
+			continue;
+		if (a == v->obj_arg) {
+			x->collect = &uses;
+			walk_expr(x, u->roots[a], v->lvalue ? M_ADDR : M_READ);
+			x->collect = outer;
+			deps_merge(outer, &uses);
+			obj = v->lvalue ? object_of_lvalue(x, u->roots[a]) : object_of_pointer(x, u->roots[a]);
+			if (v->plain && !v->lvalue)      /* memset(n, 0, sizeof *n) */
+				deps_add(&uses, points_to_fresh(x, u->roots[a]));
+			display = display_text(x, u->roots[a]);
+			if (display && !v->lvalue && display[0] == '&')
+				memmove(display, display + 1, strlen(display));
+		} else {
+			/* The values a primitive writes (WRITE_ONCE(ack,
+			 * READ_ONCE(flag)): "~ITEM" in its uses, like a store's. */
+			struct deps value = { 0 };
+
+			x->collect = &value;
+			walk_expr(x, u->roots[a], M_READ);
+			x->collect = outer;
+			deps_merge(outer, &value);
+			deps_add_prefixed(&uses, value.buf, "~");
+			free(value.buf);
+		}
+	}
+	if (u->site)
+		pop_active_site(x, u->site);
+	x->no_escape = saved_no_escape;
+	x->self_store = saved_self;
+
+	if (ord == ORD_ARG) {
+		const char *p = u->args;
+
+		for (int a = 0; a < v->order_arg && p; a++) {
+			p = strchr(p, '\x1f');
+			if (p)
+				p++;
+		}
+		if (p) {
+			char *order = xstrdup(p), *end = strchr(order, '\x1f');
+
+			if (end)
+				*end = '\0';
+			ord = ord_from_memory_order(order);
+			/* C11: a seq_cst load is an acquire (earlier plain
+			 * stores may pass it), a seq_cst store a release. */
+			if (is_seq_cst_order(order) && op == OP_READ)
+				ord = ORD_ACQUIRE;
+			else if (is_seq_cst_order(order) && op == OP_WRITE)
+				ord = ORD_RELEASE;
+			free(order);
+		} else {
+			ord = v->dflt;       /* absent: the profile's default= */
+		}
+	}
+	switch (op) {
+	case OP_READ: case OP_WRITE: case OP_RMW: kind = EV_ACCESS; break;
+	case OP_LOCK: kind = EV_LOCK; break;
+	case OP_UNLOCK: kind = EV_UNLOCK; break;
+	default: kind = EV_BARRIER; break;
+	}
+	e = emit(x, kind, c);
+	/* The event sits where the name is written. */
+	e->line = u->line;
+	e->col = u->col;
+	e->marked = kind == EV_ACCESS && !v->plain;
+	e->discarded = u->discarded;
+	e->access = op == OP_READ ? ACC_READ : op == OP_WRITE ? ACC_WRITE :
+		    op == OP_RMW ? ACC_RMW : ACC_NONE;
+	e->ord = v->plain ? ORD_NONE : ord;
+	e->name = xstrdup(v->name);
+	if (obj && kind == EV_LOCK && v->shared) {
+		/* A read lock: "shared:" marks it in locksets. */
+		e->object = xasprintf("shared:%s", obj);
+		free(obj);
+	} else {
+		e->object = obj;
+	}
+	e->display = display;
+	e->uses = uses.buf;
+	e->args = u->args;
+	u->args = NULL;
+	if (kind == EV_ACCESS && e->marked)
+		note_marked_read(x, e);
+	if (v->then != ORD_NONE) {
+		struct event *b = emit(x, EV_BARRIER, c);
+		b->line = u->line;
+		b->col = u->col;
+		b->ord = v->then;
+		b->name = xstrdup(v->name);
+	}
+}
+
+void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m)
+{
+	struct use_of u = { s->v, NULL, s->nargs, NULL, s, 0, s->line, s->col, m };
+	size_t size;
+
+	if (s->v->op == OP_IGNORE)
+		return;                 /* data_race(): deliberately unmarked */
+	u.roots = site_arg_roots(x, s, c);
+	u.args = file_text(x, s->file, &size) ? arg_texts(x, s) : NULL;
+	u.discarded = s->start == x->discarded_start && s->end == x->discarded_end;
+	emit_primitive(x, &u, c);
+	free(u.args);
+	free(u.roots);
+}
+
+/* A primitive called inside a macro of the project's own (BL_RUN2(...)
+ * expanding to pthread_create): no argument text, but the call's children
+ * are its arguments. */
+void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c)
+{
+	CXCursor *kids;
+	int n = children(c, &kids);
+	struct use_of u = { v, kids + 1, n > 0 ? n - 1 : 0, NULL, NULL, 0, 0, 0, M_READ };
+	CXFile f;
+	unsigned off;
+	char *args = xstrdup("");
+
+	if (v->op == OP_IGNORE) {
+		free(kids);
+		free(args);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		char *t = display_text(x, kids[i]), *joined;
+		CXCursor fn = clang_getCursorReferenced(strip(kids[i]));
+
+		if (!t && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
+			t = spelling_of(fn);       /* a start routine, for pthread_create */
+		joined = xasprintf("%s%s%s", args, i > 1 ? "\x1f" : "", t ? t : "");
+		free(args);
+		free(t);
+		args = joined;
+	}
+	u.args = args;
+	loc_of(clang_getCursorLocation(c), &f, &u.line, &u.col, &off);
+	emit_primitive(x, &u, c);
+	free(u.args);
+	free(kids);
+}
+
