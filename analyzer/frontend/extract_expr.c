@@ -40,12 +40,13 @@ struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at)
  * dependency collector as "@N". */
 void note_marked_read(struct ectx *x, const struct event *e)
 {
-	char item[24];
+	char *item;
 
 	if (!x->collect || e->access == ACC_WRITE)
 		return;
-	snprintf(item, sizeof item, "@%d", e->index);
+	item = dep_source_text(DEP_EVENT, e->index, NULL);
 	deps_add(x->collect, item);
+	free(item);
 }
 
 static int is_marked_type(CXType t, int *atomic)
@@ -86,17 +87,19 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 		CXCursor ref = clang_getCursorReferenced(c);
 
 		if (is_local(ref)) {
-			char *name = spelling_of(ref), *param = parameter_target(x, ref);
+			char *spelling = spelling_of(ref), *name = dep_source_text(DEP_LOCAL, 0, spelling);
+			int param = parameter_number(x, ref);
 
 			deps_add(&uses, name);
 			free(name);
+			free(spelling);
 			/* "$KEY:N": reached through parameter N, for the callers
-			 * that pass a private local (dataflow.c, through_call). */
-			if (param) {
-				param[0] = '$';
-				memmove(param + 1, param + 2, strlen(param + 2) + 1);
-				deps_add(&uses, param);
-				free(param);
+			 * that pass a private local (callview.c, through_call). */
+			if (param >= 0) {
+				char *item = dep_source_text(DEP_PARAM, param, x->fn->link_key);
+
+				deps_add(&uses, item);
+				free(item);
 			}
 			if (m == M_READ && !x->no_escape && !clang_equalCursors(ref, x->self_store))
 				set_fresh(x, ref, NULL);
@@ -173,9 +176,9 @@ static void note_fresh_argument(struct ectx *x, struct deps *calldeps, CXCursor 
 	const char *fresh = points_to_fresh(x, arg);
 	char *item;
 
-	if (!fresh || strncmp(fresh, "!newarg:", 8) == 0)
+	if (!fresh || dep_text_is(fresh, DEP_NEW_PARAM))
 		return;
-	item = xasprintf("#%d=%s", n, fresh);
+	item = dep_item_with_role(fresh, DEP_ARGUMENT, n);
 	deps_add(calldeps, item);
 	free(item);
 }
@@ -186,7 +189,7 @@ static void walk_call(struct ectx *x, CXCursor c)
 	int n = children(c, &kids);
 	struct event *e;
 	size_t len = 0;
-	char *targets = xstrdup("");
+	struct arg_list targets = { 0 };
 
 	/* The first child is the callee; the rest are the arguments.  What
 	 * each pointer argument points to is kept (in args, separated by
@@ -204,33 +207,26 @@ static void walk_call(struct ectx *x, CXCursor c)
 	for (int i = 1; i < n; i++) {
 		char *obj = clang_getCursorType(kids[i]).kind == CXType_Pointer ||
 			    is_array_type(clang_getCursorType(kids[i])) ? object_of_pointer(x, kids[i]) : NULL;
-		char *t;
 
 		if (!obj)
 			obj = private_local(x, kids[i]);
 		if (!obj && (obj = function_named(kids[i])) != NULL) {
 			/* "f:KEY": a function handed to the callee, which may be a
 			 * thread-creating wrapper (create_thread(fn, arg)). */
-			char *f = xasprintf("f:%s", obj);
+			char *f = object_function_key(obj);
 
 			free(obj);
 			obj = f;
 		}
-		t = xasprintf("%s%s%s", targets, i > 1 ? "\x1f" : "", obj ? obj : "");
-		free(targets);
-		free(obj);
-		targets = t;
+		arg_list_add(&targets, obj);
 		len++;
 		note_fresh_argument(x, &calldeps, kids[i], i - 1);
 		x->collect = &argdeps;
 		walk_expr(x, kids[i], M_READ);
 		x->collect = outer;
 		if (argdeps.buf) {
-			char prefix[16];
-
-			snprintf(prefix, sizeof prefix, "#%d=", i - 1);
 			deps_merge(outer, &argdeps);
-			deps_add_prefixed(&calldeps, argdeps.buf, prefix);
+			deps_add_role(&calldeps, argdeps.buf, DEP_ARGUMENT, i - 1);
 			free(argdeps.buf);
 			memset(&argdeps, 0, sizeof argdeps);
 		}
@@ -242,17 +238,16 @@ static void walk_call(struct ectx *x, CXCursor c)
 	 * marked read): a caller that tests what a callee returns
 	 * (if (ready()) ...) is guarded by the reads the callee returns. */
 	if (outer) {
-		char item[24];
+		char *item = dep_source_text(DEP_EVENT, e->index, NULL);
 
-		snprintf(item, sizeof item, "@%d", e->index);
 		deps_add(outer, item);
+		free(item);
 	}
 	e->uses = calldeps.buf;
 	e->target = link_key_of_callee(c);
 	e->name = spelling_of(c);
-	e->args = len ? targets : NULL;
-	if (!len)
-		free(targets);
+	e->args = arg_list_text(&targets);
+	arg_list_free(&targets);
 	/* A call through a pointer names the pointer's object (j->complete):
 	 * the analysis resolves it to the functions stored there. */
 	if (!e->target && n > 0)
@@ -340,7 +335,7 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		struct deps all = { 0 };
 
 		deps_merge_text(&all, w->uses);
-		deps_add_prefixed(&all, value.buf, "~");
+		deps_add_role(&all, value.buf, DEP_VALUE, 0);
 		free(w->uses);
 		w->uses = all.buf;
 	}

@@ -58,7 +58,7 @@ void fresh_parameters(struct ectx *x)
 		CXCursor p = clang_Cursor_getArgument(x->fn_cursor, i);
 
 		if (clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Pointer)
-			set_fresh(x, p, xasprintf("!newarg:%d", i));
+			set_fresh(x, p, dep_source_text(DEP_NEW_PARAM, i, NULL));
 	}
 }
 
@@ -120,14 +120,14 @@ char *allocation_mark(CXCursor value)
 	s = clang_getCursorSpelling(value);
 	for (size_t i = 0; i < sizeof allocators / sizeof allocators[0]; i++)
 		if (strcmp(clang_getCString(s), allocators[i]) == 0)
-			r = xstrdup("!new");
+			r = dep_source_text(DEP_NEW, 0, NULL);
 	clang_disposeString(s);
 	callee = clang_getCursorReferenced(value);
 	if (!r && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
 	    clang_getCanonicalType(clang_getCursorType(value)).kind == CXType_Pointer) {
 		char *key = function_link_key(callee);
 
-		r = xasprintf("!new:%s", key);
+		r = dep_source_text(DEP_NEW_FROM, 0, key);
 		free(key);
 	}
 	return r;
@@ -143,7 +143,7 @@ char *return_mark(struct ectx *x, CXCursor value)
 		CXCursor ref = clang_getCursorReferenced(v);
 		const char *m = is_local(ref) ? fresh_mark(x, ref) : NULL;
 
-		return m && strncmp(m, "!newarg:", 8) != 0 ? xstrdup(m) : NULL;
+		return m && !dep_text_is(m, DEP_NEW_PARAM) ? xstrdup(m) : NULL;
 	}
 	if (clang_getCursorKind(v) == CXCursor_CallExpr)
 		return allocation_mark(v);
@@ -152,7 +152,7 @@ char *return_mark(struct ectx *x, CXCursor value)
 		return NULL;
 	ev = clang_Cursor_Evaluate(v);
 	if (ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0)
-		r = xstrdup("!null");
+		r = dep_source_text(DEP_NULL, 0, NULL);
 	if (ev)
 		clang_EvalResult_dispose(ev);
 	return r;

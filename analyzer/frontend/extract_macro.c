@@ -435,6 +435,7 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 	struct roots br = { 0 };
 	struct use_of u = { 0 };
 	char *args;
+	struct arg_list arglist = { 0 };
 
 	if (!x->macros.nhosts)
 		return 0;
@@ -468,14 +469,16 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 	for (int a = 0; a < best->nargs; a++)
 		if (clang_Cursor_isNull(br.v[a]))
 			br.v[a] = br.in_type[a];
-	args = xstrdup("");
 	for (int a = 0; a < best->nargs; a++) {
-		char *t = inner_arg_text(x, h, best, a), *joined = xasprintf("%s%s%s", args, a ? "\x1f" : "", t);
+		char *t = inner_arg_text(x, h, best, a);
 
-		free(t);
-		free(args);
-		args = joined;
+		arg_list_add(&arglist, *t ? t : (free(t), NULL));
 	}
+	/* (a use without arguments keeps "", as it always has) */
+	args = arg_list_text(&arglist);
+	if (!args)
+		args = xstrdup("");
+	arg_list_free(&arglist);
 	u.v = best->v;
 	u.roots = br.v;
 	u.nargs = best->nargs;

@@ -180,16 +180,23 @@ static char *alias_target(struct ectx *x, CXCursor ref)
 /* The target of pointer parameter REF of the function being walked, as
  * "p:LINKKEY:N": the analysis replaces it, at each call, by the object the
  * caller passes (lock(&l) -> l).  NULL if REF is no parameter. */
-char *parameter_target(struct ectx *x, CXCursor ref)
+int parameter_number(struct ectx *x, CXCursor ref)
 {
 	int n = clang_Cursor_getNumArguments(x->fn_cursor);
 
 	if (clang_getCursorKind(ref) != CXCursor_ParmDecl)
-		return NULL;
+		return -1;
 	for (int i = 0; i < n; i++)
 		if (clang_equalCursors(clang_Cursor_getArgument(x->fn_cursor, i), ref))
-			return xasprintf("p:%s:%d", x->fn->link_key, i);
-	return NULL;
+			return i;
+	return -1;
+}
+
+char *parameter_target(struct ectx *x, CXCursor ref)
+{
+	int n = parameter_number(x, ref);
+
+	return n >= 0 ? object_param_key(x->fn->link_key, n) : NULL;
 }
 
 /* USR, the USR of variable REF, with a file-static's file named by its

@@ -29,6 +29,9 @@ char *function_named(CXCursor c);
 /* The target of pointer parameter REF of the function being walked, as
  * "p:LINKKEY:N", or NULL if REF is no parameter. */
 char *parameter_target(struct ectx *x, CXCursor ref);
+/* The number of parameter REF of the function being walked, or -1 when
+ * REF is not one of its parameters. */
+int parameter_number(struct ectx *x, CXCursor ref);
 /* Is REF (a declaration) a variable local to the function being walked
  * (a parameter, or an automatic variable)? */
 int is_local(CXCursor ref);

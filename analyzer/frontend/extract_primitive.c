@@ -58,11 +58,14 @@ CXCursor *site_arg_roots(struct ectx *x, const struct site *s, CXCursor c)
 	return roots;
 }
 
+/* The argument texts of site S as an argument list's text; "" for a site
+ * without arguments (as the loader has always read it). */
 static char *arg_texts(struct ectx *x, const struct site *s)
 {
-	size_t size, len = 0;
+	size_t size;
 	const char *text = file_text(x, s->file, &size);
-	char *out = xmalloc(s->end - s->start + 2);
+	struct arg_list l = { 0 };
+	char *out;
 
 	for (int a = 0; a < s->nargs; a++) {
 		unsigned i = s->args[a].start, e = s->args[a].end;
@@ -71,13 +74,11 @@ static char *arg_texts(struct ectx *x, const struct site *s)
 			i++;
 		while (e > i && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\n'))
 			e--;
-		if (a)
-			out[len++] = '\x1f';
-		memcpy(out + len, text + i, e - i);
-		len += e - i;
+		arg_list_add(&l, e > i ? xasprintf("%.*s", (int)(e - i), text + i) : NULL);
 	}
-	out[len] = '\0';
-	return out;
+	out = arg_list_text(&l);
+	arg_list_free(&l);
+	return out ? out : xstrdup("");
 }
 
 /* Walks the arguments of primitive U (written at C) and emits its event. */
@@ -129,7 +130,7 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			walk_expr(x, u->roots[a], M_READ);
 			x->collect = outer;
 			deps_merge(outer, &value);
-			deps_add_prefixed(&uses, value.buf, "~");
+			deps_add_role(&uses, value.buf, DEP_VALUE, 0);
 			free(value.buf);
 		}
 	}
@@ -139,18 +140,12 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	x->self_store = saved_self;
 
 	if (ord == ORD_ARG) {
-		const char *p = u->args;
+		struct arg_list l;
 
-		for (int a = 0; a < v->order_arg && p; a++) {
-			p = strchr(p, '\x1f');
-			if (p)
-				p++;
-		}
-		if (p) {
-			char *order = xstrdup(p), *end = strchr(order, '\x1f');
+		arg_list_parse(u->args, &l);
+		if (v->order_arg < l.n) {
+			const char *order = l.v[v->order_arg] ? l.v[v->order_arg] : "";
 
-			if (end)
-				*end = '\0';
 			ord = ord_from_memory_order(order);
 			/* C11: a seq_cst load is an acquire (earlier plain
 			 * stores may pass it), a seq_cst store a release. */
@@ -158,10 +153,10 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 				ord = ORD_ACQUIRE;
 			else if (is_seq_cst_order(order) && op == OP_WRITE)
 				ord = ORD_RELEASE;
-			free(order);
 		} else {
 			ord = v->dflt;       /* absent: the profile's default= */
 		}
+		arg_list_free(&l);
 	}
 	switch (op) {
 	case OP_READ: case OP_WRITE: case OP_RMW: kind = EV_ACCESS; break;
@@ -181,7 +176,7 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	e->name = xstrdup(v->name);
 	if (obj && kind == EV_LOCK && v->shared) {
 		/* A read lock: "shared:" marks it in locksets. */
-		e->object = xasprintf("shared:%s", obj);
+		e->object = object_shared(obj);
 		free(obj);
 	} else {
 		e->object = obj;
@@ -226,25 +221,25 @@ void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor 
 	struct use_of u = { v, kids + 1, n > 0 ? n - 1 : 0, NULL, NULL, 0, 0, 0, M_READ };
 	CXFile f;
 	unsigned off;
-	char *args = xstrdup("");
+	struct arg_list args = { 0 };
 
 	if (v->op == OP_IGNORE) {
 		free(kids);
-		free(args);
 		return;
 	}
 	for (int i = 1; i < n; i++) {
-		char *t = display_text(x, kids[i]), *joined;
+		char *t = display_text(x, kids[i]);
 		CXCursor fn = clang_getCursorReferenced(strip(kids[i]));
 
 		if (!t && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
 			t = spelling_of(fn);       /* a start routine, for pthread_create */
-		joined = xasprintf("%s%s%s", args, i > 1 ? "\x1f" : "", t ? t : "");
-		free(args);
-		free(t);
-		args = joined;
+		arg_list_add(&args, t && *t ? t : (free(t), NULL));
 	}
-	u.args = args;
+	/* (a call without arguments keeps "", as it always has) */
+	u.args = arg_list_text(&args);
+	if (!u.args)
+		u.args = xstrdup("");
+	arg_list_free(&args);
 	loc_of(clang_getCursorLocation(c), &f, &u.line, &u.col, &off);
 	emit_primitive(x, &u, c);
 	free(u.args);

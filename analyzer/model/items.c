@@ -178,6 +178,78 @@ char *dep_item_text(const struct dep_item *d)
 	return out;
 }
 
+char *dep_source_text(enum dep_kind kind, int n, const char *name)
+{
+	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name };
+
+	return dep_item_text(&d);
+}
+
+int dep_text_is(const char *item, enum dep_kind kind)
+{
+	struct dep_list l;
+	int is;
+
+	dep_list_parse(item, &l);
+	is = l.n == 1 && l.v[0].kind == kind;
+	dep_list_free(&l);
+	return is;
+}
+
+void dep_list_each(const char *text, void (*fn)(const char *item, void *ctx), void *ctx)
+{
+	struct dep_list l;
+
+	dep_list_parse(text, &l);
+	for (int i = 0; i < l.n; i++) {
+		char *t = dep_item_text(&l.v[i]);
+
+		fn(t, ctx);
+		free(t);
+	}
+	dep_list_free(&l);
+}
+
+void dep_list_each_value(const char *text, enum dep_role role, int arg,
+			 void (*fn)(const char *item, void *ctx), void *ctx)
+{
+	struct dep_list l;
+
+	dep_list_parse(text, &l);
+	for (int i = 0; i < l.n; i++) {
+		struct dep_item d = l.v[i];
+		char *t;
+
+		if (d.role != DEP_ADDRESS || (d.kind != DEP_LOCAL && d.kind != DEP_EVENT))
+			continue;
+		d.role = role;
+		d.arg = arg;
+		t = dep_item_text(&d);
+		fn(t, ctx);
+		free(t);
+	}
+	dep_list_free(&l);
+}
+
+/* Is the character at P (in TEXT) escaped: an odd number of '\' before it? */
+static int escaped_at(const char *text, const char *p)
+{
+	int n = 0;
+
+	while (p > text && p[-1] == '\\')
+		p--, n++;
+	return n % 2;
+}
+
+int dep_list_text_has(const char *list, const char *item, size_t n)
+{
+	for (const char *p = list; p && (p = strstr(p, item)) != NULL; p++)
+		if (p > list && p[-1] == ',' && !escaped_at(list, p - 1) && p[n] == ',' &&
+		    !escaped_at(list, p + n))
+			return 1;
+	return 0;
+}
+
 char *dep_item_with_role(const char *source, enum dep_role role, int arg)
 {
 	switch (role) {
@@ -190,6 +262,16 @@ char *dep_item_with_role(const char *source, enum dep_role role, int arg)
 /* ---- object keys ---- */
 
 #define SHARED "shared:"
+
+char *object_param_key(const char *fn, int n)
+{
+	return xasprintf("p:%s:%d", fn, n);
+}
+
+char *object_function_key(const char *fn)
+{
+	return xasprintf("f:%s", fn);
+}
 
 char *object_shared(const char *key)
 {
@@ -296,6 +378,12 @@ void arg_list_parse(const char *text, struct arg_list *out)
 	out->ref = xcalloc((size_t)out->n + 1, sizeof *out->ref);
 	for (int i = 0; i < out->n; i++)
 		object_ref_parse(out->v[i], &out->ref[i]);
+}
+
+void arg_list_add(struct arg_list *l, char *text)
+{
+	l->v = xrealloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
+	l->v[l->n++] = text;
 }
 
 char *arg_list_text(const struct arg_list *l)

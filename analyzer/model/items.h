@@ -80,6 +80,28 @@ int dep_list_has(const struct dep_list *l, enum dep_role role, enum dep_kind kin
  * back as D.  The caller frees it. */
 char *dep_item_text(const struct dep_item *d);
 
+/* The text of a source of kind KIND (role DEP_ADDRESS): N is the event's
+ * index or the parameter's number, NAME the local or the function's link
+ * key, as struct dep_item says.  The caller frees it. */
+char *dep_source_text(enum dep_kind kind, int n, const char *name);
+
+/* Does item text ITEM (one item, as written) have source kind KIND, in
+ * any role? */
+int dep_text_is(const char *item, enum dep_kind kind);
+
+/* Every item of list TEXT whose role is DEP_ADDRESS and whose source is a
+ * local or an event, in role ROLE (argument ARG): calls FN with each
+ * item's text.  (What a stored value or a call argument depends on is
+ * what its expression's address items name.) */
+void dep_list_each_value(const char *text, enum dep_role role, int arg,
+			 void (*fn)(const char *item, void *ctx), void *ctx);
+
+/* Calls FN with the text of every item of list TEXT. */
+void dep_list_each(const char *text, void (*fn)(const char *item, void *ctx), void *ctx);
+
+/* Is item ITEM (its text, N bytes) in list LIST? */
+int dep_list_text_has(const char *list, const char *item, size_t n);
+
 /* The text of the item whose ROLE and ARG are given and whose source is
  * SOURCE, itself an item's text of role DEP_ADDRESS ("x" with DEP_VALUE
  * gives "~x"; "@3" with DEP_ARGUMENT and ARG 2 gives "#2=@3").  The
@@ -117,6 +139,11 @@ const char *object_unshared(const char *key);
 /* Is KEY a lock held for reading? */
 int object_is_shared(const char *key);
 
+/* The keys of what parameter N of function FN points to, and of function
+ * FN itself.  The caller frees them. */
+char *object_param_key(const char *fn, int n);
+char *object_function_key(const char *fn);
+
 /* Parses object key KEY (NULL: OBJ_NONE) into OUT. */
 void object_ref_parse(const char *key, struct object_ref *out);
 
@@ -146,6 +173,8 @@ struct arg_list {
 
 /* Splits argument list TEXT (NULL: no arguments) into OUT. */
 void arg_list_parse(const char *text, struct arg_list *out);
+/* Appends TEXT (NULL: an empty argument) to L (which takes it). */
+void arg_list_add(struct arg_list *l, char *text);
 /* The text of L (NULL when it has no argument).  The caller frees it. */
 char *arg_list_text(const struct arg_list *l);
 void arg_list_free(struct arg_list *l);
