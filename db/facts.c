@@ -194,11 +194,11 @@ int store_tu_is_current(sqlite3 *db, const char *path, const char *flags_hash)
 		/* A TU that failed is never current: it fails again (and is
 		 * counted as failed) on every scan until it parses. */
 		" WHERE m.path = ? AND t.status = 'ok'");
-	int rows = 0, current = 1;
+	int rows = 0, current = 1, rc = SQLITE_DONE;
 	char hex[17];
 
 	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-	while (current && sqlite3_step(st) == SQLITE_ROW) {
+	while (current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rows++;
 		if (strcmp((const char *)sqlite3_column_text(st, 0), flags_hash) != 0 ||
 		    hash_file((const char *)sqlite3_column_text(st, 1), hex) < 0 ||
@@ -206,7 +206,8 @@ int store_tu_is_current(sqlite3 *db, const char *path, const char *flags_hash)
 			current = 0;
 	}
 	sqlite3_finalize(st);
-	return rows > 0 && current;
+	/* a read that failed half way proves nothing: parse it again */
+	return rows > 0 && current && rc == SQLITE_DONE;
 }
 
 static char *col_dup(sqlite3_stmt *st, int i)
@@ -248,9 +249,9 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		" WHERE e.function_id = ? ORDER BY e.block, e.seq");
 	sqlite3_stmt *gs = kdb_prepare(db, "SELECT src, dst FROM cfg_edges WHERE function_id = ?");
 	struct function *fns = NULL;
-	int count = 0, cap = 0;
+	int count = 0, cap = 0, rc;
 
-	while (sqlite3_step(fs) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(fs)) == SQLITE_ROW) {
 		struct function *f;
 
 		grow(&fns, &cap, count + 1, sizeof *fns);
@@ -268,15 +269,17 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		for (int b = sqlite3_column_int(fs, 9); b > 0; b--)
 			function_add_block(f);
 		sqlite3_bind_int64(gs, 1, f->id);
-		while (sqlite3_step(gs) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(gs)) == SQLITE_ROW) {
 			int src = sqlite3_column_int(gs, 0), dst = sqlite3_column_int(gs, 1);
 
 			if (src < f->nblocks && dst < f->nblocks)
 				block_add_edge(f, src, dst);
 		}
 		sqlite3_reset(gs);
+		if (rc != SQLITE_DONE)
+			break;
 		sqlite3_bind_int64(es, 1, f->id);
-		while (sqlite3_step(es) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(es)) == SQLITE_ROW) {
 			int b = sqlite3_column_int(es, 1);
 			struct event *e;
 
@@ -304,10 +307,21 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 			event_parse_items(e);
 		}
 		sqlite3_reset(es);
+		if (rc != SQLITE_DONE)
+			break;
 	}
 	sqlite3_finalize(fs);
 	sqlite3_finalize(es);
 	sqlite3_finalize(gs);
+	if (rc != SQLITE_DONE) {
+		/* a failed read must not pass for a smaller tree */
+		for (int i = 0; i < count; i++)
+			function_free(&fns[i]);
+		free(fns);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
 	*out = fns;
 	*n = count;
 	return 0;

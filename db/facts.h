@@ -30,7 +30,8 @@ int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *fa
 int store_tu_is_current(sqlite3 *db, const char *path, const char *flags_hash);
 
 /* Loads all functions.  *OUT is an array of *N functions (free with
- * function_free on each, then free). Event ids are filled in. */
+ * function_free on each, then free). Event ids are filled in.  Returns 0,
+ * or -1 (nothing loaded) when a read fails. */
 int store_load_functions(sqlite3 *db, struct function **out, int *n);
 
 

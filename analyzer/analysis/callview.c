@@ -76,7 +76,7 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 	return c;
 }
 
-/* A private local ("l:FUNCTION:v", extract_expr.c) is never shared: a
+/* A private local ("l:FUNCTION:v", extract_pointee.c) is never shared: a
  * callee's accesses through the parameter that receives it are dropped
  * (below), like the caller's own accesses to it.
  *

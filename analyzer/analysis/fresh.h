@@ -17,7 +17,7 @@ typedef int (*resolve_fn)(void *ctx, const char *key, const char *file);
  * (the value a call of KEY returned) when KEY is an allocator wrapper: a
  * function that returns fresh memory on every path that returns
  * something other than a null pointer, and does so on at least one.
- * Also sets, for the callers' view of a callee (dataflow.c,
+ * Also sets, for the callers' view of a callee (callview.c,
  * through_call), fresh_param on the accesses made through a pointer
  * parameter before it is handed on (",!newarg:N,"), and fresh_args on
  * the calls that pass fresh memory (",#N=!new," or ",#N=!new:KEY,"). */

@@ -108,7 +108,7 @@ static int source_is(struct deriv_map *m, const struct dep_item *d, int read)
  * whose map is M: the indexes are the function's own; "@N" in P's uses
  * may name a call) by a dependency: its address depends on R's value, or,
  * for a store, the value it stores does (its DEP_VALUE items,
- * extract_expr.c: they order it as an address dependency would)? */
+ * extract_expr.c and extract_primitive.c: they order it as an address dependency would)? */
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
 {
 	for (int k = 0; k < p->deps.n; k++) {

@@ -15,7 +15,7 @@ struct hash_cache;
 struct hash_cache *hash_cache_new(void);
 void hash_cache_free(struct hash_cache *c);
 
-/* Writes the 16-hex-digit content hash of PATH (hash_file in store.h)
+/* Writes the 16-hex-digit content hash of PATH (hash_file in model/hashmap.h)
  * into HEX (17 bytes) and returns 0, or returns -1 when PATH cannot be
  * read (remembered too). */
 int hash_cache_file(struct hash_cache *c, const char *path, char *hex);

@@ -124,24 +124,29 @@ static int writable_target(const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-/* Forgets TUs whose source file no longer exists; returns how many. */
+/* Forgets TUs whose source file no longer exists; returns how many, or
+ * -1 when the database failed (then the caller fails the scan: the facts
+ * of a vanished file would stay in the analysis). */
 static int drop_vanished(sqlite3 *db)
 {
-	int dropped = 0;
+	int dropped = 0, rc;
 
 	sqlite3_stmt *st = kdb_prepare(db, "SELECT t.id, f.path FROM translation_units t JOIN files f ON f.id = t.file_id");
 	sqlite3_stmt *del = kdb_prepare(db, "DELETE FROM translation_units WHERE id = ?");
 
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		if (access((const char *)sqlite3_column_text(st, 1), F_OK) != 0) {
 			sqlite3_bind_int64(del, 1, sqlite3_column_int64(st, 0));
-			sqlite3_step(del);
+			if (sqlite3_step(del) != SQLITE_DONE)
+				dropped = -1;
 			sqlite3_reset(del);
+			if (dropped < 0)
+				break;
 			dropped++;
 		}
 	sqlite3_finalize(st);
 	sqlite3_finalize(del);
-	return dropped;
+	return rc != SQLITE_DONE && rc != SQLITE_ROW ? -1 : dropped;
 }
 
 /* The stored findings by severity (when nothing changed and the analysis
@@ -274,7 +279,11 @@ int scan_run(const struct scan_options *o)
 		}
 		njobs++;
 	}
-	vanished = drop_vanished(db);
+	if ((vanished = drop_vanished(db)) < 0) {
+		fprintf(stderr, "kcsan-scan scan: cannot forget the files that vanished: %s\n", sqlite3_errmsg(db));
+		kdb_close(db);
+		return 2;
+	}
 
 	/* 4. Parse in parallel, in worker processes; no connection may be
 	 * open across their fork(). */
@@ -294,8 +303,10 @@ int scan_run(const struct scan_options *o)
 	 * the profiles being part of every TU's flags hash). */
 	if (njobs == 0 && vanished == 0 && previous_scan_done(db, scan_id)) {
 		count_findings(db, &counts);
+	} else if (store_load_functions(db, &fns, &nfns) < 0) {
+		fprintf(stderr, "kcsan-scan scan: cannot read the facts back: %s\n", sqlite3_errmsg(db));
+		status = 2;
 	} else {
-		store_load_functions(db, &fns, &nfns);
 		t_analyse = seconds_now();
 		an = analyse(fns, nfns);
 		t_pair = seconds_now();
@@ -323,7 +334,11 @@ int scan_run(const struct scan_options *o)
 	sqlite3_bind_int(st, 4, done.failed);
 	sqlite3_bind_text(st, 5, status ? "error" : "ok", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, scan_id);
-	sqlite3_step(st);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		/* the scan stays "running": report says it did not finish */
+		fprintf(stderr, "kcsan-scan scan: cannot record the end of the scan: %s\n", sqlite3_errmsg(db));
+		status = 2;
+	}
 	sqlite3_finalize(st);
 	kdb_close(db);
 

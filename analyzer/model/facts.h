@@ -1,8 +1,8 @@
 /* analyzer/model/facts.h — what the front end extracts from one translation unit
  * and what the analysis reads back: functions as control-flow graphs whose
  * basic blocks hold events (accesses, barriers, calls, locks) in program
- * order.  extract.c fills these from libclang, store.c moves them in and out
- * of the database, dataflow.c and pairing.c analyse them. */
+ * order.  extract.c fills these from libclang, db/facts.c moves them in and
+ * out of the database, analysis/ and findings/ analyse them. */
 #ifndef KCSAN_FACTS_H
 #define KCSAN_FACTS_H
 

@@ -3,7 +3,7 @@
  * arguments, lock names) and argument lists (events.args).
  *
  * The front end writes them as text with the functions below, the database
- * keeps the text, and the loader (store.c) parses it once per event into
+ * keeps the text, and the loader (db/facts.c) parses it once per event into
  * the structs below, which are all the analysis reads.  Nothing else takes
  * these strings apart.
  *

@@ -48,7 +48,7 @@ enum op {
 };
 
 /* Memory orderings, as the analysis sees them.  The writer-side and
- * reader-side effects of each are in dataflow.c. */
+ * reader-side effects of each are in analysis/state.c. */
 enum ord {
 	ORD_NONE, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_FULL,
 	ORD_WMB, ORD_RMB, ORD_ARG,

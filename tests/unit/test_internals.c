@@ -146,25 +146,32 @@ static int event_items(void *ctx, const struct event *test, int **out, int *cap)
 	return n;
 }
 
-/* 0 -> 1 (tests READ_ONCE(flag), event 0) -> 2 | 3 -> 4 -> 5 (exit) */
-Test(guards, a_branch_guards_its_arms_not_the_join)
+/* A function of NBLOCKS blocks whose block 1 reads the flag (event 0)
+ * and sends its value to SINK ("?test" or "?loop"), with the CFG EDGES
+ * (NEDGES pairs); its guards into G. */
+static void flag_test(struct tu_facts *t, int nblocks, const char *sink, const int (*edges)[2], int nedges,
+		      struct guards *g)
 {
-	struct tu_facts t = { 0 };
-	struct function *f = new_function(&t, "f", 6);
+	struct function *f = new_function(t, "f", nblocks);
 	struct event *test;
-	struct guards g;
 
 	add_event(f, 1, EV_ACCESS, ACC_READ, 1, ORD_RELAXED, "c:@flag", NULL);
 	test = add_event(f, 1, EV_LOCAL, ACC_NONE, 0, ORD_NONE, NULL, ",@0,");
-	test->defines = xstrdup("?test");
+	test->defines = xstrdup(sink);
 	test->sink = value_sink_parse(test->defines);
-	block_add_edge(f, 0, 1);
-	block_add_edge(f, 1, 2);
-	block_add_edge(f, 1, 3);
-	block_add_edge(f, 2, 4);
-	block_add_edge(f, 3, 4);
-	block_add_edge(f, 4, 5);
-	guards_compute(f, event_items, NULL, &g);
+	for (int i = 0; i < nedges; i++)
+		block_add_edge(f, edges[i][0], edges[i][1]);
+	guards_compute(f, event_items, NULL, g);
+}
+
+/* 0 -> 1 (tests READ_ONCE(flag), event 0) -> 2 | 3 -> 4 -> 5 (exit) */
+Test(guards, a_branch_guards_its_arms_not_the_join)
+{
+	static const int edges[][2] = { { 0, 1 }, { 1, 2 }, { 1, 3 }, { 2, 4 }, { 3, 4 }, { 4, 5 } };
+	struct tu_facts t = { 0 };
+	struct guards g;
+
+	flag_test(&t, 6, "?test", edges, 6, &g);
 	cr_assert_eq(g.ipdom[1], 4, "the arms meet again at block 4");
 	cr_assert_eq(g.ipdom[2], 4);
 	cr_assert_eq(g.ipdom[4], 5);
@@ -179,20 +186,11 @@ Test(guards, a_branch_guards_its_arms_not_the_join)
  * everything after the wait runs on the value it waited for. */
 Test(guards, a_wait_loop_guards_what_follows)
 {
+	static const int edges[][2] = { { 0, 1 }, { 1, 1 }, { 1, 2 }, { 2, 3 } };
 	struct tu_facts t = { 0 };
-	struct function *f = new_function(&t, "f", 4);
-	struct event *test;
 	struct guards g;
 
-	add_event(f, 1, EV_ACCESS, ACC_READ, 1, ORD_RELAXED, "c:@flag", NULL);
-	test = add_event(f, 1, EV_LOCAL, ACC_NONE, 0, ORD_NONE, NULL, ",@0,");
-	test->defines = xstrdup("?loop");
-	test->sink = value_sink_parse(test->defines);
-	block_add_edge(f, 0, 1);
-	block_add_edge(f, 1, 1);
-	block_add_edge(f, 1, 2);
-	block_add_edge(f, 2, 3);
-	guards_compute(f, event_items, NULL, &g);
+	flag_test(&t, 4, "?loop", edges, 4, &g);
 	cr_assert(guards_has(&g, 2, 0) && guards_has(&g, 3, 0));
 	cr_assert(!guards_has(&g, 0, 0));
 	guards_free(&g);

@@ -13,31 +13,23 @@
 
 #include "cli/report.h"
 #include "db.h"
+#include "temp_db.h"
 #include "races.h"
 
 static const struct kdb_sqlite_fns linked = KDB_SQLITE_FNS_LINKED;
-static char dir[64];
+static struct temp_db tmp;
 static sqlite3 *db;
 
 static void open_db(void)
 {
-	char path[128], err[512];
-
-	snprintf(dir, sizeof dir, "/tmp/kcsan-races-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/k.db", dir);
-	db = kdb_open(path, KDB_CREATE, err, sizeof err);
-	cr_assert_not_null(db, "%s", err);
+	temp_db_open(&tmp, "races");
+	db = tmp.db;
 }
 
 static void close_db(void)
 {
-	char cmd[128];
-
-	sqlite3_close(db);
+	temp_db_close(&tmp);
 	db = NULL;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
 }
 
 TestSuite(races, .init = open_db, .fini = close_db);

@@ -13,10 +13,11 @@
 
 #include "cli/report.h"
 #include "db.h"
+#include "temp_db.h"
 
 #define ROOT "/home/dev/proj"
 
-static char dir[64];
+static struct temp_db tmp;
 static sqlite3 *db;
 
 static void exec(const char *sql)
@@ -28,13 +29,8 @@ static void exec(const char *sql)
 
 static void open_db(void)
 {
-	char path[128], err[512];
-
-	snprintf(dir, sizeof dir, "/tmp/kcsan-report-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/k.db", dir);
-	db = kdb_open(path, KDB_CREATE, err, sizeof err);
-	cr_assert_not_null(db, "%s", err);
+	temp_db_open(&tmp, "report");
+	db = tmp.db;
 	exec("INSERT INTO scans(id, tool_version, started_at, finished_at, root, arguments, status)"
 	     " VALUES (1, '0.1.0', '2026-12-01T09:00:00Z', '2026-12-01T09:00:05Z', '/old/root', '[]', 'ok'),"
 	     "        (2, '0.1.0', '2026-12-03T09:00:00Z', '2026-12-03T09:00:05Z', '" ROOT "', '[]', 'ok')");
@@ -42,12 +38,8 @@ static void open_db(void)
 
 static void close_db(void)
 {
-	char cmd[128];
-
-	sqlite3_close(db);
+	temp_db_close(&tmp);
 	db = NULL;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
 }
 
 /* One static finding with the four locations of a message-passing pair
