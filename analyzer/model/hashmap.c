@@ -26,83 +26,112 @@ static unsigned start_of(uint64_t h, unsigned cap)
 	return (unsigned)((h * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
 }
 
-/* The slot of (KEY, STR), or the empty slot where it belongs (M has one:
- * it is at most half full). */
-static struct hashmap_slot *probe(const struct hashmap *m, uint64_t key, const char *str)
+/* The slot of stored key KEY (string STR, NULL for a number key), or the
+ * empty slot where it belongs (M has one: it is at most half full). */
+static inline __attribute__((always_inline)) unsigned probe(const struct hashmap *m, uint64_t key,
+								const char *str)
 {
 	unsigned i = start_of(key, m->cap);
 
-	while (m->slots[i].full) {
-		struct hashmap_slot *s = &m->slots[i];
-
-		if (s->key == key && (str ? s->str && strcmp(s->str, str) == 0 : !s->str))
-			return s;
+	/* (always inlined: with STR a constant NULL, the number maps that the
+	 * analysis asks by the million get a loop with no string test) */
+	while (m->keys[i]) {
+		if (m->keys[i] == key && (!str || strcmp(m->strs[i], str) == 0))
+			return i;
 		i = (i + 1) & (m->cap - 1);
 	}
-	return &m->slots[i];
+	return i;
 }
 
-static intptr_t *get(const struct hashmap *m, uint64_t key, const char *str)
+static inline __attribute__((always_inline)) intptr_t *get(const struct hashmap *m, uint64_t key,
+							     const char *str)
 {
-	struct hashmap_slot *s;
+	unsigned i;
 
 	if (!m->cap)
 		return NULL;
-	s = probe(m, key, str);
-	return s->full ? &s->val : NULL;
+	i = probe(m, key, str);
+	return m->keys[i] ? &m->vals[i] : NULL;
 }
 
-static intptr_t *put(struct hashmap *m, uint64_t key, const char *str, int *added)
+static inline __attribute__((always_inline)) intptr_t *put(struct hashmap *m, uint64_t key, const char *str,
+							     int *added)
 {
-	struct hashmap_slot *s;
+	unsigned i;
 
 	if (2 * (m->used + 1) > m->cap) {
 		struct hashmap old = *m;
 
 		m->cap = m->cap ? m->cap * 2 : 64;
-		m->slots = xcalloc(m->cap, sizeof *m->slots);
-		for (unsigned i = 0; i < old.cap; i++)
-			if (old.slots[i].full)
-				*probe(m, old.slots[i].key, old.slots[i].str) = old.slots[i];
-		free(old.slots);
+		m->keys = xcalloc(m->cap, sizeof *m->keys);
+		m->vals = xmalloc(m->cap * sizeof *m->vals);
+		m->strs = str || old.strs ? xcalloc(m->cap, sizeof *m->strs) : NULL;
+		for (unsigned k = 0; k < old.cap; k++)
+			if (old.keys[k]) {
+				unsigned to = probe(m, old.keys[k], NULL);   /* no equal key: any slot */
+
+				m->keys[to] = old.keys[k];
+				m->vals[to] = old.vals[k];
+				if (m->strs)
+					m->strs[to] = old.strs ? old.strs[k] : NULL;
+			}
+		free(old.keys);
+		free(old.vals);
+		free(old.strs);
 	}
-	s = probe(m, key, str);
+	i = probe(m, key, str);
 	if (added)
-		*added = !s->full;
-	if (!s->full) {
-		s->full = 1;
-		s->key = key;
-		s->str = str;
-		s->val = 0;
+		*added = !m->keys[i];
+	if (!m->keys[i]) {
+		m->keys[i] = key;
+		m->vals[i] = 0;
+		if (str)
+			m->strs[i] = str;
 		m->used++;
 	}
-	return &s->val;
+	return &m->vals[i];
+}
+
+/* The stored forms of the two kinds of key (never 0, never equal to each
+ * other's: a map holds one kind of key). */
+static uint64_t number_key(uint64_t key)
+{
+	return key + 1;
+}
+
+static uint64_t string_key(const char *s)
+{
+	return fnv1a(FNV1A_START, s, strlen(s)) | 1;
 }
 
 intptr_t *hashmap_get(const struct hashmap *m, uint64_t key)
 {
-	return get(m, key, NULL);
+	return get(m, number_key(key), NULL);
 }
 
 intptr_t *hashmap_put(struct hashmap *m, uint64_t key, int *added)
 {
-	return put(m, key, NULL, added);
+	return put(m, number_key(key), NULL, added);
 }
 
 intptr_t *hashmap_get_str(const struct hashmap *m, const char *key)
 {
-	return get(m, fnv1a(FNV1A_START, key, strlen(key)), key);
+	return m->strs || !m->cap ? get(m, string_key(key), key) : NULL;
 }
 
 intptr_t *hashmap_put_str(struct hashmap *m, const char *key, int *added)
 {
-	return put(m, fnv1a(FNV1A_START, key, strlen(key)), key, added);
+	return put(m, string_key(key), key, added);
 }
 
 void hashmap_free(struct hashmap *m)
 {
-	free(m->slots);
-	m->slots = NULL;
+	free(m->keys);
+	free(m->vals);
+	free(m->strs);
+	m->keys = NULL;
+	m->vals = NULL;
+	m->strs = NULL;
 	m->cap = m->used = 0;
 }
 

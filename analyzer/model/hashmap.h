@@ -2,25 +2,25 @@
  * function.
  *
  * A map from keys to values (intptr_t: a number, an index, a pointer),
- * by open addressing with linear probing, grown at half load.  A key is
- * either a 64-bit number (hashmap_pair makes one of two numbers: two
- * events, two objects) or a string, which the map borrows: it must live
- * as long as the map. */
+ * by open addressing with linear probing, grown at half load.  A map's
+ * keys are all 64-bit numbers (below 2^64 - 1; hashmap_pair makes one of
+ * two numbers: two events, two objects) or all strings, which the map
+ * borrows: they must live as long as the map. */
 #ifndef KCSAN_HASHMAP_H
 #define KCSAN_HASHMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct hashmap_slot {
-	uint64_t key;          /* the number, or the string's hash */
-	const char *str;       /* the string key, NULL for a number key */
-	intptr_t val;
-	int full;
-};
-
+/* Slot I holds keys[I] (0: empty; a number key is stored plus one, a
+ * string's hash with its low bit set: neither is ever 0), vals[I], and
+ * for a string map strs[I].  The keys are an array of their own: a probe
+ * reads only them, and the analysis' big maps (pairs by the hundred
+ * thousand, mostly asked about pairs they do not hold) stay in cache. */
 struct hashmap {
-	struct hashmap_slot *slots;
+	uint64_t *keys;
+	intptr_t *vals;
+	const char **strs;     /* string maps only */
 	unsigned cap, used;
 };
 
