@@ -5,7 +5,8 @@
  * The front end writes them as text with the functions below, the database
  * keeps the text, and the loader (db/facts.c) parses it once per event into
  * the structs below, which are all the analysis reads.  Nothing else takes
- * these strings apart.
+ * these strings apart (the USR inside a "c:" key is clang's own grammar:
+ * pairing reads its "@FI@" to tell a field's struct).
  *
  * Dependency list: items separated by ',' (the list may start and end
  * with one).  An item is a ROLE followed by a SOURCE:
