@@ -309,6 +309,7 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		sqlite3_reset(es);
 		if (rc != SQLITE_DONE)
 			break;
+		function_number_locals(f);
 	}
 	sqlite3_finalize(fs);
 	sqlite3_finalize(es);

@@ -152,15 +152,14 @@ struct program {
 	int nfnptrs, fnptrcap;
 };
 
-struct derived { const char *local; int *reads; int n, cap; };
+struct derived { int *reads; int n, cap; };
 
 /* In a derived's reads: the value comes from a parameter ("$KEY:N"). */
 #define PARAM_SOURCE (-2)
 
 struct deriv_map {
-	struct derived *v;
-	int n, cap;
-	struct hashmap index;     /* local name -> its position in v */
+	struct derived *v;        /* by the local's number (facts.h) */
+	int n;
 };
 
 /* In recseen: the function reached the access only holding no lock, at a
@@ -207,7 +206,7 @@ void spawn(struct state *s);
 
 /* valuedeps.c */
 void dm_free(struct deriv_map *m);
-struct derived *dm_get(struct deriv_map *m, const char *local, int create);
+struct derived *dm_get(struct deriv_map *m, int local);
 void compute_derived(struct function *f, struct deriv_map *m);
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r);
 int depends_through_call(struct deriv_map *m, const struct event *call, const char *callee,

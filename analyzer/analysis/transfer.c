@@ -39,7 +39,7 @@ static void collect_test_item(struct test_deps_ctx *t, const struct dep_item *d)
 	if (d->kind == DEP_EVENT) {
 		collect_index(t, d->n);
 	} else {
-		struct derived *l = dm_get(&t->c->derived, d->name, 0);
+		struct derived *l = dm_get(&t->c->derived, d->local);
 
 		for (int i = 0; l && i < l->n; i++)
 			collect_index(t, l->reads[i]);

@@ -9,26 +9,14 @@ void dm_free(struct deriv_map *m)
 	for (int i = 0; i < m->n; i++)
 		free(m->v[i].reads);
 	free(m->v);
-	hashmap_free(&m->index);
+	m->v = NULL;
+	m->n = 0;
 }
 
-/* The entry of LOCAL in M, added when CREATE (LOCAL must outlive M), or
- * NULL. */
-struct derived *dm_get(struct deriv_map *m, const char *local, int create)
+/* The entry of local number LOCAL in M, or NULL (no local: -1). */
+struct derived *dm_get(struct deriv_map *m, int local)
 {
-	intptr_t *at;
-	int added;
-
-	if (!create)
-		return (at = hashmap_get_str(&m->index, local)) ? &m->v[*at] : NULL;
-	at = hashmap_put_str(&m->index, local, &added);
-	if (!added)
-		return &m->v[*at];
-	grow(&m->v, &m->cap, m->n + 1, sizeof *m->v);
-	memset(&m->v[m->n], 0, sizeof m->v[m->n]);
-	m->v[m->n].local = local;
-	*at = m->n;
-	return &m->v[m->n++];
+	return local >= 0 && local < m->n ? &m->v[local] : NULL;
 }
 
 static int dm_add(struct derived *d, int read)
@@ -54,7 +42,7 @@ static int add_source(struct deriv_map *m, struct derived *target, const struct 
 	} else if (d->kind == DEP_EVENT) {
 		changed |= dm_add(target, d->n);
 	} else if (d->kind == DEP_LOCAL) {
-		struct derived *src = dm_get(m, d->name, 0);
+		struct derived *src = dm_get(m, d->local);
 
 		if (src && src != target)
 			for (int i = 0; i < src->n; i++)
@@ -70,6 +58,8 @@ void compute_derived(struct function *f, struct deriv_map *m)
 {
 	int changed = 1, rounds = 0;
 
+	m->n = f->nlocals;
+	m->v = xcalloc((size_t)m->n + 1, sizeof *m->v);
 	while (changed && rounds++ < 20) {
 		changed = 0;
 		for (int b = 0; b < f->nblocks; b++)
@@ -77,9 +67,8 @@ void compute_derived(struct function *f, struct deriv_map *m)
 				struct event *e = &f->blocks[b].events[i];
 				struct derived *target;
 
-				if (e->kind != EV_LOCAL || !e->defines)
+				if (e->kind != EV_LOCAL || !(target = dm_get(m, e->def_local)))
 					continue;
-				target = dm_get(m, e->defines, 1);
 				for (int k = 0; k < e->deps.n; k++)
 					changed |= add_source(m, target, &e->deps.v[k]);
 			}
@@ -95,7 +84,7 @@ static int source_is(struct deriv_map *m, const struct dep_item *d, int read)
 	if (d->kind == DEP_EVENT)
 		return d->n == read;
 	if (d->kind == DEP_LOCAL) {
-		struct derived *l = dm_get(m, d->name, 0);
+		struct derived *l = dm_get(m, d->local);
 
 		for (int i = 0; l && i < l->n; i++)
 			if (l->reads[i] == read)
@@ -159,7 +148,7 @@ static void mark_item(struct deriv_map *m, const struct dep_item *d, unsigned ch
 		if (d->n < n)
 			used[d->n] = 1;
 	} else {
-		struct derived *l = dm_get(m, d->name, 0);
+		struct derived *l = dm_get(m, d->local);
 
 		for (int i = 0; l && i < l->n; i++)
 			if (l->reads[i] >= 0 && l->reads[i] < n)
@@ -279,7 +268,7 @@ int from_param(struct deriv_map *m, const struct dep_item *d)
 		return 0;          /* a value stored, not the address */
 	if (d->kind == DEP_PARAM)
 		return 1;
-	l = d->kind == DEP_LOCAL ? dm_get(m, d->name, 0) : NULL;
+	l = d->kind == DEP_LOCAL ? dm_get(m, d->local) : NULL;
 	for (int i = 0; l && i < l->n; i++)
 		if (l->reads[i] == PARAM_SOURCE)
 			return 1;

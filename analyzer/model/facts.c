@@ -1,6 +1,7 @@
 /* analyzer/model/facts.c — building and freeing the fact structures (facts.h). */
 #define _GNU_SOURCE
 #include "facts.h"
+#include "hashmap.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -140,12 +141,42 @@ static void event_free(struct event *e)
 	arg_list_free(&e->argv);
 }
 
+/* The number of local NAME in F, numbering it when new (BY_NAME maps the
+ * names seen so far to their numbers). */
+static int local_number(struct function *f, struct hashmap *by_name, const char *name)
+{
+	int added;
+	intptr_t *n = hashmap_put_str(by_name, name, &added);
+
+	if (added)
+		*n = f->nlocals++;
+	return (int)*n;
+}
+
+void function_number_locals(struct function *f)
+{
+	struct hashmap by_name = { 0 };
+
+	f->nlocals = 0;
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			struct event *e = &f->blocks[b].events[i];
+
+			e->def_local = e->sink == SINK_LOCAL ? local_number(f, &by_name, e->defines) : -1;
+			for (int k = 0; k < e->deps.n; k++)
+				if (e->deps.v[k].kind == DEP_LOCAL)
+					e->deps.v[k].local = local_number(f, &by_name, e->deps.v[k].name);
+		}
+	hashmap_free(&by_name);
+}
+
 void event_parse_items(struct event *e)
 {
 	dep_list_parse(e->uses, &e->deps);
 	arg_list_parse(e->args, &e->argv);
 	object_ref_parse(e->object, &e->obj);
 	e->sink = value_sink_parse(e->defines);
+	e->def_local = -1;
 	free(e->uses);
 	free(e->args);
 	e->uses = e->args = NULL;

@@ -45,6 +45,8 @@ struct event {
 	struct arg_list argv;     /* ARGS */
 	struct object_ref obj;    /* OBJECT (kept in step with it) */
 	enum value_sink sink;     /* DEFINES */
+	int def_local;            /* SINK_LOCAL: the number of the local it
+				     defines (function_number_locals), else -1 */
 	/* Filled by the analysis, not stored: */
 	long long id;      /* events.id */
 	int index;         /* position in its function (for '@N' in uses) */
@@ -78,6 +80,8 @@ struct function {
 	int nblocks, cap;
 	int entry, exit;
 	long long id;      /* functions.id once stored */
+	int nlocals;       /* locals named by its events, numbered from 0
+			      (function_number_locals) */
 };
 
 struct tu_facts {
@@ -123,6 +127,11 @@ void facts_free(struct tu_facts *t);
 /* Parses E's uses, args, object and defines into its deps, argv, obj and
  * sink, and frees the texts of uses and args (see struct event). */
 void event_parse_items(struct event *e);
+/* Numbers the locals F's events name (the locals they define, and their
+ * DEP_LOCAL items), so that the analysis indexes them instead of comparing
+ * names: sets f->nlocals, each event's def_local and each item's local.
+ * After event_parse_items on every event of F. */
+void function_number_locals(struct function *f);
 void function_free(struct function *f);
 
 /* A person's name for object KEY (a USR: "c:@S@wq@FI@futex" -> "wq.futex"). */

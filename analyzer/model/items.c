@@ -38,6 +38,7 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 
 	d->name = NULL;
 	d->n = 0;
+	d->local = -1;
 	if (len == 0)
 		return -1;
 	switch (item[0]) {
@@ -100,13 +101,17 @@ static int parse_item(const char *item, size_t len, struct dep_item *d)
 
 int dep_list_parse(const char *text, struct dep_list *out)
 {
-	size_t len = text ? strlen(text) : 0;
-	char *item = xmalloc(len + 1);
+	size_t len;
+	char *item;
 	int bad = 0, cap = 0;
 
 	out->v = NULL;
 	out->n = 0;
-	for (size_t i = 0; text && i <= len; ) {
+	if (!text)
+		return 0;       /* most events depend on nothing: no allocation */
+	len = strlen(text);
+	item = xmalloc(len + 1);
+	for (size_t i = 0; i <= len; ) {
 		size_t n = 0;
 
 		/* one item, unescaped, up to an unescaped ',' or the end */
@@ -180,7 +185,7 @@ char *dep_item_text(const struct dep_item *d)
 
 char *dep_source_text(enum dep_kind kind, int n, const char *name)
 {
-	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name };
+	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name, -1 };
 
 	return dep_item_text(&d);
 }
@@ -375,7 +380,7 @@ void arg_list_parse(const char *text, struct arg_list *out)
 		out->v[out->n++] = n ? xasprintf("%.*s", (int)n, a) : NULL;
 		a = end ? end + 1 : NULL;
 	}
-	out->ref = xcalloc((size_t)out->n + 1, sizeof *out->ref);
+	out->ref = out->n ? xcalloc((size_t)out->n, sizeof *out->ref) : NULL;
 	for (int i = 0; i < out->n; i++)
 		object_ref_parse(out->v[i], &out->ref[i]);
 }

@@ -61,6 +61,8 @@ struct dep_item {
 			    DEP_NEW_PARAM: the parameter's number */
 	char *name;      /* DEP_LOCAL: the local; DEP_PARAM and DEP_NEW_FROM:
 			    the function's link key; otherwise NULL */
+	int local;       /* DEP_LOCAL: the local's number in its function
+			    (function_number_locals, facts.h), -1 before */
 };
 
 struct dep_list {

@@ -47,10 +47,10 @@ Test(items, every_role_and_source)
 Test(items, round_trip_with_commas_in_paths)
 {
 	struct dep_item in[] = {
-		{ DEP_ADDRESS, DEP_PARAM, 0, 2, "/home/a,b/x.c:f" },
-		{ DEP_ARGUMENT, DEP_NEW_FROM, 3, 0, "/dir\\with,odd/y.c:alloc" },
-		{ DEP_VALUE, DEP_LOCAL, 0, 0, "v" },
-		{ DEP_ARGUMENT, DEP_EVENT, 12, 40, NULL },
+		{ DEP_ADDRESS, DEP_PARAM, 0, 2, "/home/a,b/x.c:f", -1 },
+		{ DEP_ARGUMENT, DEP_NEW_FROM, 3, 0, "/dir\\with,odd/y.c:alloc", -1 },
+		{ DEP_VALUE, DEP_LOCAL, 0, 0, "v", -1 },
+		{ DEP_ARGUMENT, DEP_EVENT, 12, 40, NULL, -1 },
 	};
 	size_t n = sizeof in / sizeof in[0], len = 0;
 	char *text = calloc(1, 1);
