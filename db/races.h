@@ -51,7 +51,7 @@ struct kdb_race {
  * and used for every race written on it. */
 struct kdb_races {
 	const struct kdb_sqlite_fns *sq;
-	sqlite3_stmt *upsert, *lookup, *frame;
+	sqlite3_stmt *upsert, *lookup, *frame, *sighting;
 };
 
 /* Prepares W's statements on DB.  Returns SQLITE_OK, or the error (then
@@ -59,7 +59,8 @@ struct kdb_races {
 int kdb_races_prepare(struct kdb_races *w, const struct kdb_sqlite_fns *sq, sqlite3 *db);
 
 /* Records one observation of R: a new races row with its frames, or one
- * more observation of the row with R's fingerprint (its first stack kept).
+ * more observation of the row with R's fingerprint (its first stack kept),
+ * and R's run's sighting of it (run_races) when R's run is in runs.
  * No transaction of its own: the caller makes one around it, so that a row
  * is never left without its frames.  Returns SQLITE_OK or the error. */
 int kdb_races_write(struct kdb_races *w, const struct kdb_race *r);

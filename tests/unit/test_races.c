@@ -3,7 +3,8 @@
  * with the linked SQLite in its function table), read back by
  * cli/report_load.c.  Each side's stack is rows of race_frames, in depth
  * order; a race seen again keeps its first stack; a side that is not
- * known has no frames; deleting a race deletes its frames. */
+ * known has no frames; deleting a race deletes its frames; each run's
+ * sightings are rows of run_races. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -190,4 +191,25 @@ Test(races, deleting_a_race_deletes_its_frames)
 	cr_assert_eq(count("SELECT count(*) FROM race_frames"), 5);
 	cr_assert_eq(count("SELECT count(*) FROM race_frames f JOIN races r ON r.id = f.race_id"
 			   " WHERE r.fingerprint = 'rb'"), 5);
+}
+
+Test(races, each_run_that_sees_a_race_is_recorded_once)
+{
+	struct kdb_race r = { .fingerprint = "r1", .run_id = 1, .kind = "data-race",
+			      .a = &writer, .b = &reader, .now = "2026-12-04T01:00:00Z" };
+	struct kdb_race again = r, later = r, outside = r;
+	const struct kdb_race *rs[] = { &r, &again, &later, &outside };
+
+	cr_assert_eq(sqlite3_exec(db, "INSERT INTO runs(id, command, cwd, started_at) VALUES"
+				  " (1, '[]', '/', 'x'), (2, '[]', '/', 'y')", NULL, NULL, NULL), SQLITE_OK);
+	later.run_id = 2;
+	outside.run_id = 7;	/* not in runs: a program not started by run */
+	write_races(rs, 4);
+	cr_assert_eq(count("SELECT observations FROM races"), 4);
+	/* Found by run 1, which it keeps; seen by runs 1 and 2. */
+	cr_assert_eq(count("SELECT run_id FROM races"), 1);
+	cr_assert_eq(count("SELECT count(*) FROM run_races"), 2);
+	cr_assert_eq(count("SELECT count(*) FROM run_races WHERE run_id = 2"), 1);
+	cr_assert_eq(sqlite3_exec(db, "DELETE FROM races", NULL, NULL, NULL), SQLITE_OK);
+	cr_assert_eq(count("SELECT count(*) FROM run_races"), 0);
 }
