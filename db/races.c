@@ -4,6 +4,7 @@
 #include "races.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* One row per pair of access sites (the fingerprint): a new one counts one
  * observation, a known one one more.  A run id that is not in runs (the
@@ -163,4 +164,61 @@ int kdb_races_write(struct kdb_races *w, const struct kdb_race *r)
 	if (rc == SQLITE_OK)
 		rc = write_frames(w, id, "b", r->b);
 	return rc;
+}
+
+/* Appends the component IN[0..LEN) at OUT, after a '/' unless OUT starts
+ * the path or follows the root: returns the new end.  Never overtakes the
+ * input: the '/' written replaces one that was read. */
+static char *append(char *path, char *out, const char *in, size_t len)
+{
+	if (out > path && out[-1] != '/')
+		*out++ = '/';
+	memmove(out, in, len);
+	return out + len;
+}
+
+void kdb_path_normalize(char *path)
+{
+	int absolute = path[0] == '/';
+	/* OUT is the end of the result, written over PATH as it is read.  KEEP
+	 * is the length of its prefix that no '..' may remove: the root, or
+	 * the leading '..'s of a relative path. */
+	char *in = path, *out = path + absolute;
+	size_t keep = (size_t)absolute;
+
+	while (*in) {
+		const char *slash;
+		size_t len;
+
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		slash = strchr(in, '/');
+		len = slash ? (size_t)(slash - in) : strlen(in);
+		if (len == 1 && in[0] == '.') {
+			/* './': nothing */
+		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
+			if ((size_t)(out - path) > keep) {
+				/* 'dir/..': drop the last component (and its '/'). */
+				char *q = out;
+
+				while (q > path + keep && q[-1] != '/')
+					q--;
+				out = q > path + keep ? q - 1 : path + keep;
+			} else if (!absolute) {
+				/* Above the start of a relative path: kept, since
+				 * what it names depends on where the path is read. */
+				out = append(path, out, in, len);
+				keep = (size_t)(out - path);
+			}
+			/* (Above the root: '/..' is '/'.) */
+		} else {
+			out = append(path, out, in, len);
+		}
+		in += len;
+	}
+	if (out == path)
+		*out++ = '.';
+	*out = '\0';
 }

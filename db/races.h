@@ -68,4 +68,15 @@ int kdb_races_write(struct kdb_races *w, const struct kdb_race *r);
 /* Finalises W's statements (before the connection is closed). */
 void kdb_races_finalize(struct kdb_races *w);
 
+/* Normalises the source path PATH in place, lexically (no file system
+ * access: the path may name a file of another machine): duplicate slashes
+ * and '.' components go, 'dir/..' collapses.  A '..' that climbs above the
+ * start of a relative path is kept ('../a/../b' -> '../b'); above '/' it is
+ * dropped.  An empty result is '.'.  Symbolic links are not followed, so
+ * 'link/..' may name another directory than the lexical result: the
+ * compiler wrote the path lexically too (an #include through 'dir/../').
+ * Used by the runtime (DWARF file names) and the report (rows written by
+ * an older runtime); no allocation, so the runtime may call it anywhere. */
+void kdb_path_normalize(char *path);
+
 #endif
