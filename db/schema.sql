@@ -233,7 +233,8 @@ CREATE TABLE IF NOT EXISTS race_frames (
     side           TEXT NOT NULL CHECK (side IN ('a', 'b')),  -- the races row's a_* or b_* side
     depth          INTEGER NOT NULL,      -- 0: the access, 1: its caller, ...
     function       TEXT NOT NULL,         -- '?' when no symbol names the code
-    file           TEXT,                  -- NULL when the code has no line information
+    file           TEXT,                  -- normalised; NULL when the code has no line information
+                                          -- (then line is NULL too; a line is never 0)
     line           INTEGER,
     module_offset  TEXT NOT NULL,         -- 'module+0xoffset' of the code address
     PRIMARY KEY (race_id, side, depth)
