@@ -44,15 +44,23 @@ json_t *report_json_evidence(unsigned evidence)
 	return a;
 }
 
+/* A line number, or null when it is not known (0: code without line
+ * information, a side recorded without a file): never a line 0 that a
+ * reader would take for a place in the file. */
+static json_t *line_or_null(int line)
+{
+	return line > 0 ? json_integer(line) : json_null();
+}
+
 static json_t *frames(const struct report_frame *fr, int n)
 {
 	json_t *a = json_array();
 
 	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:o, s:o, s:i}",
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o}",
 			"function", report_json_string(fr[i].function),
 			"file", report_json_string(fr[i].file),
-			"line", fr[i].line));
+			"line", line_or_null(fr[i].line)));
 	return a;
 }
 
@@ -67,10 +75,10 @@ json_t *report_json_dynamic(const struct report_dynamic *d)
 
 static json_t *location(const struct report_location *l)
 {
-	return json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:b}",
+	return json_pack("{s:o, s:o, s:o, s:i, s:o, s:o, s:b}",
 		"role", report_json_string(l->role),
 		"file", report_json_string(l->file),
-		"line", l->line,
+		"line", line_or_null(l->line),
 		"column", l->column,
 		"function", report_json_string(l->function),
 		"access", report_json_string(l->access),

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "races.h"                  /* kdb_path_normalize */
 #include "analyzer/model/facts.h"   /* xcalloc and friends */
 #include "analyzer/model/paths.h"
 #include "analyzer/model/hashmap.h"   /* hash_text */
@@ -25,9 +26,20 @@ static char *col_text(sqlite3_stmt *st, int i)
 /* PATH relative to ROOT when it lies under it, else PATH; a new string. */
 static char *relative(const char *path, const char *root)
 {
-	const char *in = path_in_tree(path, root);
+	const char *in;
+	char *norm, *out;
 
-	return xstrdup(in ? in : path);
+	if (!path)
+		return NULL;
+	/* Normalised first: a runtime older than kdb_path_normalize recorded
+	 * DWARF's names as they were ('src/../include/x.h'), which neither
+	 * lie under ROOT as written nor read well. */
+	norm = xstrdup(path);
+	kdb_path_normalize(norm);
+	in = path_in_tree(norm, root);
+	out = xstrdup(in ? in : norm);
+	free(norm);
+	return out;
 }
 
 static enum report_severity severity_of(const char *name)

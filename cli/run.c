@@ -97,7 +97,7 @@ static void finish_run(const char *db_path, long long run_id, pid_t pid, int sta
 	char err[512], now[32];
 	sqlite3 *db = kdb_open(db_path, KDB_CREATE, err, sizeof err);
 	sqlite3_stmt *st;
-	long long found = 0;
+	long long found = 0, seen = 0;
 
 	if (!db) {
 		fprintf(stderr, "kcsan-scan run: cannot record the end of the run: %s\n", err);
@@ -112,15 +112,21 @@ static void finish_run(const char *db_path, long long run_id, pid_t pid, int sta
 	if (sqlite3_step(st) != SQLITE_DONE)
 		fprintf(stderr, "kcsan-scan run: cannot record the end of the run: %s\n", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
-	st = kdb_prepare(db, "SELECT count(*) FROM races WHERE run_id = ?1");
+	/* Seen: every race this run's processes reported (run_races), also
+	 * those an earlier run found; new: those this run found first (their
+	 * races row keeps the run that made it). */
+	st = kdb_prepare(db, "SELECT count(*), (SELECT count(*) FROM races WHERE run_id = ?1)"
+			     " FROM run_races WHERE run_id = ?1");
 	sqlite3_bind_int64(st, 1, run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		found = sqlite3_column_int64(st, 0);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		seen = sqlite3_column_int64(st, 0);
+		found = sqlite3_column_int64(st, 1);
+	}
 	sqlite3_finalize(st);
 	kdb_close(db);
-	if (found)
-		fprintf(stderr, "kcsan-scan run: %lld new race(s) recorded in %s (see 'kcsan-scan report')\n",
-			found, db_path);
+	if (seen || found)
+		fprintf(stderr, "kcsan-scan run: %lld %s seen (%lld new) recorded in %s (see 'kcsan-scan report')\n",
+			seen, seen == 1 ? "race" : "races", found, db_path);
 }
 
 /* Inserts the runs row; returns its id.  Dies (status 2) on failure. */

@@ -4,6 +4,7 @@
 #include "races.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* One row per pair of access sites (the fingerprint): a new one counts one
  * observation, a known one one more.  A run id that is not in runs (the
@@ -26,6 +27,11 @@ static const char upsert_sql[] =
  * whatever libsqlite3 the system has, which may predate it (3.35). */
 static const char lookup_sql[] = "SELECT id, observations FROM races WHERE fingerprint = ?1";
 
+/* This run saw the race (new or not), once per run: what `kcsan-scan run`
+ * counts at its end.  Nothing for a run id that is not in runs. */
+static const char sighting_sql[] =
+	"INSERT OR IGNORE INTO run_races(run_id, race_id) SELECT id, ?2 FROM runs WHERE id = ?1";
+
 static const char frame_sql[] =
 	"INSERT INTO race_frames(race_id, side, depth, function, file, line, module_offset)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
@@ -35,10 +41,11 @@ int kdb_races_prepare(struct kdb_races *w, const struct kdb_sqlite_fns *sq, sqli
 	int rc;
 
 	w->sq = sq;
-	w->upsert = w->lookup = w->frame = NULL;
+	w->upsert = w->lookup = w->frame = w->sighting = NULL;
 	if ((rc = sq->prepare_v2(db, upsert_sql, -1, &w->upsert, NULL)) != SQLITE_OK ||
 	    (rc = sq->prepare_v2(db, lookup_sql, -1, &w->lookup, NULL)) != SQLITE_OK ||
-	    (rc = sq->prepare_v2(db, frame_sql, -1, &w->frame, NULL)) != SQLITE_OK)
+	    (rc = sq->prepare_v2(db, frame_sql, -1, &w->frame, NULL)) != SQLITE_OK ||
+	    (rc = sq->prepare_v2(db, sighting_sql, -1, &w->sighting, NULL)) != SQLITE_OK)
 		kdb_races_finalize(w);
 	return rc;
 }
@@ -49,7 +56,8 @@ void kdb_races_finalize(struct kdb_races *w)
 	w->sq->finalize(w->upsert);
 	w->sq->finalize(w->lookup);
 	w->sq->finalize(w->frame);
-	w->upsert = w->lookup = w->frame = NULL;
+	w->sq->finalize(w->sighting);
+	w->upsert = w->lookup = w->frame = w->sighting = NULL;
 }
 
 static void bind_text_or_null(const struct kdb_sqlite_fns *sq, sqlite3_stmt *st, int col, const char *s)
@@ -146,10 +154,71 @@ int kdb_races_write(struct kdb_races *w, const struct kdb_race *r)
 		rc = SQLITE_CORRUPT;    /* the row just written is not there */
 	}
 	sq->reset(w->lookup);
-	if (rc != SQLITE_OK || seen != 1)
+	if (rc != SQLITE_OK)
+		return rc;
+	sq->bind_int64(w->sighting, 1, r->run_id);
+	sq->bind_int64(w->sighting, 2, id);
+	if ((rc = run(sq, w->sighting)) != SQLITE_OK || seen != 1)
 		return rc;
 	rc = write_frames(w, id, "a", r->a);
 	if (rc == SQLITE_OK)
 		rc = write_frames(w, id, "b", r->b);
 	return rc;
+}
+
+/* Appends the component IN[0..LEN) at OUT, after a '/' unless OUT starts
+ * the path or follows the root: returns the new end.  Never overtakes the
+ * input: the '/' written replaces one that was read. */
+static char *append(char *path, char *out, const char *in, size_t len)
+{
+	if (out > path && out[-1] != '/')
+		*out++ = '/';
+	memmove(out, in, len);
+	return out + len;
+}
+
+void kdb_path_normalize(char *path)
+{
+	int absolute = path[0] == '/';
+	/* OUT is the end of the result, written over PATH as it is read.  KEEP
+	 * is the length of its prefix that no '..' may remove: the root, or
+	 * the leading '..'s of a relative path. */
+	char *in = path, *out = path + absolute;
+	size_t keep = (size_t)absolute;
+
+	while (*in) {
+		const char *slash;
+		size_t len;
+
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		slash = strchr(in, '/');
+		len = slash ? (size_t)(slash - in) : strlen(in);
+		if (len == 1 && in[0] == '.') {
+			/* './': nothing */
+		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
+			if ((size_t)(out - path) > keep) {
+				/* 'dir/..': drop the last component (and its '/'). */
+				char *q = out;
+
+				while (q > path + keep && q[-1] != '/')
+					q--;
+				out = q > path + keep ? q - 1 : path + keep;
+			} else if (!absolute) {
+				/* Above the start of a relative path: kept, since
+				 * what it names depends on where the path is read. */
+				out = append(path, out, in, len);
+				keep = (size_t)(out - path);
+			}
+			/* (Above the root: '/..' is '/'.) */
+		} else {
+			out = append(path, out, in, len);
+		}
+		in += len;
+	}
+	if (out == path)
+		*out++ = '.';
+	*out = '\0';
 }

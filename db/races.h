@@ -51,7 +51,7 @@ struct kdb_race {
  * and used for every race written on it. */
 struct kdb_races {
 	const struct kdb_sqlite_fns *sq;
-	sqlite3_stmt *upsert, *lookup, *frame;
+	sqlite3_stmt *upsert, *lookup, *frame, *sighting;
 };
 
 /* Prepares W's statements on DB.  Returns SQLITE_OK, or the error (then
@@ -59,12 +59,24 @@ struct kdb_races {
 int kdb_races_prepare(struct kdb_races *w, const struct kdb_sqlite_fns *sq, sqlite3 *db);
 
 /* Records one observation of R: a new races row with its frames, or one
- * more observation of the row with R's fingerprint (its first stack kept).
+ * more observation of the row with R's fingerprint (its first stack kept),
+ * and R's run's sighting of it (run_races) when R's run is in runs.
  * No transaction of its own: the caller makes one around it, so that a row
  * is never left without its frames.  Returns SQLITE_OK or the error. */
 int kdb_races_write(struct kdb_races *w, const struct kdb_race *r);
 
 /* Finalises W's statements (before the connection is closed). */
 void kdb_races_finalize(struct kdb_races *w);
+
+/* Normalises the source path PATH in place, lexically (no file system
+ * access: the path may name a file of another machine): duplicate slashes
+ * and '.' components go, 'dir/..' collapses.  A '..' that climbs above the
+ * start of a relative path is kept ('../a/../b' -> '../b'); above '/' it is
+ * dropped.  An empty result is '.'.  Symbolic links are not followed, so
+ * 'link/..' may name another directory than the lexical result: the
+ * compiler wrote the path lexically too (an #include through 'dir/../').
+ * Used by the runtime (DWARF file names) and the report (rows written by
+ * an older runtime); no allocation, so the runtime may call it anywhere. */
+void kdb_path_normalize(char *path);
 
 #endif

@@ -14,13 +14,13 @@
 --   * scan results, recomputed from all facts at the end of every scan:
 --     function_summaries, candidates, pairs, findings, finding_locations.
 --   * dynamic results, filled by the runtime (db/races.c): runs, races,
---     race_frames, race_evidence.
+--     race_frames, run_races, race_evidence.
 --   * inline suppressions, read by the scan from the source: suppressions.
 --
 -- A file is taken for a kcsan-scan database only when it has every table
 -- and column below (db/db.c); user_version alone proves nothing.
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 CREATE TABLE IF NOT EXISTS scans (
     id            INTEGER PRIMARY KEY,
@@ -233,10 +233,21 @@ CREATE TABLE IF NOT EXISTS race_frames (
     side           TEXT NOT NULL CHECK (side IN ('a', 'b')),  -- the races row's a_* or b_* side
     depth          INTEGER NOT NULL,      -- 0: the access, 1: its caller, ...
     function       TEXT NOT NULL,         -- '?' when no symbol names the code
-    file           TEXT,                  -- NULL when the code has no line information
+    file           TEXT,                  -- normalised; NULL when the code has no line information
+                                          -- (then line is NULL too; a line is never 0)
     line           INTEGER,
     module_offset  TEXT NOT NULL,         -- 'module+0xoffset' of the code address
     PRIMARY KEY (race_id, side, depth)
+);
+
+-- Which runs saw which races: one row per (run, race), whether the run
+-- found the race or saw again one that an earlier run found (races.run_id
+-- is the run that found it, and stays).  `kcsan-scan run` counts a run's
+-- races from here; a program not started by it (no runs row) adds none.
+CREATE TABLE IF NOT EXISTS run_races (
+    run_id         INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    race_id        INTEGER NOT NULL REFERENCES races(id) ON DELETE CASCADE,
+    PRIMARY KEY (run_id, race_id)
 );
 
 -- What `report` shows: static findings written by the scan (origin

@@ -232,14 +232,27 @@ static void object_name(const volatile void *ptr, char *out, size_t n)
 static void make_side(struct kdb_race_side *s, const struct kcsan_access_info *a,
 		      const struct site *st, struct site *sites, struct kdb_frame *frames)
 {
-	s->function = st->func[0] ? st->func : "?";
-	s->file = st->file[0] ? st->file : NULL;
-	s->line = st->line;
 	s->access = access_name(a->type);
 	s->marked = (a->type & KCSAN_ACCESS_ATOMIC) != 0;
 	s->tid = a->tid;
 	s->frames = frames;
 	s->nframes = stack_frames(a, st, sites, frames);
+	/* The side's location: the access's own when it has a line, else the
+	 * innermost caller that has one (code the compiler gives line 0, or
+	 * a function without debug information, called from the program's
+	 * own code), so that a race is not shown at a line 0 or at none when
+	 * its stack says where it is; NULL file and line when no frame has a
+	 * line (the report then says the line is unknown). */
+	s->function = st->func[0] ? st->func : "?";
+	s->file = NULL;
+	s->line = 0;
+	for (int i = 0; i < s->nframes; i++)
+		if (frames[i].file && frames[i].line > 0) {
+			s->function = frames[i].function;
+			s->file = frames[i].file;
+			s->line = frames[i].line;
+			break;
+		}
 }
 
 /* Writes one record through W (the races row, bound from the two sides,

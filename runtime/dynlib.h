@@ -2,8 +2,8 @@
  *
  * The runtime records races in the database and reads the static pass's
  * candidates from it (libsqlite3), and maps code addresses to source lines
- * (libdw).  A program run without KCSAN_DB, or without debug information,
- * needs neither, so neither is linked: each is loaded once, here, for every
+ * (libdw), for the reports and the database.  A program that reports no
+ * race and runs without KCSAN_DB needs neither, so neither is linked: each is loaded once, here, for every
  * part of the runtime that uses it, and its functions are called through
  * these tables. */
 #ifndef KCSAN_RT_DYNLIB_H

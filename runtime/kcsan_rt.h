@@ -249,9 +249,10 @@ __attribute__((visibility("default"))) unsigned long kcsan_rt_reports(void);
 void kcsan_db_record(const struct kcsan_access_info *watcher,
 		     const struct kcsan_access_info *other);
 
-/* srcline.c: source file and line of code address pc (an instruction
- * address, not a return address); 1 if found.  Not thread-safe: callers
- * serialise (dbwrite.c's lock). */
+/* srcline.c: source file (absolute when DWARF allows, normalised) and
+ * line (never 0) of code address pc (an instruction address, not a return
+ * address); 1 if found, else file is "" and line 0.  Thread-safe (its own
+ * lock); 0 from a nested context. */
 int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line);
 
 /* symbolize.c: 1 if a function name was found for pc; *module (or NULL)

@@ -5,9 +5,9 @@
  *   BUG: KCSAN: data-race in reader / writer
  *
  *   write (reordered) to 0x5581e0c4c014 of 4 bytes by thread 2:
- *    #0 writer+0x2b (/tmp/mp+0x12ab)
+ *    #0 writer /src/mp.c:12 (/tmp/mp+0x12ab)
  *     |
- *     +-> reordered to: writer+0x61 (/tmp/mp+0x12e1)
+ *     +-> reordered to: writer /src/mp.c:13 (/tmp/mp+0x12e1)
  *
  *   read to 0x5581e0c4c014 of 4 bytes by thread 3:
  *    #0 reader+0x1f (/tmp/mp+0x131f)
@@ -17,9 +17,13 @@
  *
  * Code locations are return addresses of the calls into the runtime minus
  * one (inside the instrumented call instruction), symbolised by
- * symbolize.c (dladdr, then the module's ELF .symtab); module+offset is
- * always printed too, for `addr2line -e module offset` (no in-process DWARF
- * reader, no fork of addr2line: a report must work from any thread).
+ * symbolize.c (dladdr, then the module's ELF .symtab) and, for the source
+ * file and line, srcline.c (the DWARF line table, through libdw loaded on
+ * first use): "function file:line" when the line is known, else
+ * "function+offset".  module+offset is always printed too, for
+ * `addr2line -e module offset`.  No fork of addr2line: a report must work
+ * from any thread.  A report from a nested context (a signal handler) gets
+ * no line: srcline.c's lock may be held by the very code it interrupted.
  *
  * Each report is formatted into one buffer and written with one write(2), so
  * concurrent reports do not interleave.  With dedup=1 a pair of code
@@ -83,15 +87,19 @@ static int seen_before(uintptr_t a, uintptr_t b, int reordered)
 	return 0;
 }
 
-/* "func+0xoff (module+0xoff)" for the instruction before return address ip
- * (the call into the runtime). */
+/* "func file:line (module+0xoff)", or "func+0xoff (module+0xoff)" when the
+ * line is not known, for the instruction before return address ip (the
+ * call into the runtime). */
 static void symbolize(struct rt_buf *b, uintptr_t ip)
 {
 	uintptr_t pc = ip ? ip - 1 : 0, foff = 0, moff = 0;
 	const char *mod;
-	char fn[256];
+	char fn[256], file[512];
+	int line = 0, have_fn = kcsan_symbolize(pc, fn, sizeof(fn), &foff, &mod, &moff);
 
-	if (kcsan_symbolize(pc, fn, sizeof(fn), &foff, &mod, &moff))
+	if (pc && kcsan_srcline(pc, file, sizeof(file), &line))
+		rt_bprintf(b, "%s %s:%d ", have_fn ? fn : "?", file, line);
+	else if (have_fn)
 		rt_bprintf(b, "%s+0x%lx ", fn, (unsigned long)foff);
 	if (mod)
 		rt_bprintf(b, "(%s+0x%lx)", mod, (unsigned long)moff);

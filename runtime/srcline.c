@@ -1,16 +1,32 @@
 /*
- * srcline.c — code address to source file and line, for the database.
+ * srcline.c — code address to source file and line, for the text report
+ * and the database.
  *
- * The DWARF line table is read with elfutils' libdw, loaded with dlopen (dynlib.c) on
- * the first use: programs that never record a race into a database (no
- * KCSAN_DB) neither link nor load it, and a machine without libdw still
- * gets reports, only without file:line (module+offset stays in the text
- * report).  Reports are rare; each module's Dwarf handle is opened once and
- * kept.  The CU containing the address is found by walking the CUs and
+ * The DWARF line table is read with elfutils' libdw, loaded with dlopen
+ * (dynlib.c) on the first use: programs that report no race (and read no
+ * candidates) neither link nor load it, and a machine without libdw still
+ * gets reports, only without file:line (function+offset and module+offset
+ * in the text report).  Reports are rare; each module's Dwarf handle is
+ * opened once and kept.  The CU containing the address is found by walking the CUs and
  * asking each whether it covers the address (dwarf_haspc), which works with
  * or without .debug_aranges (clang emits none).
  *
- * Not thread-safe on its own: dbwrite.c calls it under its lock.
+ * Called by report.c (the text report's file:line) and dbwrite.c (the
+ * database's, under db_lock), from any thread: libdw and the module table
+ * are not thread-safe, so lookups are serialised by srcline_lock, which is
+ * held for nothing else (no lock of the runtime is taken under it:
+ * dbwrite.c's db_lock -> srcline_lock is the only order, and report.c
+ * holds none).  Never from a nested context (a signal
+ * handler may have interrupted this thread's lookup, holding the lock, and
+ * libdw allocates): those reports keep function+offset.  A fork() taken
+ * while another thread looked up leaves the child with libdw's state half
+ * updated, so that child gives up lines altogether (srcline_broken)
+ * rather than wait for a lock nobody will release.
+ *
+ * File names are made absolute with the compilation unit's DW_AT_comp_dir
+ * when relative, and normalised lexically (kdb_path_normalize): an
+ * #include through 'dir/../' must not give a second name to one file.
+ * Line 0 (code the compiler attributes to no line) counts as unknown.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -19,12 +35,34 @@
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../db/races.h"
+
 #include "dynlib.h"
 #include "kcsan_rt.h"
+
+static pthread_mutex_t srcline_lock = PTHREAD_MUTEX_INITIALIZER;
+static int srcline_busy;	/* a lookup holds srcline_lock */
+static int srcline_broken;	/* forked during another thread's lookup */
+
+static void srcline_child_after_fork(void)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+	if (srcline_busy)
+		srcline_broken = 1;
+	srcline_busy = 0;
+	memcpy(&srcline_lock, &fresh, sizeof(fresh));
+}
+
+__attribute__((constructor)) static void srcline_register_fork(void)
+{
+	pthread_atfork(NULL, NULL, srcline_child_after_fork);
+}
 
 
 #define MAX_MODULES 32
@@ -52,7 +90,7 @@ static Dwarf *module_dwarf(const char *path)
 	return modules[nmodules++].dbg;
 }
 
-int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
+static int lookup(uintptr_t pc, char *file, size_t fn, int *line)
 {
 	Dl_info di;
 	const ElfW(Ehdr) *eh;
@@ -105,10 +143,32 @@ int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
 				snprintf(file, fn, "%s/%s", dir, src);
 			else
 				snprintf(file, fn, "%s", src);
-			return 1;
+			kdb_path_normalize(file);
+			return *line > 0;
 		}
 		off = next;
 	}
 	*line = 0;
 	return 0;
+}
+
+int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
+{
+	int found = 0;
+
+	file[0] = '\0';
+	*line = 0;
+	if (kcsan_get_ctx()->nested || __atomic_load_n(&srcline_broken, __ATOMIC_RELAXED))
+		return 0;
+	pthread_mutex_lock(&srcline_lock);
+	__atomic_store_n(&srcline_busy, 1, __ATOMIC_RELAXED);
+	found = lookup(pc, file, fn, line);
+	if (!found) {
+		/* Line 0, or nothing: no half answer (a file without a line). */
+		file[0] = '\0';
+		*line = 0;
+	}
+	__atomic_store_n(&srcline_busy, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&srcline_lock);
+	return found;
 }

@@ -126,6 +126,98 @@ f = [f for f in d["findings"] if f["evidence"] == ["dynamic"]]
 assert f and f[0]["variable"] == "hits" and f[0]["kind"] == "data-race", d'
 }
 
+# Reports people can read: a race between two functions of a header that
+# the program includes through '../' (DWARF: validate/../include/racy.h).
+# The stderr report gives each access's file:line (module+offset after
+# it); the database and the JSON report give the normalised path and a
+# line, never 0; run's last line counts the races seen, new or not.
+header_lines() {
+	c=$1 db=hdr-$c.db
+	rm -rf hdr-$c && cp -r "$TOP/tests/e2e/data/dynamic/hdr" hdr-$c || return 1
+	(cd hdr-$c && KCSAN_CC=$c "$KS" cc -O1 -g -o prog validate/prog.c) || return 1
+	found=0 again=0
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		KCSAN_OPTIONS=skip_watch=20:udelay=50 "$KS" run --db $db --timeout 120 -- ./hdr-$c/prog 20 \
+			>/dev/null 2>hdr.err || { cat hdr.err; return 1; }
+		[ "$(races $db)" -ge 1 ] || continue
+		if [ $found -eq 0 ]; then
+			found=$try
+			cp hdr.err hdr-first.err
+			# stderr: function, then file:line, then module+offset.
+			grep -Eq '^ #0 racy_(bump|peek) [^ ]*/include/racy\.h:[1-9][0-9]* \(.*\+0x[0-9a-f]+\)$' hdr.err ||
+				{ echo "no 'function file:line (module+offset)' frame:"; cat hdr.err; return 1; }
+			! grep -q '/\.\./' hdr.err || { echo "un-normalised path:"; cat hdr.err; return 1; }
+			expect_in hdr.err "races\{0,1\} seen ([1-9][0-9]* new) recorded in" || return 1
+		elif grep -q 'race.* seen (0 new)' hdr.err; then
+			again=$try
+			break
+		fi
+	done
+	echo "first race on run $found, seen again (0 new) on run $again"
+	[ $found -gt 0 ] && [ $again -gt 0 ] || { cat hdr.err; return 1; }
+	[ "$(sqlite3 $db "SELECT count(*) FROM races WHERE a_file LIKE '%/../%' OR b_file LIKE '%/../%'
+	                  OR a_line IS NULL OR a_line < 1 OR b_line < 1")" -eq 0 ] ||
+		{ sqlite3 $db 'SELECT * FROM races'; return 1; }
+	[ "$(sqlite3 $db "SELECT count(*) FROM race_frames WHERE file LIKE '%/../%' OR line < 1
+	                  OR (file IS NULL) <> (line IS NULL)")" -eq 0 ] ||
+		{ sqlite3 $db 'SELECT * FROM race_frames'; return 1; }
+	"$KS" report --db $db --format json >hdr.json || return 1
+	python3 - hdr.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["evidence"] == ["dynamic"]]
+assert f, d
+for loc in f[0]["locations"]:
+    assert loc["file"].endswith("/include/racy.h") and "/../" not in loc["file"], loc
+    assert isinstance(loc["line"], int) and loc["line"] > 0, loc
+for stack in f[0]["dynamic"]["stacks"]:
+    for fr in stack:
+        assert fr["file"] is None or "/../" not in fr["file"], fr
+        assert (fr["file"] is None) == (fr["line"] is None), fr
+        assert fr["line"] is None or fr["line"] > 0, fr
+print([(l["function"], l["file"].split("/")[-2:], l["line"]) for l in f[0]["locations"]])
+PY
+}
+
+# Code at line 0 (clang gives '#line 0' code that line, as it does code it
+# merges): no races row, frame or report line says 0; the write's side is
+# placed at its caller, writer() at line0.c:37.
+line_zero() {
+	db=l0.db
+	KCSAN_CC=clang "$KS" cc -O1 -g -o line0 "$TOP/tests/e2e/data/dynamic/line0.c" || return 1
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		KCSAN_OPTIONS=skip_watch=20:udelay=50 "$KS" run --db $db --timeout 120 -- ./line0 20 >/dev/null 2>l0.err
+		[ "$(races $db)" -ge 1 ] && break
+	done
+	[ "$(races $db)" -ge 1 ] || { echo "no race in $try runs"; return 1; }
+	sqlite3 $db 'SELECT a_function, a_line, b_function, b_line FROM races'
+	[ "$(sqlite3 $db 'SELECT count(*) FROM races WHERE a_line = 0 OR b_line = 0')" -eq 0 ] || return 1
+	[ "$(sqlite3 $db 'SELECT count(*) FROM race_frames WHERE line = 0')" -eq 0 ] || return 1
+	[ "$(sqlite3 $db "SELECT count(*) FROM races WHERE (a_function = 'writer' AND a_line = 37)
+	                  OR (b_function = 'writer' AND b_line = 37)")" -eq 1 ] || return 1
+	! grep -q '\.c:0\b' l0.err || { cat l0.err; return 1; }
+	"$KS" report --db $db --format json >l0.json || return 1
+	python3 - l0.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["findings"]
+assert f, d
+for x in f:
+    for loc in x["locations"]:
+        assert loc["line"] is None or loc["line"] > 0, loc
+    for stack in x["dynamic"]["stacks"]:
+        for fr in stack:
+            assert fr["line"] is None or fr["line"] > 0, fr
+PY
+	"$KS" report --db $db --format sarif | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for r in d["runs"][0]["results"]:
+    for l in r["locations"]:
+        reg = l["physicalLocation"].get("region")
+        assert reg is None or reg["startLine"] > 0, l'
+}
+
 # Processes that create one database at the same time all record their run.
 concurrent_create() {
 	for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -161,6 +253,10 @@ for c in clang gcc; do
 done
 check "two processes write one database at once" two_writers
 check "a race without a static candidate: evidence dynamic" dynamic_only
+check "a write at line 0 (clang): placed at its caller, never line 0" line_zero
+for c in clang gcc; do
+	check "header through '../' ($c): file:line on stderr, normalised paths, races seen" header_lines $c
+done
 check "three runs creating one database at once all record" concurrent_create
 check "abort right after a report keeps the report" abort_keeps
 finish

@@ -3,7 +3,9 @@
  * with the linked SQLite in its function table), read back by
  * cli/report_load.c.  Each side's stack is rows of race_frames, in depth
  * order; a race seen again keeps its first stack; a side that is not
- * known has no frames; deleting a race deletes its frames. */
+ * known has no frames; deleting a race deletes its frames; each run's
+ * sightings are rows of run_races; paths are shown normalised and an
+ * unknown line as null, never 0. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -106,7 +108,11 @@ static void expect_frame(json_t *stacks, int side, int depth, const char *fn, co
 		cr_assert_str_eq(json_string_value(json_object_get(fr, "file")), file);
 	else
 		cr_assert(json_is_null(json_object_get(fr, "file")));
-	cr_assert_eq(json_integer_value(json_object_get(fr, "line")), line);
+	/* An unknown line is null: a 0 would read as a place in the file. */
+	if (line)
+		cr_assert_eq(json_integer_value(json_object_get(fr, "line")), line);
+	else
+		cr_assert(json_is_null(json_object_get(fr, "line")), "line of frame %d: not null", depth);
 }
 
 Test(races, frames_are_rows_read_back_in_depth_order)
@@ -190,4 +196,78 @@ Test(races, deleting_a_race_deletes_its_frames)
 	cr_assert_eq(count("SELECT count(*) FROM race_frames"), 5);
 	cr_assert_eq(count("SELECT count(*) FROM race_frames f JOIN races r ON r.id = f.race_id"
 			   " WHERE r.fingerprint = 'rb'"), 5);
+}
+
+Test(races, each_run_that_sees_a_race_is_recorded_once)
+{
+	struct kdb_race r = { .fingerprint = "r1", .run_id = 1, .kind = "data-race",
+			      .a = &writer, .b = &reader, .now = "2026-12-04T01:00:00Z" };
+	struct kdb_race again = r, later = r, outside = r;
+	const struct kdb_race *rs[] = { &r, &again, &later, &outside };
+
+	cr_assert_eq(sqlite3_exec(db, "INSERT INTO runs(id, command, cwd, started_at) VALUES"
+				  " (1, '[]', '/', 'x'), (2, '[]', '/', 'y')", NULL, NULL, NULL), SQLITE_OK);
+	later.run_id = 2;
+	outside.run_id = 7;	/* not in runs: a program not started by run */
+	write_races(rs, 4);
+	cr_assert_eq(count("SELECT observations FROM races"), 4);
+	/* Found by run 1, which it keeps; seen by runs 1 and 2. */
+	cr_assert_eq(count("SELECT run_id FROM races"), 1);
+	cr_assert_eq(count("SELECT count(*) FROM run_races"), 2);
+	cr_assert_eq(count("SELECT count(*) FROM run_races WHERE run_id = 2"), 1);
+	cr_assert_eq(sqlite3_exec(db, "DELETE FROM races", NULL, NULL, NULL), SQLITE_OK);
+	cr_assert_eq(count("SELECT count(*) FROM run_races"), 0);
+}
+
+/* Rows written by a runtime that did not normalise DWARF's names. */
+Test(races, report_shows_paths_normalised)
+{
+	static const struct kdb_frame frames[] = {
+		{ "put", "/src/validate/../../src/./inc//deep.h", 5, "./deep+0x65ec" },
+	};
+	struct kdb_race_side side = writer;
+	struct kdb_race r = { .fingerprint = "r1", .run_id = -1, .kind = "data-race",
+			      .a = &side, .b = &reader, .now = "2026-12-04T01:00:00Z" };
+	const struct kdb_race *rs[] = { &r };
+	json_t *doc, *stacks, *loc;
+
+	side.file = frames[0].file;
+	side.frames = frames;
+	side.nframes = 1;
+	write_races(rs, 1);
+	stacks = report_stacks(&doc);
+	expect_frame(stacks, 0, 0, "put", "/src/inc/deep.h", 5);
+	loc = json_array_get(json_object_get(json_array_get(json_object_get(doc, "findings"), 0),
+					     "locations"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(loc, "file")), "/src/inc/deep.h");
+	json_decref(doc);
+}
+
+static void expect_normal(const char *in, const char *want)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof buf, "%s", in);
+	kdb_path_normalize(buf);
+	cr_assert_str_eq(buf, want, "'%s'", in);
+}
+
+Test(races, paths_are_normalised_lexically)
+{
+	/* The path: the '..'s that climb above a relative path stay. */
+	expect_normal("validate/../../../include/ck_stack.h", "../../include/ck_stack.h");
+	expect_normal("/ck/regressions/ck_stack/validate/../../../include/ck_stack.h", "/ck/include/ck_stack.h");
+	expect_normal("a//b/./c/", "a/b/c");
+	expect_normal("./a", "a");
+	expect_normal("../a/../b", "../b");
+	expect_normal("x/../../y", "../y");
+	expect_normal("../../a/b/../..", "../..");
+	expect_normal("a/b/../../..", "..");
+	expect_normal("a/..", ".");
+	expect_normal("", ".");
+	expect_normal("/", "/");
+	expect_normal("/..", "/");
+	expect_normal("/../a", "/a");
+	expect_normal("/a/b/../../..", "/");
+	expect_normal("//a//b", "/a/b");
 }
