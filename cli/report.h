@@ -44,6 +44,12 @@ struct report_dynamic {
 	char *first_seen;       /* earliest, ISO-8601 UTC */
 	struct report_frame *stack[2];  /* the two accesses of the first race */
 	int nframes[2];
+	/* How the races were joined to the static finding: "recorded" (the
+	 * runtime named the finding, race_evidence), "access pair" (one side
+	 * at the plain access, the other at the racing access), "plain
+	 * access" (one side at the plain access; the finding names no racing
+	 * access).  NULL for a race no static finding explains. */
+	const char *matched;
 };
 
 /* Where a finding stands against a baseline report (--baseline). */

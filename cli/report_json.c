@@ -66,10 +66,11 @@ static json_t *frames(const struct report_frame *fr, int n)
 
 json_t *report_json_dynamic(const struct report_dynamic *d)
 {
-	return json_pack("{s:I, s:b, s:o, s:[o, o]}",
+	return json_pack("{s:I, s:b, s:o, s:o, s:[o, o]}",
 		"observations", (json_int_t)d->observations,
 		"reordered", d->reordered,
 		"first_seen", report_json_string(d->first_seen),
+		"matched", report_json_string(d->matched),
 		"stacks", frames(d->stack[0], d->nframes[0]), frames(d->stack[1], d->nframes[1]));
 }
 

@@ -281,52 +281,75 @@ static int add_race(struct loader *ld, struct report_dynamic *d, int first, sqli
 	return 0;
 }
 
+/* Is side SIDE of race R at location L (file, line, kind of access)?
+ * FILE is L's file made canonical. */
+static int side_at(const struct race_site *r, int side, const struct report_location *l, const char *file)
+{
+	return r->line[side] == l->line && same_access(l->access, r->access[side]) && same_file(file, r->file[side]);
+}
+
+/* The location of F with ROLE, or NULL. */
+static const struct report_location *location_of(const struct report_finding *f, const char *role)
+{
+	for (int j = 0; j < f->nlocs; j++)
+		if (f->locs[j].role && strcmp(f->locs[j].role, role) == 0 && f->locs[j].file)
+			return &f->locs[j];
+	return NULL;
+}
+
 /*
- * The join by location: a race one of whose sides is at the plain access of
- * static finding F (same file, same line, same kind of access) confirms F.
+ * The join by the access pair: a race confirms static finding F when one
+ * of its sides is at F's plain access and the other at F's racing access
+ * (same file, same line, same kind of access), so that a race between
+ * other accesses on that line (a write-write race beside a missing
+ * acquire) confirms nothing.  A finding that names no racing access is
+ * joined by its plain access alone, and says so (report_dynamic.matched).
  * A race with race_evidence rows is joined by those only.  ONE selects a
  * race's RACE_COLUMNS by id.
  */
 static int join_races(struct loader *ld, struct report_finding *f, sqlite3_stmt *one)
 {
-	for (int j = 0; j < f->nlocs; j++) {
-		const struct report_location *l = &f->locs[j];
-		char *file;
+	const struct report_location *p = location_of(f, "plain-access"), *x = location_of(f, "racing-access");
+	char *pfile, *xfile;
 
-		if (!l->role || strcmp(l->role, "plain-access") != 0 || !l->file)
+	if (!p)
+		return 0;
+	pfile = canonical(p->file, ld->r->root);
+	xfile = x ? canonical(x->file, ld->r->root) : NULL;
+	for (size_t i = 0; i < ld->nraces; i++) {
+		struct race_site *r = &ld->races[i];
+		int rc, hit = 0;
+
+		if (r->linked)
 			continue;
-		file = canonical(l->file, ld->r->root);
-		for (size_t i = 0; i < ld->nraces; i++) {
-			struct race_site *r = &ld->races[i];
-			int rc, hit = 0;
-
-			if (r->linked)
-				continue;
-			for (int side = 0; side < 2; side++)
-				hit |= r->line[side] == l->line && same_access(l->access, r->access[side]) &&
-				       same_file(file, r->file[side]);
-			if (!hit || seen_race(ld, r->id))
-				continue;
-			sqlite3_bind_int64(one, 1, r->id);
-			if ((rc = sqlite3_step(one)) == SQLITE_ROW) {
-				if (add_race(ld, &f->dyn, !f->has_dynamic, one, 0) < 0) {
-					sqlite3_reset(one);
-					free(file);
-					return -1;
-				}
-				f->has_dynamic = 1;
-				f->evidence |= REPORT_EV_DYNAMIC;
+		for (int side = 0; side < 2; side++)
+			hit |= side_at(r, side, p, pfile) && (!x || side_at(r, 1 - side, x, xfile));
+		if (!hit || seen_race(ld, r->id))
+			continue;
+		sqlite3_bind_int64(one, 1, r->id);
+		if ((rc = sqlite3_step(one)) == SQLITE_ROW) {
+			if (add_race(ld, &f->dyn, !f->has_dynamic, one, 0) < 0) {
+				sqlite3_reset(one);
+				free(pfile);
+				free(xfile);
+				return -1;
 			}
-			sqlite3_reset(one);
-			if (rc != SQLITE_ROW) {
-				free(file);
-				return step_error(ld, "races");
-			}
-			r->joined = 1;
-			see_race(ld, r->id);
+			if (!f->dyn.matched)
+				f->dyn.matched = x ? "access pair" : "plain access";
+			f->has_dynamic = 1;
+			f->evidence |= REPORT_EV_DYNAMIC;
 		}
-		free(file);
+		sqlite3_reset(one);
+		if (rc != SQLITE_ROW) {
+			free(pfile);
+			free(xfile);
+			return step_error(ld, "races");
+		}
+		r->joined = 1;
+		see_race(ld, r->id);
 	}
+	free(pfile);
+	free(xfile);
 	return 0;
 }
 
@@ -385,6 +408,7 @@ static int load_static(struct loader *ld)
 			see_race(ld, sqlite3_column_int64(rs, 3));
 			if (add_race(ld, &f->dyn, !f->has_dynamic, rs, 0) < 0)
 				break;
+			f->dyn.matched = "recorded";
 			f->has_dynamic = 1;
 			f->evidence |= REPORT_EV_DYNAMIC;
 		}

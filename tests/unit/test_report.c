@@ -303,8 +303,14 @@ Test(report, json_every_finding_key_and_type)
 			json_t *d = json_object_get(f, "dynamic"), *stack, *fr;
 			size_t s, k;
 
-			expect_keys(d, (const char *[]){ "observations", "reordered", "first_seen", "stacks", NULL },
+			expect_keys(d, (const char *[]){ "observations", "reordered", "first_seen", "matched", "stacks",
+							 NULL },
 				    "dynamic");
+			/* how a static finding's races were joined; null for a race
+			 * no static finding explains */
+			cr_assert(json_array_size(json_object_get(f, "evidence")) == 2
+					  ? json_is_string(json_object_get(d, "matched"))
+					  : json_is_null(json_object_get(d, "matched")));
 			cr_assert(json_is_integer(json_object_get(d, "observations")));
 			cr_assert(json_is_boolean(json_object_get(d, "reordered")));
 			cr_assert(json_is_string(json_object_get(d, "first_seen")));
@@ -404,6 +410,7 @@ Test(report, static_finding_confirmed_by_races)
 	cr_assert_eq(json_integer_value(json_object_get(d, "observations")), 5);   /* 3 + 2 */
 	cr_assert(json_is_true(json_object_get(d, "reordered")));                   /* r2 was */
 	cr_assert_str_eq(json_string_value(json_object_get(d, "first_seen")), "2026-12-02T08:30:00Z");
+	cr_assert_str_eq(json_string_value(json_object_get(d, "matched")), "recorded");
 	/* stacks of the first race seen (r2), paths relative to the root */
 	stacks = json_object_get(d, "stacks");
 	fr = json_array_get(json_array_get(stacks, 0), 0);
@@ -661,27 +668,38 @@ Test(report, sarif_content)
 }
 
 /* A race without race_evidence rows confirms the static finding whose
- * plain access it hit: same file (absolute with "./" against the scan's
- * relative path), same line, same kind of access.  A race at that line but
- * with the other kind of access does not. */
-Test(report, race_joined_by_location)
+ * access pair it hit: one side at the plain access, the other at the
+ * racing access (same file, absolute with "./" against the scan's
+ * relative path, same line, same kind of access).  A race at the plain
+ * access's line with the other kind of access does not, and neither does
+ * one between the plain access and some other access (a write-write race
+ * on the line of a missing acquire confirmed it before). */
+Test(report, race_joined_by_access_pair)
 {
 	json_t *doc, *f;
 
-	add_finding("g1", "missing-release", "error", "src/mp.c", 12, NULL);
+	add_finding("g1", "missing-release", "error", "src/mp.c", 12, NULL);   /* write 12, racing read 22 */
 	add_race("q1", "missing-release", "x", 1, ROOT "/src/./mp.c", 12, ROOT "/src/mp.c", 22, 4,
 		 "2026-12-03T10:00:00Z", NULL, NULL, 0);
 	add_race("q2", "data-race", "x", 0, ROOT "/src/mp.c", 40, ROOT "/src/mp.c", 12, 1,
 		 "2026-12-03T10:00:00Z", NULL, NULL, 0);   /* side b at line 12 is a read */
+	add_race("q3", "data-race", "y", 0, ROOT "/src/mp.c", 12, ROOT "/src/mp.c", 50, 2,
+		 "2026-12-03T10:00:00Z", NULL, NULL, 0);   /* the plain access and another read */
 	doc = render_json(REPORT_JSON);
-	cr_assert_eq(json_array_size(json_object_get(doc, "findings")), 2);
+	cr_assert_eq(json_array_size(json_object_get(doc, "findings")), 3);
 	f = json_array_get(json_object_get(doc, "findings"), 0);
 	cr_assert_str_eq(json_string_value(json_object_get(f, "id")), "g1");
 	cr_assert_eq(json_array_size(json_object_get(f, "evidence")), 2);
-	cr_assert_eq(json_integer_value(json_object_get(json_object_get(f, "dynamic"), "observations")), 4);
-	f = json_array_get(json_object_get(doc, "findings"), 1);
-	cr_assert(is_dynamic_id(f));
-	cr_assert_str_eq(json_string_value(json_object_get(f, "kind")), "data-race");
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(f, "dynamic"), "observations")), 4,
+		     "q1 alone: q3 shares only the plain access");
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(f, "dynamic"), "matched")),
+			 "access pair");
+	for (int i = 1; i < 3; i++) {
+		f = json_array_get(json_object_get(doc, "findings"), i);
+		cr_assert(is_dynamic_id(f));
+		cr_assert_str_eq(json_string_value(json_object_get(f, "kind")), "data-race");
+		cr_assert(json_is_null(json_object_get(json_object_get(f, "dynamic"), "matched")));
+	}
 	json_decref(doc);
 }
 
