@@ -96,7 +96,10 @@ PY
 	kept=$(observations $db)
 	echo "status $rc; $made reports made, $kept recorded"
 	grep 'kcsan: cannot record' hl.err | head -3
-	[ $rc -eq 0 ] && [ "$made" -ge 30 ] && [ "$made" -eq "$kept" ] && ! grep -q 'cannot record' hl.err
+	# (2 children of at least 10 reports each: 20 is what the program
+	# promises; how many more the parent makes meanwhile is chance, and
+	# fewer since each text report looks its lines up)
+	[ $rc -eq 0 ] && [ "$made" -ge 20 ] && [ "$made" -eq "$kept" ] && ! grep -q 'cannot record' hl.err
 }
 
 check "stack overflow, null store (clang): a line on stderr, still SIGSEGV; own handler kept" overflow clang
