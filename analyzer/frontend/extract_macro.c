@@ -469,11 +469,8 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 	for (int a = 0; a < best->nargs; a++)
 		if (clang_Cursor_isNull(br.v[a]))
 			br.v[a] = br.in_type[a];
-	for (int a = 0; a < best->nargs; a++) {
-		char *t = inner_arg_text(x, h, best, a);
-
-		arg_list_add(&arglist, *t ? t : (free(t), NULL));
-	}
+	for (int a = 0; a < best->nargs; a++)
+		arg_list_add(&arglist, inner_arg_text(x, h, best, a));
 	/* (a use without arguments keeps "", as it always has) */
 	args = arg_list_text(&arglist);
 	if (!args)

@@ -233,7 +233,7 @@ void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor 
 
 		if (!t && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
 			t = spelling_of(fn);       /* a start routine, for pthread_create */
-		arg_list_add(&args, t && *t ? t : (free(t), NULL));
+		arg_list_add(&args, t);
 	}
 	/* (a call without arguments keeps "", as it always has) */
 	u.args = arg_list_text(&args);

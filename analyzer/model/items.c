@@ -387,6 +387,10 @@ void arg_list_parse(const char *text, struct arg_list *out)
 
 void arg_list_add(struct arg_list *l, char *text)
 {
+	if (text && !*text) {
+		free(text);
+		text = NULL;
+	}
 	l->v = xrealloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
 	l->v[l->n++] = text;
 }

@@ -176,7 +176,8 @@ struct arg_list {
 
 /* Splits argument list TEXT (NULL: no arguments) into OUT. */
 void arg_list_parse(const char *text, struct arg_list *out);
-/* Appends TEXT (NULL: an empty argument) to L (which takes it). */
+/* Appends TEXT (NULL or "": an empty argument) to L, which takes it
+ * (an empty text is freed and kept as NULL, as arg_list_parse reads it). */
 void arg_list_add(struct arg_list *l, char *text);
 /* The text of L (NULL when it has no argument).  The caller frees it. */
 char *arg_list_text(const struct arg_list *l);
