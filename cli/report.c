@@ -19,7 +19,7 @@
 
 static const char usage[] =
 	"[--db FILE] [--format text|json|sarif] [-o FILE] [--fail-on error|warning|note]\n"
-	"       [--baseline FILE] [--show-suppressed]";
+	"       [--min-confidence high|medium|low] [--baseline FILE] [--show-suppressed]";
 
 static int write_format(const struct report *r, enum report_format fmt, FILE *out)
 {
@@ -52,7 +52,7 @@ int report_render(sqlite3 *db, enum report_format fmt, FILE *out, char *err, siz
 int cmd_report(int argc, char **argv)
 {
 	const char *db_path = "kcsan.db", *format = "text", *output = NULL, *fail_on = NULL,
-		   *baseline = NULL;
+		   *baseline = NULL, *min_confidence = NULL;
 	int show_suppressed = 0;
 	const struct kopt opts[] = {
 		{ "db", 0, KOPT_STRING, &db_path, "FILE", "database to read (default ./kcsan.db)" },
@@ -62,6 +62,9 @@ int cmd_report(int argc, char **argv)
 		  "replaced atomically, a device or FIFO written through, a database refused" },
 		{ "fail-on", 0, KOPT_STRING, &fail_on, "LEVEL",
 		  "exit 1 if a listed finding of LEVEL (error, warning, note) or more severe exists" },
+		{ "min-confidence", 0, KOPT_STRING, &min_confidence, "LEVEL",
+		  "list, count and fail on only the findings at least this sure: high, medium or "
+		  "low (default: all)" },
 		{ "baseline", 0, KOPT_STRING, &baseline, "FILE",
 		  "an earlier --format json report: list and count only new findings; SARIF marks "
 		  "every result new, unchanged or absent" },
@@ -73,6 +76,7 @@ int cmd_report(int argc, char **argv)
 	int noperands, failed = 0;
 	enum report_format fmt;
 	enum report_severity level = REPORT_ERROR;
+	enum report_confidence least = REPORT_LOW;
 	struct report r, base;
 	struct output_file of = { 0 };
 	FILE *out = stdout;
@@ -86,6 +90,9 @@ int cmd_report(int argc, char **argv)
 		kdie(2, "report", "unknown format '%s' (use text, json or sarif)", format);
 	if (fail_on && report_parse_severity(fail_on, &level) < 0)
 		kdie(2, "report", "unknown level '%s' for --fail-on (use error, warning or note)", fail_on);
+	if (min_confidence && report_parse_confidence(min_confidence, &least) < 0)
+		kdie(2, "report", "unknown level '%s' for --min-confidence (use high, medium or low)",
+		     min_confidence);
 	if (output && !*output)
 		kdie(2, "report", "option '--output' needs a file name");
 	if (!*db_path)
@@ -116,6 +123,7 @@ int cmd_report(int argc, char **argv)
 			"these are the findings of the last scan that did%s\n", r.unfinished_scan,
 			fail_on ? " (exit status 2)" : "");
 	r.show_suppressed = show_suppressed;
+	r.min_confidence = least;
 	if (baseline)
 		report_apply_baseline(&r, &base);
 	else

@@ -19,6 +19,10 @@ enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_SARIF };
 /* In decreasing order: a lower value is more severe. */
 enum report_severity { REPORT_ERROR, REPORT_WARNING, REPORT_NOTE };
 
+/* How sure a finding is (analyzer/findings/evidence.h); a higher value is
+ * surer, and 0 (low) lists everything as report.min_confidence. */
+enum report_confidence { REPORT_LOW, REPORT_MEDIUM, REPORT_HIGH };
+
 /* Bits of report_finding.evidence. */
 #define REPORT_EV_STATIC  1u
 #define REPORT_EV_DYNAMIC 2u
@@ -69,15 +73,31 @@ struct report_suppression {
 	int used;               /* suppresses at least one finding */
 };
 
+/* Another pairing of a finding's site (finding_parts): its locations are
+ * the finding's locs[first_loc .. first_loc + nlocs - 1]. */
+struct report_part {
+	char *kind, *flag;      /* flag may be NULL */
+	char *message;
+	int first_loc, nlocs;
+};
+
 struct report_finding {
 	char *id;               /* stable fingerprint */
 	char *kind;
 	enum report_severity severity;
+	enum report_confidence confidence;
+	int strength;           /* order inside a confidence level (more first) */
+	char **facts;           /* the evidence behind the confidence */
+	int nfacts;
 	unsigned evidence;      /* REPORT_EV_* bits, never 0 */
 	char *message;
 	char *variable, *flag;  /* may be NULL */
 	struct report_location *locs;
 	int nlocs;
+	int nprimary;           /* locs[0 .. nprimary - 1] are the finding's own
+				   pairing; the parts' follow */
+	struct report_part *parts;
+	int nparts;
 	char *fix_file;         /* fix_suggestion != NULL means a fix is known */
 	int fix_line;
 	char *fix_suggestion;
@@ -98,6 +118,7 @@ struct report {
 	size_t nsuppressions;
 	/* Presentation, set by the caller before writing. */
 	int show_suppressed;    /* text and JSON list suppressed findings too */
+	enum report_confidence min_confidence;   /* list only findings this sure */
 	/* Filled by report_apply_baseline(): the baseline's findings that are
 	 * gone, and the counts. */
 	int has_baseline;
@@ -128,8 +149,15 @@ int report_load_baseline(const char *file, struct report *base, char *err, size_
  * Counts again (report_count). */
 void report_apply_baseline(struct report *r, struct report *base);
 
+/* How many of F's locations are its own pairing's (the parts' follow). */
+static inline int report_primary(const struct report_finding *f)
+{
+	return f->nparts ? f->nprimary : f->nlocs;
+}
+
 /* Does the text or JSON output list F?  Not a suppressed finding (unless
- * show_suppressed), and with a baseline only a new one. */
+ * show_suppressed), nor one less sure than min_confidence, and with a
+ * baseline only a new one. */
 int report_listed(const struct report *r, const struct report_finding *f);
 
 /* Fills R's counts: listed findings, their severities (suppressed ones
@@ -153,6 +181,9 @@ int report_fails(const struct report *r, enum report_severity level);
  * The parsers return 0, or -1 for an unknown name. */
 const char *report_severity_name(enum report_severity s);
 int report_parse_severity(const char *name, enum report_severity *s);
+/* "high", "medium", "low", and back (-1: not a level). */
+const char *report_confidence_name(enum report_confidence c);
+int report_parse_confidence(const char *name, enum report_confidence *c);
 int report_parse_format(const char *name, enum report_format *f);
 
 /* Rank of an evidence set for ordering: static+dynamic 0, dynamic 1, static 2. */
@@ -174,6 +205,7 @@ struct json_t *report_json_string(const char *s);       /* JSON null for NULL */
 struct json_t *report_json_finding(const struct report_finding *f);   /* docs/design.md §7 finding */
 struct json_t *report_json_dynamic(const struct report_dynamic *d);
 struct json_t *report_json_evidence(unsigned evidence);
+struct json_t *report_json_facts(const struct report_finding *f);    /* confidence_evidence */
 struct json_t *report_json_suppression(const struct report_suppression *s);
 /* Writes DOC (consumed) indented, with a final newline; 0 or -1. */
 int report_json_dump(struct json_t *doc, FILE *out);

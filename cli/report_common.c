@@ -1,7 +1,7 @@
 /* cli/report_common.c — small pieces of the report that every output format
  * shares: names of severities and formats, the evidence rank used for
  * ordering, which findings are listed and counted (suppressions, the
- * baseline), the --fail-on test, and the wording of location notes. */
+ * baseline, --min-confidence), the --fail-on test, and the wording of location notes. */
 #include "report.h"
 
 #include <stdio.h>
@@ -22,6 +22,23 @@ int report_parse_severity(const char *name, enum report_severity *s)
 	for (int i = 0; i < 3; i++)
 		if (strcmp(name, severity_names[i]) == 0) {
 			*s = (enum report_severity)i;
+			return 0;
+		}
+	return -1;
+}
+
+static const char *const confidence_names[] = { "low", "medium", "high" };
+
+const char *report_confidence_name(enum report_confidence c)
+{
+	return (unsigned)c < 3 ? confidence_names[c] : "low";
+}
+
+int report_parse_confidence(const char *name, enum report_confidence *c)
+{
+	for (int i = 0; i < 3; i++)
+		if (name && strcmp(name, confidence_names[i]) == 0) {
+			*c = (enum report_confidence)i;
 			return 0;
 		}
 	return -1;
@@ -50,6 +67,8 @@ int report_evidence_rank(unsigned evidence)
 int report_listed(const struct report *r, const struct report_finding *f)
 {
 	if (f->suppressed_by >= 0 && !r->show_suppressed)
+		return 0;
+	if (f->confidence < r->min_confidence)
 		return 0;
 	return f->baseline != REPORT_BASELINE_UNCHANGED && f->baseline != REPORT_BASELINE_ABSENT;
 }
@@ -99,6 +118,19 @@ const char *report_access_phrase(const char *access)
 	return "access to";
 }
 
+/* The flag that location L of F names: that of the pairing L belongs to
+ * (the finding's own, or one of its parts'). */
+static const char *flag_of(const struct report_finding *f, const struct report_location *l)
+{
+	long at = l - f->locs;
+
+	if (at >= 0 && at < f->nlocs)
+		for (int k = 0; k < f->nparts; k++)
+			if (at >= f->parts[k].first_loc && at < f->parts[k].first_loc + f->parts[k].nlocs)
+				return f->parts[k].flag;
+	return f->flag;
+}
+
 char *report_location_note(const struct report_finding *f, const struct report_location *l)
 {
 	const char *role = l->role ? l->role : "";
@@ -109,11 +141,11 @@ char *report_location_note(const struct report_finding *f, const struct report_l
 
 	if (strcmp(role, "publish") == 0) {
 		adj = "publishing ";
-		name = f->flag;
+		name = flag_of(f, l);
 		if (l->access && strcmp(l->access, "rmw") == 0)
 			phrase = "atomic update of";
 	} else if (strcmp(role, "consume") == 0) {
-		name = f->flag;
+		name = flag_of(f, l);
 	} else if (strcmp(role, "racing-access") == 0) {
 		adj = "racing ";
 		name = f->variable;

@@ -86,9 +86,18 @@ static json_t *location(const struct report_location *l)
 		"marked", l->marked);
 }
 
+json_t *report_json_facts(const struct report_finding *f)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < f->nfacts; i++)
+		json_array_append_new(a, report_json_string(f->facts[i]));
+	return a;
+}
+
 json_t *report_json_finding(const struct report_finding *f)
 {
-	json_t *o = json_object(), *locs = json_array();
+	json_t *o = json_object(), *locs = json_array(), *parts = json_array();
 
 	json_object_set_new(o, "id", report_json_string(f->id));
 	json_object_set_new(o, "kind", report_json_string(f->kind));
@@ -97,9 +106,24 @@ json_t *report_json_finding(const struct report_finding *f)
 	json_object_set_new(o, "message", report_json_string(f->message ? f->message : ""));
 	json_object_set_new(o, "variable", report_json_string(f->variable));
 	json_object_set_new(o, "flag", report_json_string(f->flag));
-	for (int i = 0; i < f->nlocs; i++)
+	json_object_set_new(o, "confidence", json_string(report_confidence_name(f->confidence)));
+	json_object_set_new(o, "confidence_evidence", report_json_facts(f));
+	for (int i = 0; i < report_primary(f); i++)
 		json_array_append_new(locs, location(&f->locs[i]));
 	json_object_set_new(o, "locations", locs);
+	/* The site's other pairings: other flags or counterparts of the same
+	 * plain access (one finding per site). */
+	for (int k = 0; k < f->nparts; k++) {
+		const struct report_part *p = &f->parts[k];
+		json_t *plocs = json_array();
+
+		for (int i = p->first_loc; i < p->first_loc + p->nlocs; i++)
+			json_array_append_new(plocs, location(&f->locs[i]));
+		json_array_append_new(parts, json_pack("{s:o, s:o, s:o, s:o}",
+			"kind", report_json_string(p->kind), "flag", report_json_string(p->flag),
+			"message", report_json_string(p->message), "locations", plocs));
+	}
+	json_object_set_new(o, "counterparts", parts);
 	if (f->fix_suggestion)
 		json_object_set_new(o, "fix", json_pack("{s:o, s:i, s:o}",
 			"file", report_json_string(f->fix_file),

@@ -353,11 +353,69 @@ static int join_races(struct loader *ld, struct report_finding *f, sqlite3_stmt 
 	return 0;
 }
 
+static void add_fact(struct report_finding *f, char *fact)
+{
+	f->facts = xrealloc(f->facts, (size_t)(f->nfacts + 1) * sizeof *f->facts);
+	f->facts[f->nfacts++] = fact;
+}
+
+/* Reads finding FID's evidence (ES) and other pairings (PS) into F, whose
+ * locations are loaded.  A part naming locations F lacks is cut to those
+ * it has (a database edited by hand must not make the writers read past
+ * the array). */
+static int load_parts_and_facts(struct loader *ld, struct report_finding *f, long long fid,
+				sqlite3_stmt *ps, sqlite3_stmt *es)
+{
+	int rc;
+
+	f->nprimary = f->nlocs;
+	sqlite3_bind_int64(ps, 1, fid);
+	while ((rc = sqlite3_step(ps)) == SQLITE_ROW) {
+		struct report_part *p;
+		int first = sqlite3_column_int(ps, 3), n = sqlite3_column_int(ps, 4);
+
+		if (first < 0 || first > f->nlocs)
+			first = f->nlocs;
+		if (n < 0 || n > f->nlocs - first)
+			n = f->nlocs - first;
+		if (f->nparts == 0)
+			f->nprimary = first;
+		f->parts = xrealloc(f->parts, (size_t)(f->nparts + 1) * sizeof *f->parts);
+		p = &f->parts[f->nparts++];
+		p->kind = col_text(ps, 0);
+		p->flag = col_text(ps, 1);
+		p->message = col_text(ps, 2);
+		p->first_loc = first;
+		p->nlocs = n;
+	}
+	sqlite3_reset(ps);
+	if (rc != SQLITE_DONE)
+		return step_error(ld, "finding parts");
+	sqlite3_bind_int64(es, 1, fid);
+	while ((rc = sqlite3_step(es)) == SQLITE_ROW)
+		add_fact(f, col_text(es, 0));
+	sqlite3_reset(es);
+	return rc == SQLITE_DONE ? 0 : step_error(ld, "finding evidence");
+}
+
+/* A race seen at run time is the surest evidence there is. */
+static void observed(struct report_finding *f)
+{
+	f->confidence = REPORT_HIGH;
+	f->severity = REPORT_ERROR;
+	add_fact(f, xstrdup("observed at run time"));
+}
+
 static int load_static(struct loader *ld)
 {
 	sqlite3_stmt *fs = kdb_prepare(ld->db,
 		"SELECT id, fingerprint, kind, severity, message, variable, flag,"
-		" fix_file, fix_line, fix_suggestion FROM findings ORDER BY id");
+		" fix_file, fix_line, fix_suggestion, confidence, strength FROM findings ORDER BY id");
+	sqlite3_stmt *ps = kdb_prepare(ld->db,
+		"SELECT kind, flag, message, first_seq, nlocs FROM finding_parts"
+		" WHERE finding_id = ?1 ORDER BY part");
+	sqlite3_stmt *es = kdb_prepare(ld->db,
+		"SELECT fact FROM finding_evidence WHERE finding_id = ?1 ORDER BY seq");
 	sqlite3_stmt *ls = kdb_prepare(ld->db,
 		"SELECT role, file, line, col, function, access, marked"
 		" FROM finding_locations WHERE finding_id = ?1 ORDER BY seq");
@@ -383,6 +441,9 @@ static int load_static(struct loader *ld)
 			f->fix_line = sqlite3_column_int(fs, 8);
 			f->fix_suggestion = col_text(fs, 9);
 		}
+		if (report_parse_confidence((const char *)sqlite3_column_text(fs, 10), &f->confidence) < 0)
+			f->confidence = REPORT_LOW;
+		f->strength = sqlite3_column_int(fs, 11);
 
 		sqlite3_bind_int64(ls, 1, fid);
 		while ((rc = sqlite3_step(ls)) == SQLITE_ROW) {
@@ -425,6 +486,10 @@ static int load_static(struct loader *ld)
 			status = -1;
 			break;
 		}
+		if ((status = load_parts_and_facts(ld, f, fid, ps, es)) < 0)
+			break;
+		if (f->has_dynamic)
+			observed(f);
 	}
 	if (status == 0 && rc != SQLITE_DONE)
 		status = step_error(ld, "findings");
@@ -432,6 +497,8 @@ static int load_static(struct loader *ld)
 	sqlite3_finalize(ls);
 	sqlite3_finalize(rs);
 	sqlite3_finalize(one);
+	sqlite3_finalize(ps);
+	sqlite3_finalize(es);
 	return status;
 }
 
@@ -553,6 +620,8 @@ static int load_dynamic_only(struct loader *ld)
 		if (add_race(ld, &f->dyn, 1, st, 13) < 0)
 			break;
 		f->has_dynamic = 1;
+		f->nprimary = f->nlocs;
+		observed(f);
 		f->message = race_message(f, f->dyn.reordered);
 		f->id = dynamic_id(ld, f, first_dynamic);
 	}
@@ -720,11 +789,18 @@ static int compare_findings(const void *pa, const void *pb)
 	int la = a->nlocs ? a->locs[0].line : 0, lb = b->nlocs ? b->locs[0].line : 0;
 	int c;
 
-	if (a->severity != b->severity)
-		return a->severity < b->severity ? -1 : 1;
+	/* Surest first (docs/design.md §7): confidence, then the strength
+	 * of the evidence (dynamic and static together first), then
+	 * severity, then the place. */
+	if (a->confidence != b->confidence)
+		return a->confidence > b->confidence ? -1 : 1;
 	c = report_evidence_rank(a->evidence) - report_evidence_rank(b->evidence);
 	if (c)
 		return c;
+	if (a->strength != b->strength)
+		return a->strength > b->strength ? -1 : 1;
+	if (a->severity != b->severity)
+		return a->severity < b->severity ? -1 : 1;
 	if ((c = strcmp(fa ? fa : "", fb ? fb : "")))
 		return c;
 	if (la != lb)
@@ -791,6 +867,15 @@ void report_free_findings(struct report_finding *fs, size_t n)
 			free(f->locs[j].access);
 		}
 		free(f->locs);
+		for (int j = 0; j < f->nparts; j++) {
+			free(f->parts[j].kind);
+			free(f->parts[j].flag);
+			free(f->parts[j].message);
+		}
+		free(f->parts);
+		for (int j = 0; j < f->nfacts; j++)
+			free(f->facts[j]);
+		free(f->facts);
 		free(f->id);
 		free(f->kind);
 		free(f->message);

@@ -226,7 +226,7 @@ static int thread_of(const struct report_finding *f, const struct report_locatio
 	int reader_plain = f->kind && strcmp(f->kind, "missing-acquire") == 0;
 	int flagged = 0;
 
-	for (int i = 0; i < f->nlocs; i++)
+	for (int i = 0; i < report_primary(f); i++)
 		flagged |= f->locs[i].role && (!strcmp(f->locs[i].role, "publish") || !strcmp(f->locs[i].role, "consume"));
 	*order = 1;
 	if (!strcmp(role, "publish")) {
@@ -277,13 +277,13 @@ static json_t *code_flows(const struct report_finding *f)
 	int flagged = 0, dynamic_only = !(f->evidence & REPORT_EV_STATIC) && f->has_dynamic;
 	json_t *threads = json_array();
 
-	for (int i = 0; i < f->nlocs; i++)
+	for (int i = 0; i < report_primary(f); i++)
 		flagged |= f->locs[i].role && (!strcmp(f->locs[i].role, "publish") || !strcmp(f->locs[i].role, "consume"));
 	for (int t = 0; t < 2; t++) {
 		json_t *locs = json_array();
 
 		for (int order = 1; order <= 2; order++)
-			for (int i = 0; i < f->nlocs; i++) {
+			for (int i = 0; i < report_primary(f); i++) {
 				const struct report_location *l = &f->locs[i];
 				char *note;
 				json_t *loc, *tfl;
@@ -368,7 +368,12 @@ static json_t *result(const struct report *r, const struct report_finding *f, co
 		json_object_set_new(o, "suppressions",
 				    json_pack("[o]", suppression(&r->suppressions[f->suppressed_by])));
 
+	/* SARIF's rank (0 to 100): how sure the finding is. */
+	json_object_set_new(o, "rank", json_real(f->confidence == REPORT_HIGH ? 90.0 :
+						 f->confidence == REPORT_MEDIUM ? 50.0 : 10.0));
 	props = json_object();
+	json_object_set_new(props, "confidence", json_string(report_confidence_name(f->confidence)));
+	json_object_set_new(props, "confidence_evidence", report_json_facts(f));
 	json_object_set_new(props, "evidence", report_json_evidence(f->evidence));
 	json_object_set_new(props, "variable", report_json_string(f->variable));
 	json_object_set_new(props, "flag", report_json_string(f->flag));
@@ -416,10 +421,14 @@ int report_write_sarif(const struct report *r, FILE *out)
 	for (size_t i = 0; i < rs.n; i++)
 		json_array_append_new(rules, rule(rs.kinds[i]));
 	results = json_array();
+	/* Every finding (suppressed and unchanged ones too: SARIF marks them),
+	 * but none less sure than --min-confidence asks. */
 	for (size_t i = 0; i < r->nfindings; i++)
-		json_array_append_new(results, result(r, &r->findings[i], &rs));
+		if (r->findings[i].confidence >= r->min_confidence)
+			json_array_append_new(results, result(r, &r->findings[i], &rs));
 	for (size_t i = 0; i < r->nabsent; i++)
-		json_array_append_new(results, result(r, &r->absent[i], &rs));
+		if (r->absent[i].confidence >= r->min_confidence)
+			json_array_append_new(results, result(r, &r->absent[i], &rs));
 	free(rs.kinds);
 
 	run = json_pack("{s:{s:{s:s, s:s, s:s, s:o}}}",

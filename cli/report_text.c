@@ -5,6 +5,7 @@
  *   src/mp.c:13:5: note: publishing write to 'flag' here
  *   src/mp.c:13: note: fix: smp_store_release(&flag, 1);
  *   note: observed 3 times at run time (reordered)
+ *   note: confidence high: both sides run in threads that ...; the reader tests 'flag' ...
  *   1 finding: 1 error, 0 warnings, 0 notes
  *
  * Every text that comes from the scanned tree (file names, names, fix
@@ -51,6 +52,17 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+static void location_note(const struct report_finding *f, const struct report_location *l, FILE *out)
+{
+	char *note = report_location_note(f, l);
+
+	position(out, l->file, l->line, l->column);
+	fputs("note: ", out);
+	put_text(out, note);
+	fputc('\n', out);
+	free(note);
+}
+
 static void write_finding(const struct report *r, const struct report_finding *f, FILE *out)
 {
 	const struct report_location *first = f->nlocs ? &f->locs[0] : NULL;
@@ -66,16 +78,8 @@ static void write_finding(const struct report *r, const struct report_finding *f
 	put_text(out, kind);
 	fputs("]\n", out);
 
-	for (int i = 1; i < f->nlocs; i++) {
-		const struct report_location *l = &f->locs[i];
-		char *note = report_location_note(f, l);
-
-		position(out, l->file, l->line, l->column);
-		fputs("note: ", out);
-		put_text(out, note);
-		fputc('\n', out);
-		free(note);
-	}
+	for (int i = 1; i < report_primary(f); i++)
+		location_note(f, &f->locs[i], out);
 	if (f->fix_suggestion) {
 		if (f->fix_file)
 			position(out, f->fix_file, f->fix_line, 0);
@@ -87,6 +91,29 @@ static void write_finding(const struct report *r, const struct report_finding *f
 		fprintf(out, "note: observed %lld %s at run time%s\n", f->dyn.observations,
 			f->dyn.observations == 1 ? "time" : "times",
 			f->dyn.reordered ? " (reordered)" : "");
+	if (f->nfacts) {
+		fprintf(out, "note: confidence %s: ", report_confidence_name(f->confidence));
+		for (int i = 0; i < f->nfacts; i++) {
+			if (i)
+				fputs("; ", out);
+			put_text(out, f->facts[i]);
+		}
+		fputc('\n', out);
+	}
+	/* The site's other pairings, each under its own message. */
+	for (int k = 0; k < f->nparts; k++) {
+		const struct report_part *p = &f->parts[k];
+
+		if (first)
+			position(out, first->file, first->line, first->column);
+		fputs("note: also: ", out);
+		put_text(out, p->message ? p->message : "");
+		fputs(" [kcsan-scan:", out);
+		put_text(out, p->kind ? p->kind : "unknown");
+		fputs("]\n", out);
+		for (int i = p->first_loc; i < p->first_loc + p->nlocs; i++)
+			location_note(f, &f->locs[i], out);
+	}
 	if (f->suppressed_by >= 0) {
 		const struct report_suppression *s = &r->suppressions[f->suppressed_by];
 

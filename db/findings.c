@@ -9,7 +9,7 @@
 
 struct findings_tx {
 	sqlite3 *db;
-	sqlite3_stmt *ins_finding, *ins_loc, *ins_cand, *ins_pair;
+	sqlite3_stmt *ins_finding, *ins_loc, *ins_cand, *ins_pair, *ins_evidence, *ins_part;
 	char *error;            /* the first failed write, NULL while all went in */
 };
 
@@ -38,8 +38,11 @@ struct findings_tx *findings_begin(sqlite3 *db, char *err, size_t errlen)
 	}
 	t->db = db;
 	t->ins_finding = kdb_cached(db, "INSERT INTO findings(fingerprint, kind, severity, message, variable,"
-				    " flag, fix_file, fix_line, fix_suggestion, pair_id, scan_id)"
-				    " VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+				    " flag, fix_file, fix_line, fix_suggestion, pair_id, scan_id, confidence, strength)"
+				    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	t->ins_evidence = kdb_cached(db, "INSERT INTO finding_evidence(finding_id, seq, fact) VALUES (?,?,?)");
+	t->ins_part = kdb_cached(db, "INSERT INTO finding_parts(finding_id, part, kind, flag, message,"
+				 " first_seq, nlocs) VALUES (?,?,?,?,?,?,?)");
 	t->ins_loc = kdb_cached(db, "INSERT INTO finding_locations(finding_id, seq, role, file, line, col,"
 				" function, access, marked) VALUES (?,?,?,?,?,?,?,?,?)");
 	t->ins_cand = kdb_cached(db, "INSERT INTO candidates(side, function_id, plain_event_id, marked_event_id,"
@@ -131,7 +134,38 @@ long long findings_add(struct findings_tx *t, const struct finding_row *r)
 	}
 	bind_id_or_null(st, 10, r->pair_id);
 	sqlite3_bind_int64(st, 11, r->scan_id);
+	sqlite3_bind_text(st, 12, r->confidence ? r->confidence : "low", -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 13, r->strength);
 	return insert_row(t, st);
+}
+
+void findings_add_evidence(struct findings_tx *t, long long finding_id, int seq, const char *fact)
+{
+	sqlite3_stmt *st = t->ins_evidence;
+
+	if (finding_id < 0)
+		return;
+	sqlite3_bind_int64(st, 1, finding_id);
+	sqlite3_bind_int(st, 2, seq);
+	sqlite3_bind_text(st, 3, fact, -1, SQLITE_TRANSIENT);
+	insert_row(t, st);
+}
+
+void findings_add_part(struct findings_tx *t, const struct part_row *r)
+{
+	sqlite3_stmt *st = t->ins_part;
+
+	if (r->finding_id < 0)
+		return;
+	sqlite3_bind_int64(st, 1, r->finding_id);
+	sqlite3_bind_int(st, 2, r->part);
+	sqlite3_bind_text(st, 3, r->kind, -1, SQLITE_STATIC);
+	if (r->flag)
+		sqlite3_bind_text(st, 4, r->flag, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, r->message, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 6, r->first_seq);
+	sqlite3_bind_int(st, 7, r->nlocs);
+	insert_row(t, st);
 }
 
 void findings_add_location(struct findings_tx *t, const struct location_row *r)

@@ -1,5 +1,5 @@
 /* db/findings.h — the owner of the findings tables (candidates, pairs,
- * findings, finding_locations): a scan replaces them all in one
+ * findings, finding_locations, finding_parts, finding_evidence): a scan replaces them all in one
  * transaction, and the runtime's evidence stays joined to the findings by
  * fingerprint.  The finding rules (analyzer/findings/pairing.c) say what
  * goes in; this module is how, with every insert checked: one that fails
@@ -36,6 +36,8 @@ struct finding_row {
 	const char *fix;
 	long long pair_id;
 	long long scan_id;
+	const char *confidence;    /* high | medium | low */
+	int strength;              /* order inside the level (more first) */
 };
 long long findings_add(struct findings_tx *t, const struct finding_row *r);
 
@@ -49,6 +51,20 @@ struct location_row {
 	int marked;
 };
 void findings_add_location(struct findings_tx *t, const struct location_row *r);
+
+/* Adds sentence FACT as evidence number SEQ of finding FINDING_ID (< 0:
+ * nothing is added). */
+void findings_add_evidence(struct findings_tx *t, long long finding_id, int seq, const char *fact);
+
+/* Another pairing of finding FINDING_ID's site: part PART (from 1), whose
+ * locations are the finding's FIRST_SEQ .. FIRST_SEQ + NLOCS - 1. */
+struct part_row {
+	long long finding_id;
+	int part;
+	const char *kind, *flag, *message;
+	int first_seq, nlocs;
+};
+void findings_add_part(struct findings_tx *t, const struct part_row *r);
 
 /* Ends the transaction and frees T: commits and returns 0 when every
  * insert went in, else rolls back and returns -1 with ERR. */

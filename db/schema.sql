@@ -12,7 +12,8 @@
 --     re-parsed): files, translation_units, tu_dependencies, functions,
 --     cfg_edges, events.  Accesses and barrier sites are views over events.
 --   * scan results, recomputed from all facts at the end of every scan:
---     function_summaries, candidates, pairs, findings, finding_locations.
+--     function_summaries, candidates, pairs, findings, finding_locations,
+--     finding_parts, finding_evidence.
 --   * dynamic results, filled by the runtime (db/races.c): runs, races,
 --     race_frames, run_races, race_evidence.
 --   * inline suppressions, read by the scan from the source: suppressions.
@@ -20,7 +21,7 @@
 -- A file is taken for a kcsan-scan database only when it has every table
 -- and column below (db/db.c); user_version alone proves nothing.
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 CREATE TABLE IF NOT EXISTS scans (
     id            INTEGER PRIMARY KEY,
@@ -251,7 +252,10 @@ CREATE TABLE IF NOT EXISTS run_races (
 );
 
 -- What `report` shows: static findings written by the scan (origin
--- 'static'), joined with races through race_evidence.
+-- 'static'), joined with races through race_evidence.  One finding per
+-- site (the plain access, or the barrier of an unpaired-barrier): the
+-- finding's own kind, flag and message are its surest pairing, and
+-- finding_parts lists the others.
 CREATE TABLE IF NOT EXISTS findings (
     id             INTEGER PRIMARY KEY,
     fingerprint    TEXT NOT NULL UNIQUE,
@@ -264,7 +268,33 @@ CREATE TABLE IF NOT EXISTS findings (
     fix_line       INTEGER,
     fix_suggestion TEXT,
     pair_id        INTEGER REFERENCES pairs(id) ON DELETE SET NULL,
-    scan_id        INTEGER REFERENCES scans(id)
+    scan_id        INTEGER REFERENCES scans(id),
+    confidence     TEXT NOT NULL DEFAULT 'low',  -- high | medium | low
+    strength       INTEGER NOT NULL DEFAULT 0    -- order inside a confidence level (more first)
+);
+
+-- The facts behind a finding's confidence, as the report shows them.
+CREATE TABLE IF NOT EXISTS finding_evidence (
+    finding_id     INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,
+    seq            INTEGER NOT NULL,
+    fact           TEXT NOT NULL,
+    PRIMARY KEY (finding_id, seq)
+);
+
+-- A site's other pairings (part 1, 2, ...; the finding row is part 0):
+-- another flag or counterpart the same plain access pairs with.  Its
+-- locations are the finding's locations first_seq .. first_seq + nlocs - 1
+-- (the site itself is not repeated); those before the first part's are
+-- part 0's.
+CREATE TABLE IF NOT EXISTS finding_parts (
+    finding_id     INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,
+    part           INTEGER NOT NULL,
+    kind           TEXT NOT NULL,
+    flag           TEXT,
+    message        TEXT NOT NULL,
+    first_seq      INTEGER NOT NULL,
+    nlocs          INTEGER NOT NULL,
+    PRIMARY KEY (finding_id, part)
 );
 
 CREATE TABLE IF NOT EXISTS finding_locations (

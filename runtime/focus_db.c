@@ -56,7 +56,7 @@ static const char sites_sql[] =
 	"  WHERE c.side = 'writer' AND c.id IN found"
 	" UNION "
 	"SELECT 2, f.path, e.line, e.ord FROM events e JOIN files f ON f.id = e.file_id"
-	"  WHERE e.kind = 'barrier' AND e.ord IN ('full', 'wmb', 'rmb', 'release', 'acq_rel')"
+	"  WHERE e.kind = 'barrier' AND e.ord IN ('full', 'grace', 'wmb', 'rmb', 'release', 'acq_rel')"
 	"  AND coalesce(e.name, '') NOT LIKE 'pthread\\_%' ESCAPE '\\'"
 	"  AND coalesce(e.name, '') NOT LIKE 'sem\\_%' ESCAPE '\\'"
 	/* Fences the instrumentation reports itself (C11 and GNU builtins), and

@@ -64,6 +64,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	find_called(&p);
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;
+	out->nfns = nfns;
 	starts = find_starts(&p, &nstarts);
 	find_thread_roots(&p);
 	count_instances(&p, starts, nstarts);
@@ -71,6 +72,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	find_quiet_entries(&p);
 	solve_summaries(&p);
 	build_indexes(out, p.next_gid);
+	build_tallies(out);
 	for (int i = 0; i < nfns; i++) {
 		struct summary *s = &p.sums[i];
 		free(s->exit_plain.v); free(s->exit_reads.v); free(s->all_plain.v);

@@ -16,11 +16,19 @@ struct candidate {
 
 /* Any order between a plain write of D and a marked write of F (producer)
  * or a marked read of F and a plain access of D (consumer); FENCE is the
- * explicit barrier that ordered a producer, if any. */
+ * explicit barrier that ordered a producer, if any.  HOW (consumers) says
+ * why the access belongs to the read, the evidence a finding shows:
+ * LINK_TESTED, the read's value decides whether the access runs (a branch
+ * or a wait loop on it); LINK_THROUGH_POINTER, the access's address is
+ * computed from the value read (the data is reached through the pointer
+ * the flag published). */
+#define LINK_TESTED          1u
+#define LINK_THROUGH_POINTER 2u
 struct link {
 	struct event *plain, *marked, *fence;
 	struct function *fn;
 	int ordered;
+	unsigned how;
 };
 
 /* (early: a plain read of D before a marked read of F in one function;
@@ -100,6 +108,27 @@ int analysis_objects(const struct analysis *a);
 int may_run_concurrently(const struct analysis *a, const struct function *f, const struct function *g);
 
 int runs_concurrently_with_itself(const struct analysis *a, const struct function *fn);
+
+/* Do F and G (or two activations of F, when G is F) run in threads that
+ * the tree itself starts and that may run at the same time: every entry
+ * point reaching them is known (main, a constructor, a start routine of
+ * pthread_create; not a library function called from outside), and one of
+ * them is a start routine?  The strongest evidence that two accesses can
+ * meet; a library's API functions, which any thread may call, are not. */
+int threads_started_together(const struct analysis *a, const struct function *f, const struct function *g);
+
+/* How the whole tree accesses one object: its access sites (each event of
+ * the tree's functions once), and what its marked accesses are. */
+struct object_tally {
+	int plain, marked;        /* access sites, plain and marked */
+	int ordered_writes;       /* marked writes or RMWs that release, or more */
+	int ordered_reads;        /* marked reads or RMWs that acquire, or more */
+	int stores;               /* marked stores (WRITE_ONCE, atomic_store) */
+	int counting_rmws;        /* RMWs that add, subtract, increment, decrement */
+	int other_rmws;           /* exchanges, compare-and-swaps, bit operations */
+};
+/* The tally of object OID (all zero for an unknown one). */
+const struct object_tally *analysis_tally(const struct analysis *a, int oid);
 
 /* Runs the analysis over FNS (all functions of the tree, one per link
  * key).  The events of FNS must outlive the result, which the caller

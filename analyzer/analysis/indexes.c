@@ -135,6 +135,9 @@ void analysis_free(struct analysis *a)
 	free(a->instances);
 	free(a->roots);
 	free(a->unknown_root);
+	free(a->started_root);
+	free(a->tallies);
+	free(a->program_of);
 	free(a->rec_head);
 	free(a->rec_next);
 	for (int g = 0; a->caller_locks && g < a->ngids; g++)

@@ -50,10 +50,17 @@ struct analysis {
 	int *cons_sorted, *prod_sorted;   /* link indexes by (flag, data) */
 	int *cons_by_plain_head, *cons_by_plain_next;   /* consumers of each plain access */
 	struct function *fns;         /* the functions analysed */
+	int nfns;
+	struct object_tally *tallies; /* per object (tally.c) */
 	struct thread_roots *roots;   /* per function: the threads it runs in */
 	unsigned char *unknown_root;  /* per function: an entry point called
 					 from outside the tree (a library API,
 					 a handler): any thread may run it */
+	unsigned char *started_root;  /* per function: a thread start routine
+					 of the tree (pthread_create's) */
+	int *program_of;              /* per function: 1 + the program (main's
+					 file) it belongs to, 0 none, -1 several;
+					 NULL with fewer than two programs */
 	char **kept;                  /* lock names made by the analysis */
 	struct hashmap kept_index;    /* lock name -> its position in kept */
 	int nkept, keptcap;
@@ -106,6 +113,10 @@ struct summary {
 	/* A lock wrapper: the parameter whose lock it leaves held on every
 	 * path (call_rcu_lock(&m)), or releases; -1 for none. */
 	int lock_param, unlock_param;
+	/* ... or the global lock it leaves held on every path
+	 * (rcu_copy_mutex_lock(): pthread_mutex_lock(&rcu_copy_mutex)), or
+	 * releases (its object key; NULL for none). */
+	const char *lock_global, *unlock_global;
 	int noreturn;             /* no path reaches the exit (every one ends in
 				     exit(), abort() or the like): a call of it
 				     ends the caller's path too */
@@ -224,7 +235,8 @@ int from_param(struct deriv_map *m, const struct dep_item *d);
 void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
 			  struct event *plain, struct event *marked, struct function *fn);
 void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
-		     struct event *marked, struct event *fence, struct function *fn, int ordered);
+		     struct event *marked, struct event *fence, struct function *fn, int ordered,
+		     unsigned how);
 void add_relay(struct analysis *a, const struct event *from, const struct event *to);
 void record_locks(struct analysis *a, struct event *e, struct function *fn,
 			 const struct strset *held, int complete);
@@ -251,6 +263,9 @@ void number_events(struct program *p);
 /* transfer.c */
 int test_deps(void *ctx, const struct event *test, int **out, int *cap);
 void find_lock_wrapper(const struct function *f, const struct state *exit, struct summary *sum);
+/* The global lock F releases without ever taking it (so it is entered
+ * with the lock held), or NULL. */
+const char *lock_released_not_taken(const struct function *f);
 void transfer(struct fn_ctx *c, struct state *s, struct event *e);
 
 /* solver.c */
@@ -270,5 +285,8 @@ void find_thread_roots(struct program *p);
 /* indexes.c */
 int *new_heads(int n);
 void build_indexes(struct analysis *a, int ngids);
+
+/* tally.c: fills a->tallies (after the objects are numbered). */
+void build_tallies(struct analysis *a);
 
 #endif

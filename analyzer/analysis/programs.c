@@ -39,6 +39,18 @@ static void reach_programs(struct program *p, char **mains, int nmains, int *own
 						seen[t] = 1;
 						stack[top++] = t;
 					}
+					/* A function passed to a call (a thread-creating
+					 * wrapper's start routine, a callback) runs in
+					 * the program that passes it. */
+					for (int a = 0; e->kind == EV_CALL && a < e->argv.n; a++) {
+						const char *fn = passed_function(e, a);
+
+						if (fn && (s = summary_of(p, fn, p->fns[fi].file)) != NULL &&
+						    !seen[s - p->sums]) {
+							seen[s - p->sums] = 1;
+							stack[top++] = (int)(s - p->sums);
+						}
+					}
 				}
 		}
 	}
@@ -101,6 +113,7 @@ void scope_program_globals(struct program *p)
 	}
 	owner = xcalloc(p->nfns + 1, sizeof *owner);
 	reach_programs(p, mains, nmains, owner);
+	p->out->program_of = owner;     /* threads.c: roots of two programs */
 	for (int i = 0; i < p->nfns; i++) {
 		struct function *f = &p->fns[i];
 		const char *prog = owner[i] > 0 ? mains[owner[i] - 1] : NULL;
@@ -119,7 +132,6 @@ void scope_program_globals(struct program *p)
 			}
 	}
 	free(mains);
-	free(owner);
 }
 
 /* Numbers every event of the tree (gid) and every object (oid), so that

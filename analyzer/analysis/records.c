@@ -26,7 +26,8 @@ void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *see
 }
 
 void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
-		     struct event *marked, struct event *fence, struct function *fn, int ordered)
+		     struct event *marked, struct event *fence, struct function *fn, int ordered,
+		     unsigned how)
 {
 	int i;
 
@@ -36,11 +37,12 @@ void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct 
 	if (i >= 0) {
 		if (fence && !(*arr)[i].fence)
 			(*arr)[i].fence = fence;
+		(*arr)[i].how |= how;
 		return;
 	}
 	pairset_put(seen, plain->gid, marked->gid, *n);
 	grow(arr, cap, *n + 1, sizeof **arr);
-	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered };
+	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered, how };
 	(*n)++;
 }
 

@@ -96,6 +96,7 @@ static int summary_same(const struct summary *a, const struct summary *b)
 	return a->must_kill == b->must_kill && a->calls_create == b->calls_create &&
 	       a->noreturn == b->noreturn && a->returns_value == b->returns_value &&
 	       a->lock_param == b->lock_param && a->unlock_param == b->unlock_param &&
+	       a->lock_global == b->lock_global && a->unlock_global == b->unlock_global &&
 	       a->returns_read == b->returns_read && a->result_tells == b->result_tells &&
 	       es_same(&a->exit_plain, &b->exit_plain) && es_same(&a->exit_reads, &b->exit_reads) &&
 	       es_same(&a->all_plain, &b->all_plain) && es_same(&a->all_reads, &b->all_reads) &&
@@ -136,6 +137,15 @@ static void run_function(struct program *p, int fi)
 	in[f->entry].calm = starts_single_threaded(p, fi) || p->entry_calm[fi];
 	in[f->entry].threads = in[f->entry].calm ? THREADS_NONE_YET :
 			       p->entry_quiet[fi] ? THREADS_JOINED : THREADS_RUNNING;
+	/* A function that releases a global lock it never takes is entered
+	 * with it held (the second half of a pair of fork handlers, an
+	 * unlock wrapper): what it does before the release holds it. */
+	{
+		const char *held = lock_released_not_taken(f);
+
+		if (held)
+			ss_add(&in[f->entry].locks, (char *)kept_key(p->out, held));
+	}
 	/* Sweeps in block order over the blocks whose entry state changed
 	 * since they were last walked (at first only the entry): a block
 	 * after a loop is not walked again for every turn of the loop. */

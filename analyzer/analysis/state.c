@@ -6,7 +6,7 @@
 unsigned writer_kills(enum ord o)
 {
 	switch (o) {
-	case ORD_FULL: case ORD_RELEASE: case ORD_ACQ_REL:
+	case ORD_FULL: case ORD_RELEASE: case ORD_ACQ_REL: case ORD_GRACE:
 		return K_ALL;
 	case ORD_WMB:
 		return K_WRITE | K_RMW;
@@ -22,7 +22,8 @@ int reader_kills(enum ord o, int is_barrier)
 	/* A full barrier or read barrier orders earlier reads before later
 	 * ones; so does an acquire fence, but not an acquire load of some
 	 * other variable (it orders only itself). */
-	return o == ORD_FULL || o == ORD_RMB || (is_barrier && (o == ORD_ACQUIRE || o == ORD_ACQ_REL));
+	return o == ORD_FULL || o == ORD_GRACE || o == ORD_RMB ||
+	       (is_barrier && (o == ORD_ACQUIRE || o == ORD_ACQ_REL));
 }
 
 void state_free(struct state *s)

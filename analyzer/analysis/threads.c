@@ -376,6 +376,23 @@ void find_quiet_entries(struct program *p)
 				p->creates[fi] |= is_named(e, "pthread_create");
 				p->joins[fi] |= is_named(e, "pthread_join");
 			}
+	/* A function that calls one that joins threads joins them too:
+	 * wait_all_threads() calls wait_thread(), which calls pthread_join. */
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int fi = 0; fi < n; fi++)
+			for (int b = 0; b < p->fns[fi].nblocks && !p->joins[fi]; b++)
+				for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+					struct event *e = &p->fns[fi].blocks[b].events[i];
+					struct summary *s;
+
+					if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)) &&
+					    s != &p->sums[fi] && p->joins[s - p->sums]) {
+						p->joins[fi] = changed = 1;
+						break;
+					}
+				}
+	}
 	for (int fi = 0; fi < n; fi++)
 		eligible[fi] = p->called[fi] && !p->started[fi] && strcmp(p->fns[fi].name, "main") != 0;
 	for (int fi = 0; fi < n; fi++)
@@ -454,6 +471,7 @@ void find_thread_roots(struct program *p)
 
 	a->roots = xcalloc(n + 1, sizeof *a->roots);
 	a->unknown_root = xcalloc(n + 1, 1);
+	a->started_root = xcalloc(n + 1, 1);
 	edges = call_edges(p, &nedges);
 	next = new_heads(nedges);
 	for (int k = nedges - 1; k >= 0; k--) {
@@ -466,6 +484,7 @@ void find_thread_roots(struct program *p)
 		if (!p->called[fi] || p->started[fi] || is_main || is_constructor(&p->fns[fi])) {
 			a->unknown_root[fi] = !p->called[fi] && !p->started[fi] && !is_main &&
 					      !is_constructor(&p->fns[fi]);
+			a->started_root[fi] = p->started[fi] != 0;
 			add_root(&a->roots[fi], fi);
 			queue[qlen++] = fi;
 			queued[fi] = 1;
@@ -498,6 +517,16 @@ void find_thread_roots(struct program *p)
 	free(queued);
 }
 
+/* Do thread entry points X and Y belong to two different programs of the
+ * tree (each reached from one main() only, not the same one)?  Two
+ * programs never run in one process, so neither do their threads: the
+ * start routine of one test and that of another. */
+static int other_programs(const struct analysis *a, int x, int y)
+{
+	return a->program_of && a->program_of[x] > 0 && a->program_of[y] > 0 &&
+	       a->program_of[x] != a->program_of[y];
+}
+
 int may_run_concurrently(const struct analysis *a, const struct function *f, const struct function *g)
 {
 	const struct thread_roots *x = &a->roots[f - a->fns], *y = &a->roots[g - a->fns];
@@ -515,6 +544,8 @@ int may_run_concurrently(const struct analysis *a, const struct function *f, con
 			if (x->v[i] != y->v[j] && is_program_main(a->fns, x->v[i]) &&
 			    is_program_main(a->fns, y->v[j]))
 				continue;       /* two programs' main() threads */
+			if (other_programs(a, x->v[i], y->v[j]))
+				continue;       /* threads of two programs */
 			if (x->v[i] != y->v[j] || a->instances[x->v[i]] >= 2)
 				return 1;
 		}
@@ -524,4 +555,30 @@ int may_run_concurrently(const struct analysis *a, const struct function *f, con
 int runs_concurrently_with_itself(const struct analysis *a, const struct function *fn)
 {
 	return a->instances[fn - a->fns] >= 2;
+}
+
+/* Does every thread entry point that reaches R the tree know (no library
+ * entry point, not too many to tell), and is one of them a start routine?
+ * Then *STARTED says so. */
+static int known_roots(const struct analysis *a, const struct thread_roots *r, int *started)
+{
+	if (r->many || r->n == 0)
+		return 0;
+	for (int i = 0; i < r->n; i++) {
+		if (a->unknown_root[r->v[i]])
+			return 0;
+		*started |= a->started_root[r->v[i]];
+	}
+	return 1;
+}
+
+int threads_started_together(const struct analysis *a, const struct function *f, const struct function *g)
+{
+	int started = 0;
+
+	if (!known_roots(a, &a->roots[f - a->fns], &started) || !known_roots(a, &a->roots[g - a->fns], &started))
+		return 0;
+	if (!started)
+		return 0;
+	return f == g ? runs_concurrently_with_itself(a, f) : may_run_concurrently(a, f, g);
 }

@@ -74,18 +74,21 @@ static int guarded(const struct fn_ctx *c, const struct event *r)
 	return 0;
 }
 
-/* Does plain access P (own: of this function; else seen through CALL to
- * CALLEE) depend on the value of marked read R: does it run only on R's
- * value (guarded), or is its address computed from it?  Only then is P
- * what R's reader consumes. */
-static int depends_on_value(struct fn_ctx *c, const struct event *p, const struct event *r, int own,
-			    const struct event *call, const char *callee)
+/* How plain access P (own: of this function; else seen through CALL to
+ * CALLEE) depends on the value of marked read R (LINK_* bits of struct
+ * link, 0 for not at all): does it run only on R's value (LINK_TESTED:
+ * guarded), is its address computed from it (LINK_THROUGH_POINTER)?  Only
+ * then is P what R's reader consumes. */
+static unsigned value_dependence(struct fn_ctx *c, const struct event *p, const struct event *r, int own,
+				 const struct event *call, const char *callee)
 {
-	if (guarded(c, r))
-		return 1;
+	unsigned how = guarded(c, r) ? LINK_TESTED : 0;
+
 	if (own && r->func == c->fn->name && depends_on(&c->derived, p, r))
-		return 1;
-	return call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r);
+		how |= LINK_THROUGH_POINTER;
+	else if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
+		how |= LINK_THROUGH_POINTER;
+	return how;
 }
 
 /* Remembers that the reads in SET came into the caller through CALL. */
@@ -137,7 +140,10 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 
 		if (same_object(p, m) || (extra_killed & (1u << p->access)))
 			continue;
-		if (pre_spawn)
+		/* No other thread runs (none yet, or all joined): nobody can
+		 * see the two writes in the other order (the reader side's
+		 * reader_check stops there too). */
+		if (pre_spawn || quiet(s))
 			continue;
 		add_candidate(&a->writers, &a->nwriters, &a->wcap, &a->wseen, p, m, c->fn);
 	}
@@ -152,10 +158,11 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 			continue;
 		fence = fs_fence(&s->fenced, p);
 		add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, p, m, fence, c->fn,
-			 !es_has(&s->pend_plain, p));
+			 !es_has(&s->pend_plain, p), 0);
 	}
 	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++)
-		if (s->seen_reads.v[i]->object && guarded(c, s->seen_reads.v[i]))
+		if (s->seen_reads.v[i]->object && s->seen_reads.v[i]->ord != ORD_CONSUME &&
+		    guarded(c, s->seen_reads.v[i]))
 			add_relay(a, s->seen_reads.v[i], m);
 }
 
@@ -179,10 +186,18 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 		/* An acquire (or a later read barrier) orders P whether or not P
 		 * runs on R's value: that consumer is kept, for the lockset rule
 		 * (ordered_after_acquire) and the release its writer needs. */
-		if (!same_object(p, r) && r->object &&
-		    (!es_has(&s->pend_reads, r) || depends_on_value(c, p, r, own, call, callee)))
+		unsigned how;
+
+		if (same_object(p, r) || !r->object)
+			continue;
+		how = value_dependence(c, p, r, own, call, callee);
+		/* A pointer read (consume) guards only what is reached through
+		 * the pointer: rcu_dereference(gp) makes no other data its own. */
+		if (r->ord == ORD_CONSUME && !(how & LINK_THROUGH_POINTER))
+			continue;
+		if (!es_has(&s->pend_reads, r) || how)
 			add_link(&a->consumers, &a->nconsumers, &a->ccap, &a->cseen, p, r, NULL, c->fn,
-				 !es_has(&s->pend_reads, r));
+				 !es_has(&s->pend_reads, r), how);
 	}
 	/* Writes count too: a control dependency does not order a later plain
 	 * store in the LKMM (only an address dependency or a fence does). */
@@ -191,8 +206,9 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 	for (int i = 0; i < s->pend_reads.n; i++) {
 		struct event *r = s->pend_reads.v[i];
 
-		if (same_object(p, r) || !r->object || !guarded(c, r))
-			continue;
+		if (same_object(p, r) || !r->object || !guarded(c, r) || r->ord == ORD_CONSUME)
+			continue;   /* (a pointer read guards only what it points to,
+				       which its dependency orders) */
 		if (own && r->func == c->fn->name && depends_on(&c->derived, p, r))
 			continue;   /* address dependency: ordered */
 		if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
@@ -218,7 +234,7 @@ static void note_late(struct fn_ctx *c, struct state *s, struct event *p)
 
 		if (!same_object(p, m) && m->file && p->file && strcmp(m->file, p->file) == 0 &&
 		    m->line < p->line)
-			add_link(&c->p->out->late, &c->p->out->nlate, &c->p->out->lcap, &c->p->out->lseen, p, m, NULL, c->fn, 0);
+			add_link(&c->p->out->late, &c->p->out->nlate, &c->p->out->lcap, &c->p->out->lseen, p, m, NULL, c->fn, 0, 0);
 	}
 }
 
@@ -237,6 +253,12 @@ static void apply_lock_wrapper(struct fn_ctx *c, struct state *s, const struct e
 	const struct object_ref *ref;
 	const char *arg;
 
+	if (cs->lock_global) {
+		ss_add(&s->locks, (char *)kept_key(c->p->out, cs->lock_global));
+	} else if (cs->unlock_global) {
+		kill_plain(s, writer_kills(ORD_RELEASE), NULL);
+		ss_remove_lock(&s->locks, kept_key(c->p->out, cs->unlock_global));
+	}
 	if (n < 0 || !(arg = call_argument(call, n, &ref)))
 		return;
 	if (ref->kind != OBJ_FUNCTION) {
@@ -251,12 +273,64 @@ static void apply_lock_wrapper(struct fn_ctx *c, struct state *s, const struct e
 	}
 }
 
+/* Does F lock (LOCKING) or unlock a lock of key KEY itself? */
+static int takes_lock(const struct function *f, const char *key, int locking)
+{
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+
+			/* (an unlock names the lock whichever way it was taken:
+			 * pthread_rwlock_rdlock takes "shared:KEY") */
+			if (e->kind == (locking ? EV_LOCK : EV_UNLOCK) && e->object &&
+			    strcmp(object_unshared(e->object), object_unshared(key)) == 0)
+				return 1;
+		}
+	return 0;
+}
+
+const char *lock_released_not_taken(const struct function *f)
+{
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+
+			if (e->kind == EV_UNLOCK && !e->param_use && e->object && e->obj.kind == OBJ_USR &&
+			    !takes_lock(f, e->object, 1))
+				return e->object;
+		}
+	return NULL;
+}
+
 /* Fills SUM's lock_param and unlock_param for F, whose exit state is EXIT
- * (NULL when the exit is unreachable). */
+ * (NULL when the exit is unreachable), and its lock_global and
+ * unlock_global: a wrapper of one global lock, which it takes and leaves
+ * held on every path and never releases, or releases and never takes
+ * (call_rcu_lock(), rcu_copy_mutex_unlock(), the halves of a fork
+ * handler pair). */
 void find_lock_wrapper(const struct function *f, const struct state *exit, struct summary *sum)
 {
 	int lockp = -1, unlockp = -1;
 	const char *locked = NULL;
+
+	sum->lock_global = sum->unlock_global = NULL;
+	for (int b = 0; b < f->nblocks && !sum->lock_global && !sum->unlock_global; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+
+			if ((e->kind != EV_LOCK && e->kind != EV_UNLOCK) || e->param_use || !e->object ||
+			    e->obj.kind != OBJ_USR)
+				continue;
+			if (e->kind == EV_LOCK && !takes_lock(f, e->object, 0) && exit &&
+			    ss_has(&exit->locks, e->object)) {
+				sum->lock_global = e->object;
+				break;
+			}
+			if (e->kind == EV_UNLOCK && !takes_lock(f, e->object, 1)) {
+				sum->unlock_global = e->object;   /* lock_released_not_taken */
+				break;
+			}
+		}
 
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
@@ -434,14 +508,14 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			/* The read half of a release RMW (clear_bit_unlock,
 			 * xchg_release) is relaxed, but it releases a lock rather
 			 * than guarding what follows: only relaxed reads count. */
-			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE)
+			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE || e->ord == ORD_CONSUME)
 				es_add(&s->pend_reads, e);
-			if (c->p->emit && !quiet(s))
+			if (c->p->emit && !quiet(s) && e->ord != ORD_CONSUME)
 				for (int i = 0; i < s->seen_plain.n; i++)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
 					    !is_new(s->seen_plain.v[i]))
 						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
-							 s->seen_plain.v[i], e, NULL, c->fn, 0);
+							 s->seen_plain.v[i], e, NULL, c->fn, 0, 0);
 			es_add(&s->seen_reads, e);
 			if (me)
 				es_add(&me->all_reads, e);
@@ -462,6 +536,12 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		kill_plain(s, writer_kills(e->ord), e);
 		if (reader_kills(e->ord, 1))
 			kill_reads(s);
+		/* A grace period waits for every reader that could have seen
+		 * what was published before it: the "late" window ends, as at
+		 * a handshake (the old object's accesses after
+		 * synchronize_rcu() race with no reader). */
+		if (e->ord == ORD_GRACE)
+			s->published.n = 0;
 		if (is_named(e, "pthread_create")) {
 			spawn(s);
 			if (me)

@@ -23,6 +23,8 @@
  *    matters more than volume.
  */
 #include "pairing.h"
+#include "evidence.h"
+#include "sites.h"
 #include "db.h"
 #include "db/findings.h"
 #include "analyzer/model/hashmap.h"
@@ -153,6 +155,65 @@ static int same_critical_section(const struct analysis *a, const struct event *x
 	return 0;
 }
 
+/* Does record R itself (its own locks: a complete record has its callers'
+ * too, along one way of reaching it) hold lock L? */
+static int record_holds(const struct lock_record *r, const char *l)
+{
+	for (int i = 0; i < r->nlocks; i++)
+		if (strcmp(r->locks[i], l) == 0)
+			return 1;
+	return 0;
+}
+
+/* Do complete records X and Y hold a lock that keeps them apart (an
+ * exclusive lock held by both, or a shared one with both accesses
+ * reads)? */
+static int records_exclude(const struct lock_record *x, const struct lock_record *y)
+{
+	for (int i = 0; i < x->nlocks; i++) {
+		const char *l = x->locks[i];
+		const char *base = object_unshared(l);
+		char *shared = object_shared(base);
+		int both = 0;
+
+		if (object_is_shared(l))
+			both = record_holds(y, base) ||
+			       (record_holds(y, l) && x->e->access == ACC_READ && y->e->access == ACC_READ);
+		else
+			both = record_holds(y, l) || record_holds(y, shared);
+		free(shared);
+		if (both)
+			return 1;
+	}
+	return 0;
+}
+
+/* Are plain accesses X and Y always made holding a common lock: does
+ * every complete record of one (each way the analysis reached it, with
+ * its callers' locks) exclude every complete record of the other?  Then
+ * they never run at the same time, and the pair is no race whatever the
+ * rest of the object does (W21: both accesses under one lock).  Without
+ * a complete record of each, nothing is known. */
+static int always_under_one_lock(const struct analysis *a, const struct event *x, const struct event *y)
+{
+	int n, known = 0;
+	const struct lock_record *records = analysis_records(a, &n);
+
+	for (int i = analysis_first(a, RECORDS_OF_EVENT, x->gid); i >= 0; i = analysis_next(a, RECORDS_OF_EVENT, i)) {
+		if (!records[i].complete)
+			continue;
+		for (int k = analysis_first(a, RECORDS_OF_EVENT, y->gid); k >= 0;
+		     k = analysis_next(a, RECORDS_OF_EVENT, k)) {
+			if (!records[k].complete)
+				continue;
+			if (!records_exclude(&records[i], &records[k]))
+				return 0;
+			known = 1;
+		}
+	}
+	return known;
+}
+
 /* Is plain access E made after an acquire of some flag it reads? */
 static int ordered_after_acquire(const struct analysis *a, const struct event *e)
 {
@@ -208,6 +269,8 @@ struct link_want {
 	const struct function *fn;      /* the candidate's function */
 	const struct event *other;      /* its marked access (critical sections) */
 	int need_write;
+	int consumer;                   /* looking for a reader (takes_a_ticket) */
+	const struct event *plain;      /* its plain access (always_under_one_lock) */
 };
 
 static int acceptable(const struct analysis *a, const struct link *l, const void *arg)
@@ -215,7 +278,9 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 	const struct link_want *w = arg;
 
 	return other_activation(a, w->fn, l) && (!w->need_write || l->plain->access != ACC_READ) &&
-	       !same_critical_section(a, w->other, l->marked);
+	       !same_critical_section(a, w->other, l->marked) &&
+	       !(w->consumer && takes_a_ticket(a, l->marked)) &&
+	       !always_under_one_lock(a, w->plain, l->plain);
 }
 
 /* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:
@@ -270,7 +335,7 @@ static const struct link *find_consumer(const struct analysis *a, const struct f
 					const struct event *publish, const struct event *data,
 					int need_write)
 {
-	struct link_want w = { fn, publish, need_write };
+	struct link_want w = { fn, publish, need_write, 1, data };
 
 	return find_link(a, 1, publish->oid, data->oid, &w);
 }
@@ -280,7 +345,7 @@ static const struct link *find_producer(const struct analysis *a, const struct f
 					const struct event *consume, const struct event *data,
 					int need_write)
 {
-	struct link_want w = { fn, consume, need_write };
+	struct link_want w = { fn, consume, need_write, 0, data };
 
 	return find_link(a, 0, consume->oid, data->oid, &w);
 }
@@ -293,22 +358,9 @@ static int unknown_target(const struct event *data)
 	return data->obj.kind == OBJ_PARAM;
 }
 
-static const char *rel(const char *path, const char *root)
-{
-	const char *in = path_in_tree(path, root);
-
-	return in ? in : path ? path : "?";
-}
-
 static const char *access_word(const struct event *e)
 {
 	return e->access == ACC_WRITE ? "write" : e->access == ACC_RMW ? "read-modify-write" : "read";
-}
-
-static const char *access_name(const struct event *e)
-{
-	return e->access == ACC_WRITE ? "write" : e->access == ACC_RMW ? "rmw" :
-	       e->access == ACC_READ ? "read" : "none";
 }
 
 /* Expands a fix template: $N is argument N of the event. */
@@ -364,12 +416,8 @@ static char *fix_for(const struct vocab *v, const struct event *e, int release)
 /* One run of pairing: where its rows go, and what it keeps meanwhile. */
 struct writer {
 	struct findings_tx *tx;
-	const char *root;
-	long long scan_id;
-	struct finding_counts *counts;
-	char **fingerprints;
-	int nfp, fpcap;
-	struct hashmap fingerprint_seen;   /* fingerprint -> 1 */
+	const struct analysis *a;
+	struct sites *sites;       /* the pairings found, one finding per site */
 	signed char *lock_cache;   /* under_common_lock per object: -1 unknown */
 };
 
@@ -387,93 +435,17 @@ static long long store_candidate(struct writer *w, const char *side, const struc
 				  object_id(w, marked));
 }
 
-/* TEXT with every "ROOT/" taken out, in place.  Object keys carry absolute
- * paths inside them (a file static's USR "c:/home/me/src/a.c@flag", a
- * private local's "l:/home/me/src/a.c:fn:v"): an id made of them would
- * change when the same tree is checked out elsewhere. */
-static void strip_root(char *text, const char *root)
+/* Hands a pairing to the collection (sites.h): KIND of DATA with FLAG found
+ * in FN, MSG and FIX taken, the locations given as role and event pairs
+ * (the first is the site), NLOCS of them. */
+static void found(struct writer *w, const char *kind, char *msg, const struct event *data,
+		  const struct event *flag, const struct function *fn, const struct event *fix_at, char *fix,
+		  long long pair, unsigned facts, int nlocs, const struct site_loc *locs)
 {
-	size_t n = strlen(root);
-	char *in = text, *out = text, *hit;
+	struct pairing p = { kind, msg, data, flag, fn, fix_at, fix, pair, { { 0 } }, nlocs, facts, 0 };
 
-	if (n == 0 || strcmp(root, "/") == 0)
-		return;
-	while ((hit = strstr(in, root)) != NULL) {
-		size_t keep = (size_t)(hit - in);
-
-		memmove(out, in, keep);
-		out += keep;
-		if (hit[n] == '/') {
-			in = hit + n + 1;
-		} else {
-			*out++ = *hit;
-			in = hit + 1;
-		}
-	}
-	memmove(out, in, strlen(in) + 1);
-}
-
-/* A fingerprint that survives line shifts and moves of the checkout: what,
- * where (function and file relative to the scan's root), on which
- * objects; repeated identical ones get a counter. */
-static void fingerprint(struct writer *w, const char *kind, const char *fn, const struct event *a,
-			const struct event *b, char *out)
-{
-	char *text = xasprintf("%s|%s|%s|%s|%s|%s", kind, fn, rel(a->file, w->root),
-			       a->object ? a->object : "", b && b->object ? b->object : "", access_name(a));
-	int dup = 0;
-
-	strip_root(text, w->root);
-
-	hash_text(text, strlen(text), out);
-	while (hashmap_get_str(&w->fingerprint_seen, out)) {
-		char *again = xasprintf("%s#%d", text, ++dup);
-
-		hash_text(again, strlen(again), out);
-		free(again);
-	}
-	grow(&w->fingerprints, &w->fpcap, w->nfp + 1, sizeof *w->fingerprints);
-	w->fingerprints[w->nfp] = xstrdup(out);
-	*hashmap_put_str(&w->fingerprint_seen, w->fingerprints[w->nfp++], NULL) = 1;
-	free(text);
-}
-
-static void add_location(struct writer *w, long long fid, int seq, const char *role,
-			 const struct event *e, const char *fn)
-{
-	struct location_row r = { fid, seq, role, NULL, 0, 0, fn, NULL, 0 };
-
-	if (!e)
-		return;
-	r.file = rel(e->file, w->root);
-	r.line = e->line;
-	r.col = e->col;
-	r.access = access_name(e);
-	r.marked = e->marked;
-	findings_add_location(w->tx, &r);
-}
-
-static long long add_finding(struct writer *w, const char *kind, const char *severity,
-			     const char *message, const struct event *data, const struct event *flag,
-			     const char *fn, const struct event *fix_at, const char *fix, long long pair)
-{
-	char fp[17];
-	struct finding_row r = { fp, kind, severity, message, data->display ? data->display : data->object,
-				 flag->display ? flag->display : flag->object, NULL, 0, NULL, pair, w->scan_id };
-
-	fingerprint(w, kind, fn, data, flag, fp);
-	if (fix_at && fix) {
-		r.fix_file = rel(fix_at->file, w->root);
-		r.fix_line = fix_at->line;
-		r.fix = fix;
-	}
-	if (strcmp(severity, "error") == 0)
-		w->counts->errors++;
-	else if (strcmp(severity, "warning") == 0)
-		w->counts->warnings++;
-	else
-		w->counts->notes++;
-	return findings_add(w->tx, &r);
+	memcpy(p.locs, locs, sizeof *locs * (size_t)nlocs);
+	sites_add(w->sites, &p);
 }
 
 /* Was the read written with C11 or GNU atomics (so that the fix should be
@@ -516,6 +488,7 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		const struct link *cons;
 		long long cid, pid;
 		char *msg, *fix;
+		unsigned facts;
 
 		cid = store_candidate(w, "writer", c);
 		if (seen_before(&seen, c->plain, c->marked) || under_common_lock(a, w->lock_cache, c->plain->oid) ||
@@ -530,14 +503,12 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 				name_of(c->plain), c->marked->access == ACC_RMW ? "atomic update" : "write",
 				name_of(c->marked));
 		fix = fix_for(v, c->marked, 1);
-		long long fid = add_finding(w, "missing-release", "error", msg, c->plain, c->marked,
-					    c->fn->name, c->marked, fix, pid);
-		add_location(w, fid, 0, "plain-access", c->plain, c->plain->func);
-		add_location(w, fid, 1, "publish", c->marked, c->marked->func);
-		add_location(w, fid, 2, "consume", cons->marked, cons->marked->func);
-		add_location(w, fid, 3, "racing-access", cons->plain, cons->plain->func);
-		free(msg);
-		free(fix);
+		facts = object_facts(a, c->plain, c->marked) | pairing_facts(a, c->fn, cons->fn, cons, c->marked->oid) |
+			tie_facts(c->fn, c->plain, c->marked, c->marked->oid, FACT_TIED_WRITER) |
+			tie_facts(cons->fn, cons->plain, cons->marked, c->marked->oid, FACT_TIED_READER);
+		found(w, "missing-release", msg, c->plain, c->marked, c->fn, c->marked, fix, pid, facts, 4,
+		      (struct site_loc[]){ { "plain-access", c->plain }, { "publish", c->marked },
+					   { "consume", cons->marked }, { "racing-access", cons->plain } });
 	}
 	pairset_free(&seen);
 }
@@ -554,11 +525,13 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		const struct candidate *c = &readers[i];
 		const struct event *r = c->plain, *p = c->marked;
 		const struct link *prod;
-		long long cid, pid, fid;
+		long long cid, pid;
 		char *msg, *fix;
+		unsigned facts;
 
 		cid = store_candidate(w, "reader", c);
-		if (seen_before(&seen, p, r) || under_common_lock(a, w->lock_cache, p->oid) || unknown_target(p))
+		if (seen_before(&seen, p, r) || under_common_lock(a, w->lock_cache, p->oid) || unknown_target(p) ||
+		    takes_a_ticket(a, r))
 			continue;
 		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ);
 		if (!prod)
@@ -567,13 +540,14 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		msg = xasprintf("plain %s %s '%s' is not ordered after the read of '%s' that guards it",
 				access_word(p), p->access == ACC_WRITE ? "to" : "of", name_of(p), name_of(r));
 		fix = fix_for(v, r, 0);
-		fid = add_finding(w, "missing-acquire", "error", msg, p, r, c->fn->name, r, fix, pid);
-		add_location(w, fid, 0, "plain-access", p, p->func);
-		add_location(w, fid, 1, "consume", r, r->func);
-		add_location(w, fid, 2, "publish", prod->marked, prod->marked->func);
-		add_location(w, fid, 3, "racing-access", prod->plain, prod->plain->func);
-		free(msg);
-		free(fix);
+		/* A reader candidate's flag read is always tested (transfer.c's
+		 * reader_check: only a guarded read leaves a candidate). */
+		facts = object_facts(a, p, r) | pairing_facts(a, c->fn, prod->fn, NULL, -1) | FACT_TESTED |
+			tie_facts(c->fn, p, r, r->oid, FACT_TIED_READER) |
+			tie_facts(prod->fn, prod->plain, prod->marked, r->oid, FACT_TIED_WRITER);
+		found(w, "missing-acquire", msg, p, r, c->fn, r, fix, pid, facts, 4,
+		      (struct site_loc[]){ { "plain-access", p }, { "consume", r },
+					   { "publish", prod->marked }, { "racing-access", prod->plain } });
 
 		/* The writer's fence has no partner on this reader. */
 		for (int k = 0; k < nproducers; k++) {
@@ -591,14 +565,14 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 			msg = xasprintf("'%s' orders the write of '%s' before '%s', but the reader of '%s' in %s() has no read barrier or acquire to pair with it",
 					l->fence->name ? l->fence->name : "barrier", name_of(l->plain),
 					name_of(l->marked), name_of(r), c->fn->name);
-			fid = add_finding(w, "unpaired-barrier", "warning", msg, l->plain, r, l->fn->name, r,
-					  is_c11(r) ? "atomic_thread_fence(memory_order_acquire); /* after this read */"
-						    : "smp_rmb(); /* after this read */", pid);
-			add_location(w, fid, 0, "barrier", l->fence, l->fence->func);
-			add_location(w, fid, 1, "publish", l->marked, l->marked->func);
-			add_location(w, fid, 2, "consume", r, r->func);
-			add_location(w, fid, 3, "racing-access", p, p->func);
-			free(msg);
+			found(w, "unpaired-barrier", msg, l->plain, r, l->fn, r,
+			      xstrdup(is_c11(r) ? "atomic_thread_fence(memory_order_acquire); /* after this read */"
+						: "smp_rmb(); /* after this read */"), pid,
+			      object_facts(a, l->plain, r) | pairing_facts(a, l->fn, c->fn, NULL, -1) | FACT_TESTED |
+			      tie_facts(l->fn, l->plain, l->marked, r->oid, FACT_TIED_WRITER) |
+			      tie_facts(c->fn, p, r, r->oid, FACT_TIED_READER), 4,
+			      (struct site_loc[]){ { "barrier", l->fence }, { "publish", l->marked },
+						   { "consume", r }, { "racing-access", p } });
 			break;
 		}
 	}
@@ -619,7 +593,6 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
 		const struct link *prod;
 		int guarded = 0, dup = 0;
 		char *msg;
-		long long fid;
 
 		for (int k = 0; k < i && !dup; k++)
 			dup = early[k].plain == l->plain && early[k].marked->oid == l->marked->oid;
@@ -636,12 +609,12 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
 			continue;
 		msg = xasprintf("plain read of '%s' is made before the read of '%s' that guards it: nothing orders it after the write it races with",
 				name_of(l->plain), name_of(l->marked));
-		fid = add_finding(w, "data-race", "error", msg, l->plain, l->marked, l->fn->name, NULL, NULL, 0);
-		add_location(w, fid, 0, "plain-access", l->plain, l->plain->func);
-		add_location(w, fid, 1, "consume", l->marked, l->marked->func);
-		add_location(w, fid, 2, "publish", prod->marked, prod->marked->func);
-		add_location(w, fid, 3, "racing-access", prod->plain, prod->plain->func);
-		free(msg);
+		found(w, "data-race", msg, l->plain, l->marked, l->fn, NULL, NULL, 0,
+		      object_facts(a, l->plain, l->marked) | pairing_facts(a, l->fn, prod->fn, NULL, -1) |
+		      tie_facts(l->fn, l->plain, l->marked, l->marked->oid, FACT_TIED_READER) |
+		      tie_facts(prod->fn, prod->plain, prod->marked, l->marked->oid, FACT_TIED_WRITER), 4,
+		      (struct site_loc[]){ { "plain-access", l->plain }, { "consume", l->marked },
+					   { "publish", prod->marked }, { "racing-access", prod->plain } });
 	}
 }
 
@@ -657,7 +630,6 @@ static void late_access_findings(struct writer *w, const struct analysis *a)
 		const struct link *cons;
 		int dup = 0;
 		char *msg;
-		long long fid;
 
 		for (int k = 0; k < i && !dup; k++)
 			dup = late[k].plain == l->plain;
@@ -669,12 +641,12 @@ static void late_access_findings(struct writer *w, const struct analysis *a)
 		msg = xasprintf("plain %s %s '%s' comes after the write of '%s' that publishes it: a reader that saw '%s' accesses it at the same time",
 				access_word(l->plain), l->plain->access == ACC_WRITE ? "to" : "of", name_of(l->plain),
 				name_of(l->marked), name_of(l->marked));
-		fid = add_finding(w, "data-race", "error", msg, l->plain, l->marked, l->fn->name, NULL, NULL, 0);
-		add_location(w, fid, 0, "plain-access", l->plain, l->plain->func);
-		add_location(w, fid, 1, "publish", l->marked, l->marked->func);
-		add_location(w, fid, 2, "consume", cons->marked, cons->marked->func);
-		add_location(w, fid, 3, "racing-access", cons->plain, cons->plain->func);
-		free(msg);
+		found(w, "data-race", msg, l->plain, l->marked, l->fn, NULL, NULL, 0,
+		      object_facts(a, l->plain, l->marked) | pairing_facts(a, l->fn, cons->fn, cons, l->marked->oid) |
+		      tie_facts(l->fn, l->plain, l->marked, l->marked->oid, FACT_TIED_WRITER) |
+		      tie_facts(cons->fn, cons->plain, cons->marked, l->marked->oid, FACT_TIED_READER), 4,
+		      (struct site_loc[]){ { "plain-access", l->plain }, { "publish", l->marked },
+					   { "consume", cons->marked }, { "racing-access", cons->plain } });
 	}
 }
 
@@ -720,30 +692,35 @@ static int other_instances(const struct analysis *a, const struct lock_record *x
 
 static void lock_findings(struct writer *w, const struct analysis *a)
 {
-	/* Per record: does its access hold any lock?  Per object: is it ever
-	 * written holding one?  (Most objects never are: nothing to check.) */
+	/* Per record: does its access hold any lock?  Per object: at how
+	 * many sites is it written holding one?  (Most objects never are:
+	 * nothing to check.) */
 	int nrecords;
 	const struct lock_record *records = analysis_records(a, &nrecords);
 	char *locked_rec = xcalloc(nrecords + 1, 1);
-	char *locked_obj = xcalloc(analysis_objects(a) + 1, 1);
+	int *locked_writes = xcalloc(analysis_objects(a) + 1, sizeof *locked_writes);
+	struct hashmap counted = { 0 };    /* events counted in locked_writes */
 
 	for (int i = 0; i < nrecords; i++) {
 		const struct lock_record *r = &records[i];
+		int added = 0;
 
 		if (r->complete && !r->e->marked && r->e->oid >= 0 && effective_lock(a, r, 0)) {
 			locked_rec[i] = 1;
-			if (r->e->access != ACC_READ)
-				locked_obj[r->e->oid] = 1;
+			if (r->e->access != ACC_READ) {
+				hashmap_put(&counted, (uint64_t)r->e->gid, &added);
+				locked_writes[r->e->oid] += added;
+			}
 		}
 	}
+	hashmap_free(&counted);
 	for (int i = 0; i < nrecords; i++) {
 		const struct lock_record *acc = &records[i];
 		const struct lock_record *locked = NULL;
 		int skip = 0;
 		char *msg;
-		long long fid;
 
-		if (!acc->complete || acc->e->oid < 0 || acc->e->marked || !locked_obj[acc->e->oid])
+		if (!acc->complete || acc->e->oid < 0 || acc->e->marked || !locked_writes[acc->e->oid])
 			continue;
 		/* One finding per access: only its first complete record. */
 		skip = analysis_first_complete(a, acc->e->gid) != i;
@@ -771,25 +748,27 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 				access_word(acc->e), acc->e->access == ACC_WRITE ? "to" : "of", name_of(acc->e),
 				acc->fn->name, effective_lock(a, acc, 0) ? "other locks" : "no lock",
 				access_word(locked->e), locked->fn->name, lock_name(effective_lock(a, locked, 0)));
-		fid = add_finding(w, "data-race", "warning", msg, acc->e, locked->e, acc->fn->name, NULL, NULL, 0);
-		add_location(w, fid, 0, "plain-access", acc->e, acc->e->func);
-		add_location(w, fid, 1, "racing-access", locked->e, locked->e->func);
-		free(msg);
+		found(w, "data-race", msg, acc->e, locked->e, acc->fn, NULL, NULL, 0,
+		      object_facts(a, acc->e, NULL) | pairing_facts(a, acc->fn, locked->fn, NULL, -1) | FACT_LOCKSET |
+		      (locked_writes[acc->e->oid] >= 2 ? FACT_LOCKED_WRITES : 0), 2,
+		      (struct site_loc[]){ { "plain-access", acc->e }, { "racing-access", locked->e } });
 	}
 	free(locked_rec);
-	free(locked_obj);
+	free(locked_writes);
 }
 
 int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
 {
-	struct writer w = { NULL, root, scan_id, counts, NULL, 0, 0, { 0 }, NULL };
+	struct writer w = { NULL, a, sites_new(), NULL };
 	int rc;
 
 	memset(counts, 0, sizeof *counts);
-	if (!(w.tx = findings_begin(db, err, errlen)))
+	if (!(w.tx = findings_begin(db, err, errlen))) {
+		sites_free(w.sites);
 		return -1;
+	}
 	w.lock_cache = xmalloc((size_t)analysis_objects(a) + 1);
 	memset(w.lock_cache, -1, (size_t)analysis_objects(a) + 1);
 	writer_findings(&w, a, vocab);
@@ -797,11 +776,9 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	lock_findings(&w, a);
 	early_read_findings(&w, a);
 	late_access_findings(&w, a);
+	sites_store(w.sites, a, w.tx, root, scan_id, counts);
 	rc = findings_commit(w.tx, err, errlen);
-	for (int i = 0; i < w.nfp; i++)
-		free(w.fingerprints[i]);
-	free(w.fingerprints);
-	hashmap_free(&w.fingerprint_seen);
+	sites_free(w.sites);
 	free(w.lock_cache);
 	return rc;
 }

@@ -15,6 +15,7 @@ static const char *const ord_names[] = {
 	[ORD_RELEASE] = "release", [ORD_ACQ_REL] = "acq_rel", [ORD_FULL] = "full",
 	[ORD_WMB] = "wmb", [ORD_RMB] = "rmb", [ORD_ARG] = "arg",
 	[ORD_BEFORE_RMW] = "before_rmw", [ORD_AFTER_RMW] = "after_rmw",
+	[ORD_CONSUME] = "consume", [ORD_GRACE] = "grace",
 };
 
 const char *ord_name(enum ord o)

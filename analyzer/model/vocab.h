@@ -15,6 +15,11 @@
  *   ORDER  relaxed | acquire | release | acq_rel | full | wmb | rmb | none | arg
  *          | before_rmw | after_rmw  (full barriers that only order together
  *          with the atomic read-modify-write that follows or precedes them)
+ *          | consume  (a read of a pointer, rcu_dereference: relaxed, and
+ *          it guards only the accesses made through the value it returns)
+ *          | grace  (a barrier that waits for an RCU grace period,
+ *          synchronize_rcu: full, and every reader that began before it
+ *          has finished)
  *   keys   obj=N        index of the argument naming the object (default 0)
  *          lvalue=1     the object argument is the object itself (READ_ONCE)
  *                       rather than a pointer to it
@@ -54,6 +59,12 @@ enum ord {
 	ORD_WMB, ORD_RMB, ORD_ARG,
 	ORD_BEFORE_RMW,   /* smp_mb__before_atomic: full, for a following RMW only */
 	ORD_AFTER_RMW,    /* smp_mb__after_atomic: full, after a preceding RMW only */
+	ORD_CONSUME,      /* a pointer read (rcu_dereference): relaxed, and it
+			     orders, publishes and guards only what is reached
+			     through the value it returns */
+	ORD_GRACE,        /* an RCU grace period (synchronize_rcu): a full
+			     barrier that also waits for every reader that
+			     began before it */
 };
 
 struct vocab_entry {

@@ -59,6 +59,17 @@ def scan(binary, path, workdir):
     return json.loads(rep.stdout)["findings"]
 
 
+def kinds(fd):
+    """The kinds of a finding's pairings: its own and those of the other
+    pairings listed inside it (one finding per site)."""
+    return [fd["kind"]] + [c["kind"] for c in fd.get("counterparts", [])]
+
+
+def all_locations(fd):
+    """Every location of a finding, its counterparts' too."""
+    return fd["locations"] + [l for c in fd.get("counterparts", []) for l in c["locations"]]
+
+
 def same_file(loc_file, path):
     return os.path.normpath(os.path.abspath(loc_file)) == os.path.normpath(os.path.abspath(path))
 
@@ -72,7 +83,8 @@ def check_example(binary, path, workdir):
     got = set()
     for fd in scan(binary, path, workdir):
         loc = fd["locations"][0]
-        got.add((loc["line"] if same_file(loc["file"], path) else -1, fd["kind"]))
+        for kind in kinds(fd):
+            got.add((loc["line"] if same_file(loc["file"], path) else -1, kind))
     missing, extra = want - got, got - want
     ok = not missing and not extra
     detail = ""
@@ -105,8 +117,8 @@ def check_limitation(binary, path, workdir):
     seen = "; ".join("%s@%s:%d" % (fd["kind"], os.path.basename(fd["locations"][0]["file"]),
                                    fd["locations"][0]["line"]) for fd in findings) or "no finding"
     if want:
-        got = {(os.path.abspath(fd["locations"][0]["file"]), fd["locations"][0]["line"], fd["kind"])
-               for fd in findings}
+        got = {(os.path.abspath(fd["locations"][0]["file"]), fd["locations"][0]["line"], kind)
+               for fd in findings for kind in kinds(fd)}
         # right: every expected finding, and nothing that starts on a line
         # without a marker (a second kind on a marked line is tolerated)
         return want <= got and {g[:2] for g in got} <= {w[:2] for w in want}, seen
@@ -114,7 +126,7 @@ def check_limitation(binary, path, workdir):
                 for n, line in enumerate(t.splitlines(), 1) if RACE.search(line)}
     if truths == {"race"}:
         hit = any((os.path.abspath(l["file"]), l["line"]) in labelled
-                  for fd in findings for l in fd["locations"]
+                  for fd in findings for l in all_locations(fd)
                   if l["role"] in ("plain-access", "racing-access"))
         return hit, seen
     return not findings, seen
@@ -129,7 +141,7 @@ def check_corpus(binary, path, workdir):
     labelled = {n for n, line in enumerate(text.splitlines(), 1) if RACE.search(line)}
     findings = scan(binary, path, workdir)
     hit = any(same_file(l["file"], path) and l["line"] in labelled
-              for fd in findings for l in fd["locations"]
+              for fd in findings for l in all_locations(fd)
               if l["role"] in ("plain-access", "racing-access"))
     return racy, hit, findings
 

@@ -93,8 +93,13 @@ void expect_findings(const struct src *srcs, int n, const char *extra_profile)
 	cr_assert_eq(scan_run(&o), 0, "scan failed");
 
 	cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+	/* Every pairing the rules found: each finding (one per site) and the
+	 * other pairings listed inside it (finding_parts), at the site. */
 	sqlite3_prepare_v2(db, "SELECT f.kind, l.file, l.line, f.message, f.variable, f.flag, f.fix_suggestion"
-			   " FROM findings f JOIN finding_locations l ON l.finding_id = f.id AND l.seq = 0", -1, &st, NULL);
+			   " FROM findings f JOIN finding_locations l ON l.finding_id = f.id AND l.seq = 0"
+			   " UNION ALL SELECT p.kind, l.file, l.line, p.message, f.variable, p.flag, NULL"
+			   " FROM finding_parts p JOIN findings f ON f.id = p.finding_id"
+			   " JOIN finding_locations l ON l.finding_id = f.id AND l.seq = 0", -1, &st, NULL);
 	findings_text[0] = '\0';
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		size_t fl = strlen(findings_text);

@@ -515,3 +515,164 @@ Test(context, library_code_run_by_two_threads_of_one_program_still_races)
 
 	expect_findings(s, 4, NULL);
 }
+
+/* ---- start routines of two programs (W15's remainder) ---- */
+
+/* Two test programs of one tree, each starting its own thread, both
+ * running the same library code: the threads of one program never meet
+ * those of the other. */
+#define LIB_H "#include <kcsan/lkmm.h>\n" \
+	"struct box { int v; int ready; };\n" \
+	"extern struct box shared_box;\n" \
+	"void put(int v);\nint get(void);\n"
+#define LIB_C(wmark, rmark) "#include \"lib.h\"\n" \
+	"struct box shared_box;\n" \
+	"void put(int v) { shared_box.v = v; " wmark " WRITE_ONCE(shared_box.ready, 1); }\n" \
+	"int get(void) { return READ_ONCE(shared_box.ready) ? shared_box.v : 0; " rmark " }\n"
+#define PROG(thread_body, main_body) "#include \"lib.h\"\n#include <pthread.h>\n" \
+	"static void *worker(void *arg) { (void)arg; " thread_body " return 0; }\n" \
+	"int main(void) { pthread_t t; pthread_create(&t, 0, worker, 0); " main_body \
+	" pthread_join(t, 0); return 0; }\n"
+
+Test(programs, start_routines_of_two_programs_never_run_together)
+{
+	/* worker() of writer.c only puts, worker() of reader.c only gets:
+	 * each main() does nothing else. */
+	struct src s[] = { { "lib.h", LIB_H }, { "lib.c", LIB_C("", "") },
+			   { "writer.c", PROG("put(1);", "") }, { "reader.c", PROG("get();", "") } };
+
+	expect_findings(s, 4, NULL);
+}
+
+Test(programs, start_routines_of_one_program_still_race)
+{
+	struct src s[] = { { "lib.h", LIB_H }, { "lib.c", LIB_C("/*W*/", "/*R*/") },
+			   { "both.c", PROG("put(1);", "get();") }, { "other.c", PROG("get();", "") } };
+
+	expect_findings(s, 4, NULL);
+}
+
+/* ---- thread-join wrappers ---- */
+
+#define JOIN_PROG(join, rmark, wmark) LKMM "#include <pthread.h>\n" \
+	"int data, flag;\n" \
+	"static pthread_t tid[2];\n" \
+	"static void wait_one(int i) { pthread_join(tid[i], 0); }\n" \
+	"static void wait_all(void) { for (int i = 0; i < 2; i++) wait_one(i); }\n" \
+	"static void *reader(void *arg) { (void)arg; if (READ_ONCE(flag)) return (void *)(long)data; " rmark " return 0; }\n" \
+	"int main(void) {\n" \
+	"	WRITE_ONCE(flag, 1);\n" \
+	"	for (int i = 0; i < 2; i++) pthread_create(&tid[i], 0, reader, 0);\n" \
+	"	" join "\n" \
+	"	data = 2; " wmark "\n" \
+	"	WRITE_ONCE(flag, 0);\n" \
+	"	return 0; }\n"
+
+Test(context, a_write_after_a_join_wrapper_two_calls_deep_races_with_nothing)
+{
+	expect_one(JOIN_PROG("wait_all();", "", ""));
+}
+
+Test(context, the_same_write_without_the_join_still_races)
+{
+	/* data is written while the readers run (after the flag that
+	 * publishes it, and before it is published again), and read by a
+	 * reader without an acquire */
+	expect_one(JOIN_PROG("", "/*R*/", "/*W*/ /*D*/"));
+}
+
+/* W8: two programs that each define their own struct ctx; the fields of
+ * the two types are one object, but one program's writer thread never
+ * meets the other's reader. */
+#define CTX_A(mark) "#include <kcsan/lkmm.h>\n#include <pthread.h>\n" \
+	"struct ctx { int tid; int done; };\n" \
+	"void *worker(void *p) { struct ctx *c = p; c->tid = 1; " mark " WRITE_ONCE(c->done, 1); return p; }\n"
+#define CTX_A_MAIN "int main(void) { static struct ctx c; pthread_t t; pthread_create(&t, 0, worker, &c); pthread_join(t, 0); return c.tid; }\n"
+#define CTX_B "#include <kcsan/lkmm.h>\n#include <pthread.h>\n" \
+	"struct ctx { int tid; int done; };\n" \
+	"void *waiter(void *p) { struct ctx *c = p; while (!READ_ONCE(c->done)) ; c->tid = 2; return p; }\n"
+
+Test(programs, struct_fields_of_two_programs_never_meet)
+{
+	struct src s[] = { { "a.c", CTX_A("") CTX_A_MAIN },
+			   { "b.c", CTX_B "int main(void) { static struct ctx c; pthread_t t; pthread_create(&t, 0, waiter, &c); pthread_join(t, 0); return 0; }\n" } };
+
+	expect_findings(s, 2, NULL);
+}
+
+Test(programs, struct_fields_of_one_program_still_race)
+{
+	/* both start routines in one program, on one instance */
+	struct src s[] = { { "a.c", CTX_A("/*W*/") "void *waiter(void *p) { struct ctx *c = p; "
+				    "while (!READ_ONCE(c->done)) ; c->tid = 2; /*R*/ return p; }\n"
+				    "int main(void) { static struct ctx c; pthread_t t, u;\n"
+				    "	pthread_create(&t, 0, worker, &c); pthread_create(&u, 0, waiter, &c);\n"
+				    "	pthread_join(t, 0); pthread_join(u, 0); return 0; }\n" } };
+
+	expect_findings(s, 1, NULL);
+}
+
+/* ---- W11: locks taken by one function and released by another ---- */
+
+#define GLOBAL_LOCK "#include <pthread.h>\n" \
+	"static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"int count;\n" \
+	"void a(void) { pthread_mutex_lock(&m); count++; pthread_mutex_unlock(&m); }\n"
+
+Test(locks, a_wrapper_of_a_global_lock_is_a_lock)
+{
+	expect_one(GLOBAL_LOCK
+		   "static void lock_count(void) { pthread_mutex_lock(&m); }\n"
+		   "static void unlock_count(void) { pthread_mutex_unlock(&m); }\n"
+		   "void b(void) { lock_count(); count++; unlock_count(); }\n");
+}
+
+Test(locks, a_wrapper_of_a_global_lock_on_some_paths_is_no_lock)
+{
+	expect_one(GLOBAL_LOCK
+		   "static void lock_count(int c) { if (c) pthread_mutex_lock(&m); }\n"
+		   "static void unlock_count(int c) { if (c) pthread_mutex_unlock(&m); }\n"
+		   "void b(int c) { lock_count(c); count++; /*D*/ unlock_count(c); }\n");
+}
+
+/* pthread_atfork's handlers: before_fork() takes the lock, after_fork()
+ * writes under it and releases it. */
+Test(locks, fork_handlers_hold_the_lock_between_them)
+{
+	expect_one(GLOBAL_LOCK
+		   "static void before_fork(void) { pthread_mutex_lock(&m); }\n"
+		   "static void after_fork(void) { count = 0; pthread_mutex_unlock(&m); }\n"
+		   "void install(void) { pthread_atfork(before_fork, after_fork, after_fork); }\n");
+}
+
+Test(locks, a_handler_that_releases_nothing_still_races)
+{
+	expect_one(GLOBAL_LOCK
+		   "static void after_fork(void) { count = 0; /*D*/ }\n"
+		   "void install(void) { pthread_atfork(0, after_fork, after_fork); }\n");
+}
+
+/* A writer and a reader whose data accesses both hold one lock never meet
+ * there, although the flag is read outside it and another access of the
+ * data holds no lock (that one is the race). */
+#define PAIR_UNDER_LOCK(reader_lock, reader_unlock, wmark, rmark) LKMM "#include <pthread.h>\n" \
+	"static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"int data, flag;\n" \
+	"static void *w(void *a) { pthread_mutex_lock(&m); data = 1; " wmark " WRITE_ONCE(flag, 1); pthread_mutex_unlock(&m); return a; }\n" \
+	"static void *r(void *a) { int v = 0; if (READ_ONCE(flag)) { " reader_lock " v = data; " rmark " " reader_unlock " } return (void *)(long)v; }\n" \
+	"static void *peek(void *a) { (void)a; return (void *)(long)data; } /*D*/\n" \
+	"int main(void) { pthread_t t[3]; pthread_create(&t[0], 0, w, 0); pthread_create(&t[1], 0, r, 0);\n" \
+	"	pthread_create(&t[2], 0, peek, 0); for (int i = 0; i < 3; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(locks, a_pair_under_one_lock_is_no_race)
+{
+	expect_one(PAIR_UNDER_LOCK("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);", "", ""));
+}
+
+Test(locks, a_pair_with_one_side_unlocked_still_races)
+{
+	/* the writer's data is then published to an unlocked reader: both
+	 * sides are reported, and the reader's read races with the locked
+	 * write */
+	expect_one(PAIR_UNDER_LOCK("", "", "/*W*/", "/*R*/ /*D*/"));
+}

@@ -247,7 +247,8 @@ Test(report, json_top_level_shape)
 Test(report, json_every_finding_key_and_type)
 {
 	static const char *const base[] = { "id", "kind", "severity", "evidence", "message", "variable",
-					    "flag", "locations", NULL };
+					    "flag", "confidence", "confidence_evidence", "locations",
+					    "counterparts", NULL };
 	static const char *const loc_keys[] = { "role", "file", "line", "column", "function", "access",
 						"marked", NULL };
 	json_t *doc, *f;
@@ -256,7 +257,7 @@ Test(report, json_every_finding_key_and_type)
 	fill_mixed();
 	doc = render_json(REPORT_JSON);
 	json_array_foreach(json_object_get(doc, "findings"), i, f) {
-		const char *keys[12];
+		const char *keys[16];
 		int n = 0;
 		json_t *l, *e;
 		size_t j;
@@ -275,6 +276,10 @@ Test(report, json_every_finding_key_and_type)
 		cr_assert(json_is_string(json_object_get(f, "message")));
 		cr_assert(json_is_string(json_object_get(f, "variable")));
 		cr_assert(json_is_string(json_object_get(f, "flag")) || json_is_null(json_object_get(f, "flag")));
+		const char *conf = json_string_value(json_object_get(f, "confidence"));
+		cr_assert(conf && (!strcmp(conf, "high") || !strcmp(conf, "medium") || !strcmp(conf, "low")));
+		cr_assert(json_is_array(json_object_get(f, "confidence_evidence")));
+		cr_assert(json_is_array(json_object_get(f, "counterparts")));
 		const char *sev = json_string_value(json_object_get(f, "severity"));
 		cr_assert(sev && (!strcmp(sev, "error") || !strcmp(sev, "warning") || !strcmp(sev, "note")));
 		cr_assert(json_array_size(json_object_get(f, "evidence")) >= 1);
@@ -480,6 +485,7 @@ Test(report, races_only_database)
 		" races with plain read in get() [kcsan-scan:missing-release]\n"
 		"/abs/p.c:20: note: racing read of 'data' here\n"
 		"note: observed 1 time at run time (reordered)\n"
+		"note: confidence high: observed at run time\n"
 		"1 finding: 1 error, 0 warnings, 0 notes\n");
 	free(text);
 }
@@ -502,6 +508,7 @@ Test(report, text_format)
 		"src/mp.c:22:13: note: racing read of 'x' here\n"
 		"src/mp.c:13: note: fix: smp_store_release(&flag, 1);\n"
 		"note: observed 3 times at run time (reordered)\n"
+		"note: confidence high: observed at run time\n"
 		"src/a.c:5:5: warning: unpaired-barrier finding f3 [kcsan-scan:unpaired-barrier]\n"
 		"src/a.c:6:5: note: publishing write to 'flag' here\n"
 		"src/a.c:14:9: note: read of 'flag' here\n"

@@ -1,0 +1,81 @@
+/* analyzer/analysis/tally.c — how the whole tree accesses each object
+ * (struct object_tally, dataflow.h): the counts a finding shows as
+ * evidence ("'x' is accessed marked at 9 sites, plain at 1") and that tell
+ * a flag from a counter.
+ *
+ * Each access event of the tree's functions counts once; the copies the
+ * analysis makes of a callee's events for one call (clones) are not
+ * sites of their own and are not counted. */
+#include "internal.h"
+
+/* Is E an arithmetic read-modify-write: an add, subtract, increment or
+ * decrement (atomic_fetch_add, uatomic_inc, ck_pr_faa_uint, __sync_fetch_
+ * and_sub, x++ on an _Atomic)?  Its value is a count, an id or an index:
+ * unlike an exchange, a compare-and-swap or a bit operation, it carries no
+ * value a reader waits for, and two threads' increments are two different
+ * RMWs, which order nothing between them.  The vocabulary names primitives,
+ * not their arithmetic, so the name says it. */
+static int counting_rmw(const struct event *e)
+{
+	static const char *const words[] = { "add", "sub", "inc", "dec", "faa", "fas_add" };
+	const char *n = e->name;
+
+	if (e->access != ACC_RMW)
+		return 0;
+	if (!n || strcmp(n, "_Atomic") == 0)
+		return 1;       /* x++, x += n on an _Atomic object */
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (strstr(n, words[i]))
+			return 1;
+	return 0;
+}
+
+static int releases(enum ord o)
+{
+	return o == ORD_RELEASE || o == ORD_ACQ_REL || o == ORD_FULL;
+}
+
+static int acquires(enum ord o)
+{
+	return o == ORD_ACQUIRE || o == ORD_ACQ_REL || o == ORD_FULL;
+}
+
+void build_tallies(struct analysis *a)
+{
+	a->tallies = xcalloc((size_t)a->nobjects + 1, sizeof *a->tallies);
+	for (int fi = 0; fi < a->nfns; fi++) {
+		const struct function *f = &a->fns[fi];
+
+		for (int b = 0; b < f->nblocks; b++)
+			for (int k = 0; k < f->blocks[b].nevents; k++) {
+				const struct event *e = &f->blocks[b].events[k];
+				struct object_tally *t;
+
+				if (e->kind != EV_ACCESS || e->oid < 0 || e->oid >= a->nobjects)
+					continue;
+				t = &a->tallies[e->oid];
+				if (!e->marked) {
+					t->plain++;
+					continue;
+				}
+				t->marked++;
+				if (e->access != ACC_READ && releases(e->ord))
+					t->ordered_writes++;
+				if (e->access != ACC_WRITE && acquires(e->ord))
+					t->ordered_reads++;
+				if (e->access == ACC_WRITE)
+					t->stores++;
+				else if (e->access == ACC_RMW && counting_rmw(e))
+					t->counting_rmws++;
+				else if (e->access == ACC_RMW)
+					t->other_rmws++;
+			}
+	}
+}
+
+const struct object_tally *analysis_tally(const struct analysis *a, int oid)
+{
+	static const struct object_tally none;
+
+	return oid >= 0 && oid < a->nobjects && a->tallies ? &a->tallies[oid] : &none;
+}

@@ -1,0 +1,239 @@
+/* analyzer/findings/evidence.c — facts, confidence levels and the
+ * sentences that explain them (evidence.h). */
+#include "evidence.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_variable(const struct event *e);
+
+const char *confidence_name(enum confidence c)
+{
+	return c == CONFIDENCE_HIGH ? "high" : c == CONFIDENCE_MEDIUM ? "medium" : "low";
+}
+
+enum confidence confidence_of(unsigned f)
+{
+	unsigned tied = f & (FACT_TIED_WRITER | FACT_TIED_READER);
+	int depends = (f & (FACT_TESTED | FACT_POINTER)) != 0, threads = (f & FACT_THREADS) != 0;
+	int ordered = (f & FACT_FLAG_ORDERED) != 0;
+
+	if (f & FACT_COUNTER)
+		return CONFIDENCE_LOW;
+	if (f & FACT_LOCKSET) {
+		int locked = (f & FACT_LOCKED_WRITES) != 0;
+
+		return threads && locked ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
+	}
+	if (tied == (FACT_TIED_WRITER | FACT_TIED_READER) && depends && (threads || ordered))
+		return CONFIDENCE_HIGH;
+	return tied ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
+}
+
+/* Is E an event of FN's own body (not a callee's seen through a call)? */
+static int own_event(const struct function *fn, const struct event *e)
+{
+	return fn && e->func && fn->name && strcmp(e->func, fn->name) == 0 && !e->orig;
+}
+
+/* Do items X and Y name the same source (a local, a parameter, an
+ * event's value)? */
+static int same_source(const struct dep_item *x, const struct dep_item *y)
+{
+	if (x->kind != y->kind)
+		return 0;
+	switch (x->kind) {
+	case DEP_LOCAL:
+		return x->local >= 0 ? x->local == y->local : strcmp(x->name, y->name) == 0;
+	case DEP_EVENT:
+		return x->n == y->n;
+	case DEP_PARAM:
+		return x->n == y->n && strcmp(x->name, y->name) == 0;
+	default:
+		return 0;
+	}
+}
+
+/* Does an item of role RA in A's dependencies name the same source as an
+ * item of role RB in B's? */
+static int share_source(const struct event *a, enum dep_role ra, const struct event *b, enum dep_role rb)
+{
+	for (int i = 0; i < a->deps.n; i++)
+		for (int k = 0; k < b->deps.n; k++)
+			if (a->deps.v[i].role == ra && b->deps.v[k].role == rb &&
+			    same_source(&a->deps.v[i], &b->deps.v[k]))
+				return 1;
+	return 0;
+}
+
+unsigned tie_facts(const struct function *fn, const struct event *data, const struct event *flag,
+		   int flag_oid, unsigned which)
+{
+	if (flag->oid != flag_oid || !own_event(fn, data) || !own_event(fn, flag))
+		return 0;
+	if (is_variable(data) && is_variable(flag))
+		return which;
+	/* one instance: both addresses computed from the same pointer */
+	if (share_source(data, DEP_ADDRESS, flag, DEP_ADDRESS))
+		return which;
+	/* the flag's store carries the pointer the data was written through */
+	if (flag->access != ACC_READ && share_source(data, DEP_ADDRESS, flag, DEP_VALUE))
+		return which;
+	return 0;
+}
+
+int evidence_strength(unsigned f)
+{
+	/* Weights follow confidence_of: what alone lifts a level counts
+	 * double. */
+	int s = 0;
+
+	s += f & FACT_THREADS ? 2 : 0;
+	s += f & FACT_POINTER ? 2 : 0;
+	s += f & FACT_TESTED ? 1 : 0;
+	s += f & FACT_SAME_STRUCT ? 1 : 0;
+	s += f & FACT_VARIABLES ? 1 : 0;
+	s += f & FACT_FLAG_ORDERED ? 1 : 0;
+	s += f & FACT_MOSTLY_MARKED ? 1 : 0;
+	s += f & FACT_LOCKED_WRITES ? 1 : 0;
+	s += f & FACT_TIED_WRITER ? 2 : 0;
+	s += f & FACT_TIED_READER ? 2 : 0;
+	s -= f & FACT_COUNTER ? 4 : 0;
+	return s;
+}
+
+/* The struct part of a field's USR, up to and including "@FI@"
+ * ("c:@S@ring@FI@" of "c:@S@ring@FI@head"), its length in *N; NULL for an
+ * object that is no field. */
+static const char *struct_of(const char *key, size_t *n)
+{
+	const char *fi = key ? strstr(key, "@FI@") : NULL;
+
+	if (!fi)
+		return NULL;
+	*n = (size_t)(fi - key) + 4;
+	return key;
+}
+
+/* Is E's object a variable (a global, a file or function static: a
+ * clang USR that names no field)? */
+static int is_variable(const struct event *e)
+{
+	return e->obj.kind == OBJ_USR && !strstr(e->object, "@FI@");
+}
+
+int is_counter(const struct analysis *a, int oid)
+{
+	const struct object_tally *t = analysis_tally(a, oid);
+
+	return t->counting_rmws && !t->stores && !t->other_rmws && !t->ordered_writes && !t->ordered_reads;
+}
+
+int takes_a_ticket(const struct analysis *a, const struct event *e)
+{
+	return e->access == ACC_RMW && is_counter(a, e->oid);
+}
+
+unsigned object_facts(const struct analysis *a, const struct event *data, const struct event *flag)
+{
+	const struct object_tally *d = analysis_tally(a, data->oid);
+	unsigned f = 0;
+
+	if (d->marked > d->plain)
+		f |= FACT_MOSTLY_MARKED;
+	if (flag && flag->oid != data->oid) {
+		const struct object_tally *t = analysis_tally(a, flag->oid);
+		size_t nd = 0, nf = 0;
+		const char *sd = struct_of(data->object, &nd), *sf = struct_of(flag->object, &nf);
+
+		if (sd && sf && nd == nf && strncmp(sd, sf, nd) == 0)
+			f |= FACT_SAME_STRUCT;
+		if (is_variable(data) && is_variable(flag))
+			f |= FACT_VARIABLES;
+		if (t->ordered_writes || t->ordered_reads)
+			f |= FACT_FLAG_ORDERED;
+		else if (is_counter(a, flag->oid))
+			f |= FACT_COUNTER;
+	}
+	return f;
+}
+
+unsigned pairing_facts(const struct analysis *a, const struct function *fn,
+		       const struct function *counterpart, const struct link *consumer, int flag_oid)
+{
+	unsigned f = 0;
+
+	if (fn && counterpart && threads_started_together(a, fn, counterpart))
+		f |= FACT_THREADS;
+	/* (through a relay, the reader tests or follows another flag) */
+	if (consumer && consumer->marked->oid != flag_oid)
+		consumer = NULL;
+	if (consumer && (consumer->how & LINK_TESTED))
+		f |= FACT_TESTED;
+	if (consumer && (consumer->how & LINK_THROUGH_POINTER))
+		f |= FACT_POINTER | FACT_TIED_READER;   /* the value read leads to the data */
+	return f;
+}
+
+void evidence_sentences(const struct analysis *a, unsigned f, const struct event *data,
+			const char *data_name, const char *flag_name,
+			void (*fn)(const char *sentence, void *ctx), void *ctx)
+{
+	const struct object_tally *d = analysis_tally(a, data->oid);
+	char *s;
+
+	if (f & FACT_THREADS)
+		fn("both sides run in threads that the tree starts and that run at the same time", ctx);
+	if ((f & FACT_TIED_WRITER) && flag_name) {
+		s = xasprintf("the writer accesses '%s' and '%s' together: one instance, or named variables", data_name, flag_name);
+		fn(s, ctx);
+		free(s);
+	}
+	if ((f & FACT_TIED_READER) && flag_name) {
+		s = xasprintf("the reader accesses '%s' and '%s' together: one instance, or named variables", flag_name, data_name);
+		fn(s, ctx);
+		free(s);
+	}
+	if ((f & FACT_TESTED) && flag_name) {
+		s = xasprintf("the reader tests '%s' before the access", flag_name);
+		fn(s, ctx);
+		free(s);
+	}
+	if ((f & FACT_POINTER) && flag_name) {
+		s = xasprintf("'%s' is reached through the pointer read from '%s'", data_name, flag_name);
+		fn(s, ctx);
+		free(s);
+	}
+	if ((f & FACT_SAME_STRUCT) && flag_name) {
+		s = xasprintf("'%s' and '%s' are fields of one struct", data_name, flag_name);
+		fn(s, ctx);
+		free(s);
+	}
+	if ((f & FACT_VARIABLES) && flag_name) {
+		s = xasprintf("'%s' and '%s' are both variables, not fields", data_name, flag_name);
+		fn(s, ctx);
+		free(s);
+	}
+	if ((f & FACT_FLAG_ORDERED) && flag_name) {
+		s = xasprintf("'%s' is written with a release or read with an acquire elsewhere in the tree", flag_name);
+		fn(s, ctx);
+		free(s);
+	}
+	if (f & (FACT_MOSTLY_MARKED | FACT_LOCKED_WRITES) || d->marked) {
+		s = xasprintf("'%s' is accessed marked at %d site%s, plain at %d", data_name, d->marked,
+			      d->marked == 1 ? "" : "s", d->plain);
+		fn(s, ctx);
+		free(s);
+	}
+	if (f & FACT_LOCKED_WRITES) {
+		s = xasprintf("'%s' is written holding a lock at two or more sites", data_name);
+		fn(s, ctx);
+		free(s);
+	}
+	if ((f & FACT_COUNTER) && flag_name) {
+		s = xasprintf("against: '%s' is only updated by arithmetic read-modify-writes, a counter rather than a flag", flag_name);
+		fn(s, ctx);
+		free(s);
+	}
+}

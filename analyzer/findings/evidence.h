@@ -1,0 +1,125 @@
+/* analyzer/findings/evidence.h — how sure a finding is, and why: the facts
+ * of the tree that make a reported pattern a real race (or only a shape),
+ * and the confidence level they add up to (docs/design.md §7, SPEC §7
+ * "confidence").
+ *
+ * The rules (pairing.c) say which facts hold for each pairing they find;
+ * evidence.c turns facts into a level and a strength (the order inside a
+ * level) and into the sentences the report shows. */
+#ifndef KCSAN_EVIDENCE_H
+#define KCSAN_EVIDENCE_H
+
+#include "analyzer/analysis/dataflow.h"
+
+/* Facts for a finding (bits).  Each names the evidence, not the rule. */
+enum evidence_fact {
+	/* Both sides run in threads the tree itself starts, which may run at
+	 * the same time (threads_started_together). */
+	FACT_THREADS       = 1u << 0,
+	/* The reader tests the flag's value before the access: the access
+	 * runs only on what it read (a branch or a wait loop). */
+	FACT_TESTED        = 1u << 1,
+	/* The access's address is computed from the value the flag read
+	 * returned: the data is reached through the published pointer. */
+	FACT_POINTER       = 1u << 2,
+	/* The data and the flag are fields of one struct. */
+	FACT_SAME_STRUCT   = 1u << 3,
+	/* The data and the flag are both variables (globals or statics), not
+	 * fields: the shape of a flag that publishes named data. */
+	FACT_VARIABLES     = 1u << 9,
+	/* Somewhere in the tree the flag is written with a release or read
+	 * with an acquire: its authors treat it as a flag. */
+	FACT_FLAG_ORDERED  = 1u << 4,
+	/* Most of the tree's accesses to the data are marked: its authors
+	 * know it is shared, and this plain access is the odd one. */
+	FACT_MOSTLY_MARKED = 1u << 5,
+	/* The data is written holding a lock at two or more sites. */
+	FACT_LOCKED_WRITES = 1u << 6,
+	/* Against: the flag is a counter.  Every marked update of it is an
+	 * arithmetic RMW (an id, an index, a statistic) and nothing in the tree
+	 * orders it: two increments are different RMWs, and making them
+	 * release and acquire would order nothing between the two threads. */
+	FACT_COUNTER       = 1u << 7,
+	/* Not evidence but the rule: a lockset race (inconsistent locking),
+	 * which has no flag whose relation to the data could be shown. */
+	FACT_LOCKSET       = 1u << 8,
+	/* In the writer's function itself, the data and the flag are tied:
+	 * accessed through the same pointer (one instance, j->sum then
+	 * j->done), or the flag stores the pointer the data was written
+	 * through (node->x = 1; publish(&head, node)), or both are named
+	 * variables.  FACT_TIED_READER: the same in the reader's function
+	 * (or the data reached through the value the flag read). */
+	FACT_TIED_WRITER   = 1u << 10,
+	FACT_TIED_READER   = 1u << 11,
+};
+
+enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };
+
+/* "high", "medium", "low". */
+const char *confidence_name(enum confidence c);
+
+/* The level FACTS add up to.  A flag publishes data it is tied to, on
+ * both sides, in the code that does it: the textbook shape (writer: data
+ * then flag through one pointer; reader: flag tested then data through
+ * it).  A plain access merely near an unrelated flag (a queue's head read
+ * in a caller, a field of another instance of the same type) is the
+ * commonest false alarm of real code, so only a pairing tied on both
+ * sides is ever high.
+ *   high    tied on both sides, the reader depending on the flag (tested,
+ *           or the data reached through it), and either threads of the
+ *           tree that run together or a flag the tree orders elsewhere;
+ *           a lockset race between threads that run together on data
+ *           written under a lock at two or more sites;
+ *   medium  tied on one side; a lockset race between threads that run
+ *           together;
+ *   low     the rest: the shape alone (the data merely beside the flag
+ *           in a struct type shared by every instance is no tie), or a
+ *           counter taken for a flag.
+ * A finding observed at run time is high whatever these say (report). */
+enum confidence confidence_of(unsigned facts);
+
+/* How much evidence FACTS hold: the order of findings inside one level
+ * (more first). */
+int evidence_strength(unsigned facts);
+
+/* Is object OID a counter: every marked update of it an arithmetic RMW,
+ * and none of its accesses ordered (FACT_COUNTER)? */
+int is_counter(const struct analysis *a, int oid);
+
+/* Does reading flag access E (the reader's side of a pairing) take an id
+ * from a counter rather than observe a publication?  An increment that
+ * hands out a ticket, an index or an arrival number is a different RMW
+ * from the writer's: no release or acquire on the two would order
+ * anything between them, so the pairing is no message passing at all.
+ * (A plain marked read that tests the counter, waiting for it to reach a
+ * value, still observes the writer's update.) */
+int takes_a_ticket(const struct analysis *a, const struct event *e);
+
+/* The facts of a data object and a flag object themselves (not of one
+ * pairing): FACT_SAME_STRUCT, FACT_FLAG_ORDERED, FACT_MOSTLY_MARKED and
+ * FACT_COUNTER.  FLAG may be NULL (a lockset race has none). */
+unsigned object_facts(const struct analysis *a, const struct event *data, const struct event *flag);
+
+/* FACT_TIED_WRITER or FACT_TIED_READER (WHICH) when DATA and FLAG, both
+ * events of FN's own body, are tied (see the facts) and FLAG is an access
+ * of the finding's flag object FLAG_OID itself; 0 otherwise.  (A pairing
+ * found through a relay, F read then G written, ties the data to G, not
+ * to the finding's flag F.) */
+unsigned tie_facts(const struct function *fn, const struct event *data, const struct event *flag,
+		   int flag_oid, unsigned which);
+
+/* The facts of a pairing of FN's pattern with COUNTERPART's function
+ * (FACT_THREADS) through consumer link CONSUMER (FACT_TESTED and
+ * FACT_POINTER when it reads the finding's flag FLAG_OID itself; NULL
+ * when the pairing is not through one). */
+unsigned pairing_facts(const struct analysis *a, const struct function *fn,
+		       const struct function *counterpart, const struct link *consumer, int flag_oid);
+
+/* Calls FN with each sentence that explains FACTS for a finding on DATA
+ * (named DATA_NAME) and FLAG (FLAG_NAME, may be NULL): "writer() and
+ * reader() run in threads started by the tree, at the same time". */
+void evidence_sentences(const struct analysis *a, unsigned facts, const struct event *data,
+			const char *data_name, const char *flag_name,
+			void (*fn)(const char *sentence, void *ctx), void *ctx);
+
+#endif
