@@ -7,6 +7,7 @@
 #include <string.h>
 
 static int is_variable(const struct event *e);
+static int names_a_variable(const struct event *e);
 
 const char *confidence_name(enum confidence c)
 {
@@ -116,11 +117,24 @@ static const char *struct_of(const char *key, size_t *n)
 	return key;
 }
 
-/* Is E's object a variable (a global, a file or function static: a
- * clang USR that names no field)? */
+/* Is E's object a named variable (a global, a file or function static:
+ * a clang USR that names no field)?  Its address is fixed: an address
+ * dependency of an access to it can only be an index. */
+static int names_a_variable(const struct event *e)
+{
+	return e->obj.kind == OBJ_USR && e->object && !strstr(e->object, "@FI@");
+}
+
+/* ... and one object, not an element of an array picked by an index
+ * (all elements are one object to the analysis, whatever the index)? */
 static int is_variable(const struct event *e)
 {
-	return e->obj.kind == OBJ_USR && !strstr(e->object, "@FI@");
+	if (!names_a_variable(e) || e->obj.elements)
+		return 0;
+	for (int i = 0; i < e->deps.n; i++)
+		if (e->deps.v[i].role == DEP_ADDRESS)
+			return 0;
+	return 1;
 }
 
 int is_counter(const struct analysis *a, int oid)
@@ -171,8 +185,11 @@ unsigned pairing_facts(const struct analysis *a, const struct function *fn,
 		consumer = NULL;
 	if (consumer && (consumer->how & LINK_TESTED))
 		f |= FACT_TESTED;
-	if (consumer && (consumer->how & LINK_THROUGH_POINTER))
-		f |= FACT_POINTER | FACT_TIED_READER;   /* the value read leads to the data */
+	/* The value read leads to the data; not when the data is an element
+	 * of a named array, whose address is fixed: there the value is an
+	 * index (accumulator[state]), and an index publishes nothing. */
+	if (consumer && (consumer->how & LINK_THROUGH_POINTER) && !names_a_variable(consumer->plain))
+		f |= FACT_POINTER | FACT_TIED_READER;
 	return f;
 }
 
