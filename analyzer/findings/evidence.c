@@ -193,63 +193,53 @@ unsigned pairing_facts(const struct analysis *a, const struct function *fn,
 	return f;
 }
 
+/* The sentence of each fact, in the order shown: FMT takes the names
+ * FIRST and SECOND (a flag's facts say nothing without a flag). */
+enum name_of { NO_NAME, DATA_NAME, FLAG_NAME };
+static const struct {
+	unsigned fact;
+	const char *fmt;
+	enum name_of first, second;
+} sentences[] = {
+	{ FACT_THREADS, "both sides run in threads that the tree starts and that run at the same time",
+	  NO_NAME, NO_NAME },
+	{ FACT_TIED_WRITER, "the writer accesses '%s' and '%s' together: one instance, or named variables",
+	  DATA_NAME, FLAG_NAME },
+	{ FACT_TIED_READER, "the reader accesses '%s' and '%s' together: one instance, or named variables",
+	  FLAG_NAME, DATA_NAME },
+	{ FACT_TESTED, "the reader tests '%s' before the access", FLAG_NAME, NO_NAME },
+	{ FACT_POINTER, "'%s' is reached through the pointer read from '%s'", DATA_NAME, FLAG_NAME },
+	{ FACT_SAME_STRUCT, "'%s' and '%s' are fields of one struct", DATA_NAME, FLAG_NAME },
+	{ FACT_VARIABLES, "'%s' and '%s' are both variables, not fields", DATA_NAME, FLAG_NAME },
+	{ FACT_FLAG_ORDERED, "'%s' is written with a release or read with an acquire elsewhere in the tree",
+	  FLAG_NAME, NO_NAME },
+	{ 0, NULL, DATA_NAME, NO_NAME },   /* how the rest of the tree accesses the data */
+	{ FACT_LOCKED_WRITES, "'%s' is written holding a lock at two or more sites", DATA_NAME, NO_NAME },
+	{ FACT_COUNTER, "against: '%s' is only updated by arithmetic read-modify-writes, a counter rather than a flag",
+	  FLAG_NAME, NO_NAME },
+};
+
 void evidence_sentences(const struct analysis *a, unsigned f, const struct event *data,
 			const char *data_name, const char *flag_name,
 			void (*fn)(const char *sentence, void *ctx), void *ctx)
 {
 	const struct object_tally *d = analysis_tally(a, data->oid);
-	char *s;
+	const char *names[] = { "", data_name, flag_name };
 
-	if (f & FACT_THREADS)
-		fn("both sides run in threads that the tree starts and that run at the same time", ctx);
-	if ((f & FACT_TIED_WRITER) && flag_name) {
-		s = xasprintf("the writer accesses '%s' and '%s' together: one instance, or named variables", data_name, flag_name);
-		fn(s, ctx);
-		free(s);
-	}
-	if ((f & FACT_TIED_READER) && flag_name) {
-		s = xasprintf("the reader accesses '%s' and '%s' together: one instance, or named variables", flag_name, data_name);
-		fn(s, ctx);
-		free(s);
-	}
-	if ((f & FACT_TESTED) && flag_name) {
-		s = xasprintf("the reader tests '%s' before the access", flag_name);
-		fn(s, ctx);
-		free(s);
-	}
-	if ((f & FACT_POINTER) && flag_name) {
-		s = xasprintf("'%s' is reached through the pointer read from '%s'", data_name, flag_name);
-		fn(s, ctx);
-		free(s);
-	}
-	if ((f & FACT_SAME_STRUCT) && flag_name) {
-		s = xasprintf("'%s' and '%s' are fields of one struct", data_name, flag_name);
-		fn(s, ctx);
-		free(s);
-	}
-	if ((f & FACT_VARIABLES) && flag_name) {
-		s = xasprintf("'%s' and '%s' are both variables, not fields", data_name, flag_name);
-		fn(s, ctx);
-		free(s);
-	}
-	if ((f & FACT_FLAG_ORDERED) && flag_name) {
-		s = xasprintf("'%s' is written with a release or read with an acquire elsewhere in the tree", flag_name);
-		fn(s, ctx);
-		free(s);
-	}
-	if (f & (FACT_MOSTLY_MARKED | FACT_LOCKED_WRITES) || d->marked) {
-		s = xasprintf("'%s' is accessed marked at %d site%s, plain at %d", data_name, d->marked,
-			      d->marked == 1 ? "" : "s", d->plain);
-		fn(s, ctx);
-		free(s);
-	}
-	if (f & FACT_LOCKED_WRITES) {
-		s = xasprintf("'%s' is written holding a lock at two or more sites", data_name);
-		fn(s, ctx);
-		free(s);
-	}
-	if ((f & FACT_COUNTER) && flag_name) {
-		s = xasprintf("against: '%s' is only updated by arithmetic read-modify-writes, a counter rather than a flag", flag_name);
+	for (size_t i = 0; i < sizeof sentences / sizeof *sentences; i++) {
+		char *s;
+
+		if (!sentences[i].fact) {
+			if (!(f & (FACT_MOSTLY_MARKED | FACT_LOCKED_WRITES)) && !d->marked)
+				continue;
+			s = xasprintf("'%s' is accessed marked at %d site%s, plain at %d", data_name, d->marked,
+				      d->marked == 1 ? "" : "s", d->plain);
+		} else if (!(f & sentences[i].fact) ||
+			   (!flag_name && (sentences[i].first == FLAG_NAME || sentences[i].second == FLAG_NAME))) {
+			continue;
+		} else {
+			s = xasprintf(sentences[i].fmt, names[sentences[i].first], names[sentences[i].second]);
+		}
 		fn(s, ctx);
 		free(s);
 	}
