@@ -282,16 +282,25 @@ void vocab_finish(struct vocab *v)
 	v->sorted = 1;
 }
 
+/* Is FILE (a path) a file called one of the names of HEADER ("a.h" or
+ * "a.h,sub/b.h": a comma-separated list), a whole trailing part of it? */
 static int header_matches(const char *header, const char *file)
 {
-	size_t hl, fl;
+	size_t fl;
 
 	if (!file)
 		return 0;
-	hl = strlen(header);
 	fl = strlen(file);
-	return fl >= hl && strcmp(file + fl - hl, header) == 0 &&
-	       (fl == hl || file[fl - hl - 1] == '/');
+	for (const char *h = header; *h;) {
+		size_t hl = strcspn(h, ",");
+
+		if (hl > 0 && fl >= hl && strncmp(file + fl - hl, h, hl) == 0 &&
+		    (fl == hl || file[fl - hl - 1] == '/'))
+			return 1;
+		h += hl;
+		h += *h == ',';
+	}
+	return 0;
 }
 
 const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,

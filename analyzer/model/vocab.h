@@ -35,9 +35,10 @@
  *                       a load), full for an RMW.
  *          then=ORDER   a second ordering applied after the access
  *                       (smp_store_mb: a write, then a full barrier)
- *          header=FILE  only when the macro or function is defined in a
- *                       file of that name (atomic_fetch_add means one thing
- *                       in kcsan/lkmm.h and another in <stdatomic.h>)
+ *          header=FILE[,FILE...]  only when the macro or function is
+ *                       defined in a file of one of those names
+ *                       (atomic_fetch_add means one thing in kcsan/lkmm.h
+ *                       and another in <stdatomic.h>)
  *          release-fix="TEMPLATE"  acquire-fix="TEMPLATE"
  *                       the suggested replacement, $0 $1 ... being the
  *                       argument texts

@@ -958,3 +958,27 @@ Test(report_text, fix_for_a_primitive_in_a_project_macro_has_real_arguments)
 		   "int reader(void) { while (!smp_load_acquire(&flag)); return data; }\n");
 	cr_assert_not_null(strstr(last_findings_text(), "smp_store_release(&flag, 1)"), "%s", last_findings_text());
 }
+
+/* header= names several files: an entry applies to a macro defined in any
+ * of them, and not to one of the same name defined elsewhere. */
+#define MY_LOAD "#define my_load(x) (*(volatile int *)&(x))\n"
+#define HEADER_PROFILE "my_load  read  relaxed  lvalue=1\n" \
+	"my_load  read  acquire  lvalue=1 header=one.h,two.h\n"
+#define HEADER_USER(h, mark) LKMM "#include \"" h "\"\n" \
+	"int data, flag;\n" \
+	"void w(void) { data = 1; smp_store_release(&flag, 1); }\n" \
+	"int r(void) { if (my_load(flag)) return data; " mark " return 0; }\n"
+
+Test(profiles, header_list_applies_to_each_file_named)
+{
+	struct src s[] = { { "two.h", MY_LOAD }, { "t.c", HEADER_USER("two.h", "") } };
+
+	expect_findings(s, 2, HEADER_PROFILE);
+}
+
+Test(profiles, header_list_does_not_apply_to_other_files)
+{
+	struct src s[] = { { "three.h", MY_LOAD }, { "t.c", HEADER_USER("three.h", "/*R*/") } };
+
+	expect_findings(s, 2, HEADER_PROFILE);
+}
