@@ -226,7 +226,7 @@ int scan_run(const struct scan_options *o)
 		free(all_profiles);
 		all_profiles = joined;
 	}
-	vocab_finish(&vocab);
+	vocab_finish(&vocab, stderr);
 	hash_text(all_profiles, strlen(all_profiles), profile_hash);
 	if (o->build_dir && compdb_load(&tus, o->build_dir, err, sizeof err) < 0)
 		goto input_error;

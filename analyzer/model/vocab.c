@@ -60,8 +60,17 @@ static const struct { const char *name; enum op op; } op_names[] = {
 	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS },
 };
 
+static const char *op_name(enum op op)
+{
+	for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
+		if (op_names[i].op == op)
+			return op_names[i].name;
+	return "?";
+}
+
 static void entry_free(struct vocab_entry *e)
 {
+	free(e->origin);
 	free(e->name);
 	free(e->release_fix);
 	free(e->acquire_fix);
@@ -176,6 +185,8 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		return -1;
 	}
 	e->name = xstrdup(name);
+	e->origin = xstrdup(origin);
+	e->line = lineno;
 	return 0;
 }
 
@@ -221,7 +232,14 @@ int vocab_load(struct vocab *v, const char *name, char **text_out, char *err, si
 		*text_out = NULL;
 	for (const struct builtin_profile *b = builtin_profiles; b->name; b++)
 		if (strcmp(b->name, name) == 0)
-			return vocab_parse(v, b->text, name, err, errlen);
+		{
+			size_t first = v->count;
+			int rc = vocab_parse(v, b->text, name, err, errlen);
+
+			for (size_t i = first; i < v->count; i++)
+				v->entries[i].builtin = 1;
+			return rc;
+		}
 	f = fopen(name, "r");
 	if (!f) {
 		snprintf(err, errlen, "profile '%s' is neither a built-in profile (lkmm, c11, gnu, pthread, libc) nor a readable file", name);
@@ -253,7 +271,15 @@ static int same_header(const struct vocab_entry *a, const struct vocab_entry *b)
 	return strcmp(a->header, b->header) == 0;
 }
 
-void vocab_finish(struct vocab *v)
+/* Do A and B mean the same (what the analysis reads of an entry)? */
+static int same_meaning(const struct vocab_entry *a, const struct vocab_entry *b)
+{
+	return a->op == b->op && a->ord == b->ord && a->then == b->then && a->obj_arg == b->obj_arg &&
+	       a->lvalue == b->lvalue && a->plain == b->plain && a->shared == b->shared &&
+	       a->order_arg == b->order_arg && a->dflt == b->dflt;
+}
+
+void vocab_finish(struct vocab *v, FILE *warn)
 {
 	size_t out = 0;
 
@@ -273,6 +299,13 @@ void vocab_finish(struct vocab *v)
 		       !same_header(&v->entries[i], &v->entries[j]))
 			j++;
 		if (j < v->count && strcmp(v->entries[i].name, v->entries[j].name) == 0) {
+			const struct vocab_entry *old = &v->entries[i], *new = &v->entries[j];
+
+			if (warn && old->builtin && !new->builtin && !same_meaning(old, new))
+				fprintf(warn, "kcsan-scan: warning: %s:%d: '%s' replaces the built-in %s entry "
+					"(%s %s) with another meaning (%s %s)\n", new->origin, new->line, new->name,
+					old->origin, op_name(old->op), ord_name(old->ord), op_name(new->op),
+					ord_name(new->ord));
 			entry_free(&v->entries[i]);
 			continue;
 		}

@@ -47,6 +47,7 @@
 #define KCSAN_VOCAB_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum op {
 	OP_READ, OP_WRITE, OP_RMW, OP_BARRIER, OP_LOCK, OP_UNLOCK, OP_IGNORE,
@@ -82,6 +83,9 @@ struct vocab_entry {
 	char *release_fix;
 	char *acquire_fix;
 	char *header;         /* NULL: any definition */
+	char *origin;         /* the profile it comes from, and its line */
+	int line;
+	int builtin;          /* from a built-in profile */
 };
 
 struct vocab {
@@ -107,8 +111,13 @@ int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err
 const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 				     const char *defined_in);
 
-/* Makes lookups fast; call once after loading. */
-void vocab_finish(struct vocab *v);
+/* Makes lookups fast; call once after loading.  A later definition of a
+ * name (and header=) replaces an earlier one; when a user profile replaces
+ * a built-in entry with another meaning (atomic_read is a relaxed read in
+ * kcsan/lkmm.h and something else in many code bases), a one-line warning
+ * goes to WARN (when not NULL): a silent override would change the
+ * analysis of every use of the name. */
+void vocab_finish(struct vocab *v, FILE *warn);
 
 void vocab_free(struct vocab *v);
 

@@ -142,6 +142,18 @@ bad_profile() {
 	[ $rc -eq 2 ] && expect_in "$WORK/err" "bad.prof:1" && [ ! -e "$WORK/bp.db" ]
 }
 
+# A user profile that gives a built-in name another meaning: one warning
+# line naming the profile's line and both meanings; the same meaning, or a
+# new name, is silent.
+profile_clash_warns() {
+	printf 'atomic_read  read  acquire\n' >"$WORK/clash.prof"
+	printf 'READ_ONCE  read  relaxed  lvalue=1\nmy_read  read  acquire\n' >"$WORK/same.prof"
+	"$KS" scan -q --db "$WORK/cl.db" --profile "$WORK/clash.prof" "$MP" 2>"$WORK/err" || return 1
+	one_line "$WORK/err" && expect_in "$WORK/err" "clash.prof:1: 'atomic_read' replaces the built-in lkmm entry (read relaxed) with another meaning (read acquire)" || return 1
+	"$KS" scan -q --db "$WORK/cl2.db" --profile "$WORK/same.prof" "$MP" 2>"$WORK/err2" || return 1
+	[ ! -s "$WORK/err2" ] || { echo "unexpected warning:"; cat "$WORK/err2"; return 1; }
+}
+
 # libclang (and libLLVM) are loaded by scan only: the commands run once
 # per test process or compiled file start without them (analyzer/frontend/libclang.c).
 libclang_only_for_scan() (
@@ -186,6 +198,7 @@ check "incremental rescans" incremental
 check "-j 1 and -j 2 give the same findings" parallel_same
 check "user profile file" user_profile
 check "bad profile file: exit 2 naming the line" bad_profile
+check "a profile that changes a built-in name's meaning warns" profile_clash_warns
 check "libclang is loaded by scan only" libclang_only_for_scan
 check "KCSAN_LIBCLANG: not found or not libclang: exit 2, one line, no database" bad_libclang
 check "a local atomic inside a project macro is no shared object" local_atomic_in_project_macro

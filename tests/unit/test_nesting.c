@@ -34,7 +34,7 @@ static void extract_sum(int terms, struct tu_facts *facts)
 	fclose(f);
 	kcsan_libclang_load();
 	cr_assert_eq(vocab_load(&v, "lkmm", NULL, err, sizeof err), 0);
-	vocab_finish(&v);
+	vocab_finish(&v, NULL);
 	extract_tu(path, "/tmp", args, 2, &v, facts);
 	unlink(path);
 	vocab_free(&v);
