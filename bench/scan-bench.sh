@@ -75,16 +75,23 @@ if [ ! -f "$BT/stamp" ] || [ "$(cat "$BT/stamp")" != "$STAMP" ]; then
 	mkdir -p "$BT" || die "cannot create $BT"
 	tar -xzf "$TARBALL" -C "$BT" || die "cannot extract $TARBALL"
 	[ -d "$SRC" ] || die "$TARBALL has no openvswitch/ directory"
-	# configure would write config.h; every file includes it, and none needs
-	# more from it to parse than the -D flags below.
-	mkdir -p "$BT/config" && : > "$BT/config/config.h"
 	printf '%s\n' "$STAMP" > "$BT/stamp"
 fi
+# The generated sources a real build has (bench/ovs-generate.sh: OVS's own
+# scripts), made once per extraction and version of that script.
+GENSTAMP="$STAMP | $CLANG | $(cksum < "$TOP/bench/ovs-generate.sh") | $(command -v python3 || echo no-python3)"
+if [ "$(cat "$BT/generated.stamp" 2>/dev/null)" != "$GENSTAMP" ]; then
+	say "scan-bench: making OVS's generated headers and sources"
+	mkdir -p "$BT/config" || die "cannot create $BT/config"
+	CLANG=$CLANG sh "$TOP/bench/ovs-generate.sh" "$SRC" "$BT/config/config.h" || die "cannot make OVS's generated headers"
+	printf '%s\n' "$GENSTAMP" > "$BT/generated.stamp"
+fi
+
 UPVER=$(sed -n 's/^AC_INIT(openvswitch, *\([^,]*\),.*/\1/p' "$SRC/configure.ac")
 
-# The flags, identical for both tools.  Nothing is generated: the files that
-# need a generated header (odp-netlink.h, the OVSDB IDLs, ofp-*.inc), another
-# platform or DPDK do not parse and are left out by the rule below.
+# The flags, identical for both tools.  The files that need another
+# platform or a library that is not installed (DPDK, libunbound...) do not
+# parse and are left out by the rule below.
 set -- "-I$BT/config" -I. -Iinclude -Ilib -DHAVE_NETLINK=1 \
 	"-DVERSION=\"${UPVER:-0}\"" "-DPACKAGE_STRING=\"openvswitch ${UPVER:-0}\""
 FLAGS_TEXT="$*"
@@ -96,7 +103,7 @@ FLAGS_TEXT="$*"
 # list depends only on the package version, the compiler and the flags (its
 # stamp), and is kept in build/bench-tree/files.txt.
 cd "$SRC" || exit 1
-SELSTAMP="$DIRS | $FLAGS_TEXT | $("$CLANG" --version | head -n 1)"
+SELSTAMP="$DIRS | $FLAGS_TEXT | $GENSTAMP | $("$CLANG" --version | head -n 1)"
 if [ ! -f "$BT/files.txt" ] || [ "$(cat "$BT/files.stamp" 2>/dev/null)" != "$SELSTAMP" ]; then
 	say "scan-bench: selecting the files that parse cleanly"
 	for d in $DIRS; do [ -d "$d" ] && find "$d" -name '*.c' -type f; done | LC_ALL=C sort > "$BT/candidates.txt"
