@@ -60,6 +60,70 @@ static int initialises(const struct event *call, const struct event *e)
 	       (call->fresh_args >> (e->fresh_param - 1) & 1u);
 }
 
+/* The callee's own event that E copies through a chain of calls: E
+ * itself unless E is a clone. */
+static const struct event *clone_root_of(struct program *p, const struct event *e)
+{
+	intptr_t *r = hashmap_get(&p->clone_root, hashmap_pair(e->gid, 0));
+
+	return r ? (const struct event *)*r : e;
+}
+
+/* Notes that clone C copies E (through one more call). */
+static void note_clone(struct program *p, const struct event *c, const struct event *e)
+{
+	*hashmap_put(&p->clone_root, hashmap_pair(c->gid, 0), NULL) = (intptr_t)clone_root_of(p, e);
+}
+
+/*
+ * Recursion made the whole-tree analysis of Open vSwitch's lib/ run out of
+ * memory: through_call makes one clone per (call, event), so that in a
+ * recursive component (parse_odp_action__ -> parse_action_list ->
+ * parse_odp_action__, passing a parameter on) every round of the
+ * component's fixpoint cloned the clones of the round before, and its
+ * summaries grew fivefold per round (150 000 events, then 770 000, then
+ * 3.2 million) until the round cap, never settling.
+ *
+ * A clone is a callee's access seen on the object one call passes; two
+ * clones through the same call of the same original access, on the same
+ * object, with the same fresh-memory flag and the same initialising
+ * access behind them (orig), are the same access seen the same way: only
+ * the path of calls inside the callee that led to them differs.  So a
+ * clone of a clone is looked up by what it stands for and made once: the
+ * clones are then finite (each call passes finitely many objects), and a
+ * recursive component's summaries settle.  A first clone of a callee's
+ * own event stays keyed by (call, event) alone, as before (its object
+ * follows from them): only repeats of chained clones are merged.
+ *
+ * The slot of the canonical clone of E through CALL on OBJ, or NULL when E
+ * is no clone; *SLOT is NULL until the clone is made.  Valid until the
+ * next canonical_slot.
+ */
+static struct event **canonical_slot(struct program *p, const struct event *call,
+				     const struct event *e, const char *obj, int fresh_init)
+{
+	const struct event *root = clone_root_of(p, e);
+	size_t len;
+	char *key;
+	intptr_t *slot;
+	int added;
+
+	if (root == e)
+		return NULL;
+	len = strlen(obj) + 64;
+	key = xmalloc(len);
+	snprintf(key, len, "%d %d %d %d %s", call->gid, root->gid, fresh_init,
+		 e->orig ? e->orig->gid : -1, obj);
+	slot = hashmap_put_str(&p->canon, key, &added);
+	if (!added) {
+		free(key);
+	} else {
+		grow(&p->canon_keys, &p->canoncap, p->ncanon + 1, sizeof *p->canon_keys);
+		p->canon_keys[p->ncanon++] = key;
+	}
+	return (struct event **)slot;
+}
+
 /* E as an initialising access, for a call that passes fresh memory. */
 static struct event *fresh_clone(struct program *p, struct event *e)
 {
@@ -71,6 +135,7 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 	c->gid = p->next_gid++;
 	c->fresh_init = 1;
 	c->orig = e->orig ? e->orig : e;
+	note_clone(p, c, e);
 	grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
 	p->out->clones[p->out->nclones++] = c;
 	return c;
@@ -120,16 +185,26 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 		obj = NULL;
 	c = NULL;
 	if (obj) {
-		c = xmalloc(sizeof *c);
-		*c = *e;                         /* strings other than object and display are shared */
-		c->object = xstrdup(obj);
-		c->obj = *ref;
-		c->display = readable_object(obj);   /* not a raw USR in messages */
-		c->gid = p->next_gid++;
-		c->oid = intern_object(p, obj);
-		c->fresh_init |= initialises(call, e);
-		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
-		p->out->clones[p->out->nclones++] = c;
+		int fresh_init = e->fresh_init | initialises(call, e);
+		struct event **canon = canonical_slot(p, call, e, obj, fresh_init);
+
+		if (canon && *canon) {
+			c = *canon;
+		} else {
+			c = xmalloc(sizeof *c);
+			*c = *e;                 /* strings other than object and display are shared */
+			c->object = xstrdup(obj);
+			c->obj = *ref;
+			c->display = readable_object(obj);   /* not a raw USR in messages */
+			c->gid = p->next_gid++;
+			c->oid = intern_object(p, obj);
+			c->fresh_init = fresh_init;
+			grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
+			p->out->clones[p->out->nclones++] = c;
+			note_clone(p, c, e);
+			if (canon)
+				*canon = c;
+		}
 	}
 	*cached = (intptr_t)c;
 	return c;
@@ -152,12 +227,15 @@ static const struct evset *set_through_call(struct program *p, const struct even
 	grow(&scratch->v, &scratch->cap, set->n, sizeof *scratch->v);
 	memcpy(scratch->v, set->v, (size_t)i * sizeof *scratch->v);
 	scratch->n = i;
+	/* The rest appended, then sorted once: inserting each in order moved
+	 * the array once per event (quadratic in the callee's set). */
 	for (; i < set->n; i++) {
 		struct event *e = through_call(p, call, callee, set->v[i]);
 
 		if (e)
-			es_add(scratch, e);
+			scratch->v[scratch->n++] = e;
 	}
+	es_sort_unique(scratch);
 	return scratch;
 }
 
