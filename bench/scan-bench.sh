@@ -12,12 +12,12 @@
 # Every time is the median of BENCH_RUNS (3) runs; the runs of the four
 # measurements are interleaved so that a burst of load elsewhere on the
 # machine spreads over all of them.  A kcsan-scan run longer than
-# BENCH_TIMEOUT seconds (120) is stopped and counted as "more than that";
+# BENCH_TIMEOUT seconds (900) is stopped and counted as "more than that";
 # a measurement that timed out is not repeated.  It is a benchmark, not a
 # test: it prints PASS or MISS per target and exits 0 whatever the figures
 # (1 only when it cannot set up).  See bench/README.md.
 #
-# Environment: BENCH_RUNS (3), BENCH_TIMEOUT (120), KCSAN_SCAN (the program;
+# Environment: BENCH_RUNS (3), BENCH_TIMEOUT (900), KCSAN_SCAN (the program;
 # default build/kcsan-scan), CLANG (clang-14).
 set -u
 
@@ -26,7 +26,7 @@ TOP=$(pwd)
 KS_SRC=${KCSAN_SCAN:-$TOP/build/kcsan-scan}
 CLANG=${CLANG:-clang-14}
 RUNS=${BENCH_RUNS:-3}
-TIMEOUT=${BENCH_TIMEOUT:-120}
+TIMEOUT=${BENCH_TIMEOUT:-900}
 PKG=openvswitch-source
 TARBALL=/usr/src/openvswitch/openvswitch.tar.gz
 BT=$TOP/build/bench-tree
@@ -127,6 +127,10 @@ mkdir -p "$WORK" || exit 1
 # Measure a copy: others may rebuild build/kcsan-scan while this runs.
 KS=$WORK/kcsan-scan
 cp "$KS_SRC" "$KS" || die "cannot copy $KS_SRC"
+# bench/timeit.c measures each run's peak memory (the largest resident set
+# of the command and the processes it waited for: for kcsan-scan, its own
+# (the whole-tree analysis) or one parsing worker's, whichever is larger).
+"$CLANG" -O2 -Wall -o "$WORK/timeit" "$TOP/bench/timeit.c" || die "cannot build bench/timeit.c"
 
 now() { date +%s.%N; }
 
@@ -159,8 +163,11 @@ run() {
 	child_cpu > "$WORK/cpu0"
 	t0=$(now)
 	if [ -n "$db" ]; then watch_parsed "$db" "$WORK/parsed" "$NFILES" & wpid=$!; fi
-	"$@" > "$WORK/$name.log" 2>&1
-	st=$?
+	"$WORK/timeit" "$WORK/timeit.out" 0 "$@" > "$WORK/$name.log" 2>&1
+	# timeit's line: seconds, peak RSS (KiB), "ok" / "exit:N" / "signal:N"
+	st=$(awk '{ s = $3; sub(/^exit:/, "", s); if (s == "ok") s = 0; else if (s ~ /^signal:/) s = 128 + substr(s, 8); print s }' "$WORK/timeit.out" 2>/dev/null)
+	[ -n "$st" ] || st=2
+	awk '{ print $2 }' "$WORK/timeit.out" >> "$WORK/$name.rss" 2>/dev/null
 	t1=$(now)
 	child_cpu > "$WORK/cpu1"
 	if [ -n "$db" ]; then
@@ -350,6 +357,19 @@ row "kcsan-scan scan -j 1, rescan, nothing changed" "$RS" rescan
 say "of which parsing and storing every file, before the whole-tree analysis (median s; [each run]):"
 printf '  %-46s %8s  (%s x clang)  [%s]\n' "-j 1" "$P1" "$(ratio "$P1" "$CL")" "$(parse_runs full-j1)"
 printf '  %-46s %8s  (speed-up %s)  [%s]\n' "-j 2" "$P2" "$(ratio "$P1" "$P2")" "$(parse_runs full-j2)"
+# peak_mib NAME: the median peak RSS of NAME's runs, in MiB, and the largest.
+peak_mib() {
+	[ -s "$WORK/$1.rss" ] || { echo "-"; return; }
+	sort -n "$WORK/$1.rss" | awk '{ v[NR] = $1 } END {
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.0f MiB (largest %.0f)\n", m / 1024, v[NR] / 1024 }'
+}
+say "peak memory (median, over the runs, of the largest resident set of one process: kcsan-scan's own"
+say "(the whole-tree analysis) or a parsing worker's):"
+printf '  %-46s %s\n' "clang-14 -fsyntax-only" "$(peak_mib clang)"
+printf '  %-46s %s\n' "kcsan-scan scan -j 1, full" "$(peak_mib full-j1)"
+printf '  %-46s %s\n' "kcsan-scan scan -j 2, full" "$(peak_mib full-j2)"
+printf '  %-46s %s\n' "kcsan-scan scan -j 1, rescan" "$(peak_mib rescan)"
 say "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) at the end (above 0 means others' work shared the $(nproc) processors)"
 say ""
 say "ratios:"
