@@ -89,15 +89,18 @@ static void note_clone(struct program *p, const struct event *c, const struct ev
  * object, with the same fresh-memory flag and the same initialising
  * access behind them (orig), are the same access seen the same way: only
  * the path of calls inside the callee that led to them differs.  So a
- * clone of a clone is looked up by what it stands for and made once: the
- * clones are then finite (each call passes finitely many objects), and a
- * recursive component's summaries settle.  A first clone of a callee's
- * own event stays keyed by (call, event) alone, as before (its object
- * follows from them): only repeats of chained clones are merged.
+ * clone is looked up by what it stands for and made once: the clones are
+ * then finite (each call passes finitely many objects), and a recursive
+ * component's summaries settle.  Outside recursion nothing is merged: a
+ * clone of a callee's own event is the only one of its original through
+ * that call (its object follows from the call and the event), and a
+ * chained clone's original is an event of a function further down.
+ * (Inside, a clone that came round the recursion is the first clone of
+ * the same access: count_a(&sum) reaching *total += 1 directly and through
+ * count_b is one access to sum, not one per turn.)
  *
- * The slot of the canonical clone of E through CALL on OBJ, or NULL when E
- * is no clone; *SLOT is NULL until the clone is made.  Valid until the
- * next canonical_slot.
+ * The slot of the clone of E through CALL on OBJ; *SLOT is NULL until the
+ * clone is made.  Valid until the next canonical_slot.
  */
 static struct event **canonical_slot(struct program *p, const struct event *call,
 				     const struct event *e, const char *obj, int fresh_init)
@@ -108,8 +111,6 @@ static struct event **canonical_slot(struct program *p, const struct event *call
 	intptr_t *slot;
 	int added;
 
-	if (root == e)
-		return NULL;
 	len = strlen(obj) + 64;
 	key = xmalloc(len);
 	snprintf(key, len, "%d %d %d %d %s", call->gid, root->gid, fresh_init,
@@ -188,7 +189,7 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 		int fresh_init = e->fresh_init | initialises(call, e);
 		struct event **canon = canonical_slot(p, call, e, obj, fresh_init);
 
-		if (canon && *canon) {
+		if (*canon) {
 			c = *canon;
 		} else {
 			c = xmalloc(sizeof *c);
@@ -202,8 +203,7 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 			grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
 			p->out->clones[p->out->nclones++] = c;
 			note_clone(p, c, e);
-			if (canon)
-				*canon = c;
+			*canon = c;
 		}
 	}
 	*cached = (intptr_t)c;
