@@ -12,12 +12,12 @@
 # Every time is the median of BENCH_RUNS (3) runs; the runs of the four
 # measurements are interleaved so that a burst of load elsewhere on the
 # machine spreads over all of them.  A kcsan-scan run longer than
-# BENCH_TIMEOUT seconds (120) is stopped and counted as "more than that";
+# BENCH_TIMEOUT seconds (900) is stopped and counted as "more than that";
 # a measurement that timed out is not repeated.  It is a benchmark, not a
 # test: it prints PASS or MISS per target and exits 0 whatever the figures
 # (1 only when it cannot set up).  See bench/README.md.
 #
-# Environment: BENCH_RUNS (3), BENCH_TIMEOUT (120), KCSAN_SCAN (the program;
+# Environment: BENCH_RUNS (3), BENCH_TIMEOUT (900), KCSAN_SCAN (the program;
 # default build/kcsan-scan), CLANG (clang-14).
 set -u
 
@@ -26,7 +26,7 @@ TOP=$(pwd)
 KS_SRC=${KCSAN_SCAN:-$TOP/build/kcsan-scan}
 CLANG=${CLANG:-clang-14}
 RUNS=${BENCH_RUNS:-3}
-TIMEOUT=${BENCH_TIMEOUT:-120}
+TIMEOUT=${BENCH_TIMEOUT:-900}
 PKG=openvswitch-source
 TARBALL=/usr/src/openvswitch/openvswitch.tar.gz
 BT=$TOP/build/bench-tree
@@ -75,16 +75,23 @@ if [ ! -f "$BT/stamp" ] || [ "$(cat "$BT/stamp")" != "$STAMP" ]; then
 	mkdir -p "$BT" || die "cannot create $BT"
 	tar -xzf "$TARBALL" -C "$BT" || die "cannot extract $TARBALL"
 	[ -d "$SRC" ] || die "$TARBALL has no openvswitch/ directory"
-	# configure would write config.h; every file includes it, and none needs
-	# more from it to parse than the -D flags below.
-	mkdir -p "$BT/config" && : > "$BT/config/config.h"
 	printf '%s\n' "$STAMP" > "$BT/stamp"
 fi
+# The generated sources a real build has (bench/ovs-generate.sh: OVS's own
+# scripts), made once per extraction and version of that script.
+GENSTAMP="$STAMP | $CLANG | $(cksum < "$TOP/bench/ovs-generate.sh") | $(command -v python3 || echo no-python3)"
+if [ "$(cat "$BT/generated.stamp" 2>/dev/null)" != "$GENSTAMP" ]; then
+	say "scan-bench: making OVS's generated headers and sources"
+	mkdir -p "$BT/config" || die "cannot create $BT/config"
+	CLANG=$CLANG sh "$TOP/bench/ovs-generate.sh" "$SRC" "$BT/config/config.h" || die "cannot make OVS's generated headers"
+	printf '%s\n' "$GENSTAMP" > "$BT/generated.stamp"
+fi
+
 UPVER=$(sed -n 's/^AC_INIT(openvswitch, *\([^,]*\),.*/\1/p' "$SRC/configure.ac")
 
-# The flags, identical for both tools.  Nothing is generated: the files that
-# need a generated header (odp-netlink.h, the OVSDB IDLs, ofp-*.inc), another
-# platform or DPDK do not parse and are left out by the rule below.
+# The flags, identical for both tools.  The files that need another
+# platform or a library that is not installed (DPDK, libunbound...) do not
+# parse and are left out by the rule below.
 set -- "-I$BT/config" -I. -Iinclude -Ilib -DHAVE_NETLINK=1 \
 	"-DVERSION=\"${UPVER:-0}\"" "-DPACKAGE_STRING=\"openvswitch ${UPVER:-0}\""
 FLAGS_TEXT="$*"
@@ -96,7 +103,7 @@ FLAGS_TEXT="$*"
 # list depends only on the package version, the compiler and the flags (its
 # stamp), and is kept in build/bench-tree/files.txt.
 cd "$SRC" || exit 1
-SELSTAMP="$DIRS | $FLAGS_TEXT | $("$CLANG" --version | head -n 1)"
+SELSTAMP="$DIRS | $FLAGS_TEXT | $GENSTAMP | $("$CLANG" --version | head -n 1)"
 if [ ! -f "$BT/files.txt" ] || [ "$(cat "$BT/files.stamp" 2>/dev/null)" != "$SELSTAMP" ]; then
 	say "scan-bench: selecting the files that parse cleanly"
 	for d in $DIRS; do [ -d "$d" ] && find "$d" -name '*.c' -type f; done | LC_ALL=C sort > "$BT/candidates.txt"
@@ -120,6 +127,10 @@ mkdir -p "$WORK" || exit 1
 # Measure a copy: others may rebuild build/kcsan-scan while this runs.
 KS=$WORK/kcsan-scan
 cp "$KS_SRC" "$KS" || die "cannot copy $KS_SRC"
+# bench/timeit.c measures each run's peak memory (the largest resident set
+# of the command and the processes it waited for: for kcsan-scan, its own
+# (the whole-tree analysis) or one parsing worker's, whichever is larger).
+"$CLANG" -O2 -Wall -o "$WORK/timeit" "$TOP/bench/timeit.c" || die "cannot build bench/timeit.c"
 
 now() { date +%s.%N; }
 
@@ -152,8 +163,11 @@ run() {
 	child_cpu > "$WORK/cpu0"
 	t0=$(now)
 	if [ -n "$db" ]; then watch_parsed "$db" "$WORK/parsed" "$NFILES" & wpid=$!; fi
-	"$@" > "$WORK/$name.log" 2>&1
-	st=$?
+	"$WORK/timeit" "$WORK/timeit.out" 0 "$@" > "$WORK/$name.log" 2>&1
+	# timeit's line: seconds, peak RSS (KiB), "ok" / "exit:N" / "signal:N"
+	st=$(awk '{ s = $3; sub(/^exit:/, "", s); if (s == "ok") s = 0; else if (s ~ /^signal:/) s = 128 + substr(s, 8); print s }' "$WORK/timeit.out" 2>/dev/null)
+	[ -n "$st" ] || st=2
+	awk '{ print $2 }' "$WORK/timeit.out" >> "$WORK/$name.rss" 2>/dev/null
 	t1=$(now)
 	child_cpu > "$WORK/cpu1"
 	if [ -n "$db" ]; then
@@ -343,6 +357,19 @@ row "kcsan-scan scan -j 1, rescan, nothing changed" "$RS" rescan
 say "of which parsing and storing every file, before the whole-tree analysis (median s; [each run]):"
 printf '  %-46s %8s  (%s x clang)  [%s]\n' "-j 1" "$P1" "$(ratio "$P1" "$CL")" "$(parse_runs full-j1)"
 printf '  %-46s %8s  (speed-up %s)  [%s]\n' "-j 2" "$P2" "$(ratio "$P1" "$P2")" "$(parse_runs full-j2)"
+# peak_mib NAME: the median peak RSS of NAME's runs, in MiB, and the largest.
+peak_mib() {
+	[ -s "$WORK/$1.rss" ] || { echo "-"; return; }
+	sort -n "$WORK/$1.rss" | awk '{ v[NR] = $1 } END {
+		m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.0f MiB (largest %.0f)\n", m / 1024, v[NR] / 1024 }'
+}
+say "peak memory (median, over the runs, of the largest resident set of one process: kcsan-scan's own"
+say "(the whole-tree analysis) or a parsing worker's):"
+printf '  %-46s %s\n' "clang-14 -fsyntax-only" "$(peak_mib clang)"
+printf '  %-46s %s\n' "kcsan-scan scan -j 1, full" "$(peak_mib full-j1)"
+printf '  %-46s %s\n' "kcsan-scan scan -j 2, full" "$(peak_mib full-j2)"
+printf '  %-46s %s\n' "kcsan-scan scan -j 1, rescan" "$(peak_mib rescan)"
 say "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) at the end (above 0 means others' work shared the $(nproc) processors)"
 say ""
 say "ratios:"

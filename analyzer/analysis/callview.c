@@ -60,6 +60,71 @@ static int initialises(const struct event *call, const struct event *e)
 	       (call->fresh_args >> (e->fresh_param - 1) & 1u);
 }
 
+/* The callee's own event that E copies through a chain of calls: E
+ * itself unless E is a clone. */
+static const struct event *clone_root_of(struct program *p, const struct event *e)
+{
+	intptr_t *r = hashmap_get(&p->clone_root, hashmap_pair(e->gid, 0));
+
+	return r ? (const struct event *)*r : e;
+}
+
+/* Notes that clone C copies E (through one more call). */
+static void note_clone(struct program *p, const struct event *c, const struct event *e)
+{
+	*hashmap_put(&p->clone_root, hashmap_pair(c->gid, 0), NULL) = (intptr_t)clone_root_of(p, e);
+}
+
+/*
+ * Recursion made the whole-tree analysis of Open vSwitch's lib/ run out of
+ * memory: through_call makes one clone per (call, event), so that in a
+ * recursive component (parse_odp_action__ -> parse_action_list ->
+ * parse_odp_action__, passing a parameter on) every round of the
+ * component's fixpoint cloned the clones of the round before, and its
+ * summaries grew fivefold per round (150 000 events, then 770 000, then
+ * 3.2 million) until the round cap, never settling.
+ *
+ * A clone is a callee's access seen on the object one call passes; two
+ * clones through the same call of the same original access, on the same
+ * object, with the same fresh-memory flag and the same initialising
+ * access behind them (orig), are the same access seen the same way: only
+ * the path of calls inside the callee that led to them differs.  So a
+ * clone is looked up by what it stands for and made once: the clones are
+ * then finite (each call passes finitely many objects), and a recursive
+ * component's summaries settle.  Outside recursion nothing is merged: a
+ * clone of a callee's own event is the only one of its original through
+ * that call (its object follows from the call and the event), and a
+ * chained clone's original is an event of a function further down.
+ * (Inside, a clone that came round the recursion is the first clone of
+ * the same access: count_a(&sum) reaching *total += 1 directly and through
+ * count_b is one access to sum, not one per turn.)
+ *
+ * The slot of the clone of E through CALL on OBJ; *SLOT is NULL until the
+ * clone is made.  Valid until the next canonical_slot.
+ */
+static struct event **canonical_slot(struct program *p, const struct event *call,
+				     const struct event *e, const char *obj, int fresh_init)
+{
+	const struct event *root = clone_root_of(p, e);
+	size_t len;
+	char *key;
+	intptr_t *slot;
+	int added;
+
+	len = strlen(obj) + 64;
+	key = xmalloc(len);
+	snprintf(key, len, "%d %d %d %d %s", call->gid, root->gid, fresh_init,
+		 e->orig ? e->orig->gid : -1, obj);
+	slot = hashmap_put_str(&p->canon, key, &added);
+	if (!added) {
+		free(key);
+	} else {
+		grow(&p->canon_keys, &p->canoncap, p->ncanon + 1, sizeof *p->canon_keys);
+		p->canon_keys[p->ncanon++] = key;
+	}
+	return (struct event **)slot;
+}
+
 /* E as an initialising access, for a call that passes fresh memory. */
 static struct event *fresh_clone(struct program *p, struct event *e)
 {
@@ -71,6 +136,7 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 	c->gid = p->next_gid++;
 	c->fresh_init = 1;
 	c->orig = e->orig ? e->orig : e;
+	note_clone(p, c, e);
 	grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
 	p->out->clones[p->out->nclones++] = c;
 	return c;
@@ -98,38 +164,54 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 	is_param = object_is_param_of(e->object, &e->obj, callee);
 	if (!is_param && !e->param_use)
 		return e;
-	/* Either way the answer depends only on (CALL, E): it is cached,
-	 * since the fixpoint asks the same question at every run. */
+	if (!is_param) {
+		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
+		 * every instance, unless the caller passes a private local.
+		 * Worked out afresh each time (a few comparisons: cheaper than
+		 * a look-up in a map of millions of (call, event) pairs, which
+		 * was a fifth of the analysis of Open vSwitch); only a copy
+		 * made for initialisation is kept, to stay the same event. */
+		int n = param_use(e, callee);
+
+		if (n >= 0 && call_argument(call, n, &ref) != NULL && ref->kind == OBJ_LOCAL)
+			return NULL;
+		if (!initialises(call, e))
+			return e;
+		cached = hashmap_put(&p->clones, hashmap_pair(call->gid, e->gid), &added);
+		if (added)
+			*cached = (intptr_t)fresh_clone(p, e);
+		return (struct event *)*cached;
+	}
+	/* A copy on the caller's object depends only on (CALL, E): it is
+	 * cached, since the fixpoint asks the same question at every run. */
 	cached = hashmap_put(&p->clones, hashmap_pair(call->gid, e->gid), &added);
 	if (!added)
 		return (struct event *)*cached;
 	/* (the slot stays valid: nothing below adds to the map) */
-	if (!is_param) {
-		/* b->v with b parameter N ("$CALLEE:N" in uses): the field of
-		 * every instance, unless the caller passes a private local. */
-		int n = param_use(e, callee), private = 0;
-
-		if (n >= 0 && call_argument(call, n, &ref) != NULL)
-			private = ref->kind == OBJ_LOCAL;
-		c = private ? NULL : !initialises(call, e) ? e : fresh_clone(p, e);
-		*cached = (intptr_t)c;
-		return c;
-	}
 	obj = call_argument(call, e->obj.param, &ref);
 	if (obj && (ref->kind == OBJ_LOCAL || ref->kind == OBJ_FUNCTION))
 		obj = NULL;
 	c = NULL;
 	if (obj) {
-		c = xmalloc(sizeof *c);
-		*c = *e;                         /* strings other than object and display are shared */
-		c->object = xstrdup(obj);
-		c->obj = *ref;
-		c->display = readable_object(obj);   /* not a raw USR in messages */
-		c->gid = p->next_gid++;
-		c->oid = intern_object(p, obj);
-		c->fresh_init |= initialises(call, e);
-		grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
-		p->out->clones[p->out->nclones++] = c;
+		int fresh_init = e->fresh_init | initialises(call, e);
+		struct event **canon = canonical_slot(p, call, e, obj, fresh_init);
+
+		if (*canon) {
+			c = *canon;
+		} else {
+			c = xmalloc(sizeof *c);
+			*c = *e;                 /* strings other than object and display are shared */
+			c->object = xstrdup(obj);
+			c->obj = *ref;
+			c->display = readable_object(obj);   /* not a raw USR in messages */
+			c->gid = p->next_gid++;
+			c->oid = intern_object(p, obj);
+			c->fresh_init = fresh_init;
+			grow(&p->out->clones, &p->out->clonecap, p->out->nclones + 1, sizeof *p->out->clones);
+			p->out->clones[p->out->nclones++] = c;
+			note_clone(p, c, e);
+			*canon = c;
+		}
 	}
 	*cached = (intptr_t)c;
 	return c;
@@ -152,12 +234,15 @@ static const struct evset *set_through_call(struct program *p, const struct even
 	grow(&scratch->v, &scratch->cap, set->n, sizeof *scratch->v);
 	memcpy(scratch->v, set->v, (size_t)i * sizeof *scratch->v);
 	scratch->n = i;
+	/* The rest appended, then sorted once: inserting each in order moved
+	 * the array once per event (quadratic in the callee's set). */
 	for (; i < set->n; i++) {
 		struct event *e = through_call(p, call, callee, set->v[i]);
 
 		if (e)
-			es_add(scratch, e);
+			scratch->v[scratch->n++] = e;
 	}
+	es_sort_unique(scratch);
 	return scratch;
 }
 

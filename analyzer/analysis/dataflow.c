@@ -82,6 +82,11 @@ struct analysis *analyse(struct function *fns, int nfns)
 	hashmap_free(&p.objects);
 	free(p.fnptrs);
 	hashmap_free(&p.clones);
+	hashmap_free(&p.canon);
+	hashmap_free(&p.clone_root);
+	for (int i = 0; i < p.ncanon; i++)
+		free(p.canon_keys[i]);
+	free(p.canon_keys);
 	for (int i = 0; i < p.nviews; i++)
 		if (p.views[i]) {
 			for (int k = 0; k < NVIEWS; k++)

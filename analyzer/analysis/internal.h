@@ -156,6 +156,13 @@ struct program {
 	struct hashmap objects;   /* object key -> oid */
 	struct hashmap clones;    /* (call gid, event gid) -> the callee's event
 				     as that call sees it (through_call) */
+	/* A clone of a clone, by what it stands for (see canonical_clone):
+	 * "CALL ROOT FRESH ORIG OBJECT" -> the clone; the keys, owned, in
+	 * canon_keys.  clone_root: clone gid -> the callee event it copies
+	 * at the end of its chain of calls. */
+	struct hashmap canon, clone_root;
+	char **canon_keys;
+	int ncanon, canoncap;
 	struct call_view **views;     /* by call event gid, made on first use */
 	int nviews;
 	int next_gid;

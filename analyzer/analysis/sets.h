@@ -27,6 +27,8 @@ int es_union(struct evset *into, const struct evset *from);
 void es_copy(struct evset *to, const struct evset *from);
 void es_remove_at(struct evset *s, int i);
 int es_same(const struct evset *a, const struct evset *b);
+/* Sorts S's events by number and drops repeats (after appending to it). */
+void es_sort_unique(struct evset *s);
 
 /* Adds plain access P ordered by fence F (1 when P was not there yet);
  * fs_fence: the fence that ordered P, or NULL. */
@@ -37,6 +39,9 @@ struct event *fs_fence(const struct fset *s, const struct event *p);
  * orderings every path has: the intersection); xs_same: do A and B hold
  * the same events with the same orderings? */
 void xs_add(struct xset *s, struct event *e, unsigned killed);
+/* xs_add of every element of FROM (in any order), with KILLED added to
+ * its orderings, in one merge. */
+void xs_union(struct xset *into, const struct xset *from, unsigned killed);
 int xs_same(const struct xset *a, const struct xset *b);
 
 /* Lock names: is K held?  ss_add adds it; ss_remove_lock releases K,

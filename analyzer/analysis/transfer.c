@@ -368,19 +368,18 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	view = call_view_of(c->p, call, cs, callee);
 	for (int i = 0; i < view->entry_mwrites.n; i++) {
 		const struct exposed *x = &view->entry_mwrites.v[i];
-		struct event *e = x->e;
 
-		writer_check(c, s, e, x->killed_before, pre_spawn_at(c, call));
-		if (me)
-			xs_add(&me->entry_mwrites, e, s->killed | x->killed_before);
+		writer_check(c, s, x->e, x->killed_before, pre_spawn_at(c, call));
 	}
 	for (int i = 0; i < view->entry_plain.n; i++) {
 		const struct exposed *x = &view->entry_plain.v[i];
-		struct event *e = x->e;
 
-		reader_check(c, s, e, (x->killed_before & K_READER) != 0, 0, call, callee);
-		if (me)
-			xs_add(&me->entry_plain, e, s->killed | x->killed_before);
+		reader_check(c, s, x->e, (x->killed_before & K_READER) != 0, 0, call, callee);
+	}
+	/* (the checks leave S's orderings as they are) */
+	if (me) {
+		xs_union(&me->entry_mwrites, &view->entry_mwrites, s->killed);
+		xs_union(&me->entry_plain, &view->entry_plain, s->killed);
 	}
 	kill_plain(s, cs->must_kill & K_ALL, NULL);
 	if (cs->must_kill & K_READER)

@@ -286,6 +286,14 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 /* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:
  * F read, G written, G read, D accessed) or backwards (producers), breadth
  * first with every flag visited once. */
+/* find_link's scratch (pairing runs in one thread, one search at a time):
+ * every seen[] is 0 between searches.  Freed by pairing_store. */
+static struct {
+	int *queue, *depth;
+	char *seen;
+	int cap;
+} bfs;
+
 static const struct link *find_link(const struct analysis *a, int forward, int flag, int data,
 				    const struct link_want *want)
 {
@@ -301,9 +309,22 @@ static const struct link *find_link(const struct analysis *a, int forward, int f
 
 	if (flag < 0 || data < 0)
 		return NULL;
-	queue = xcalloc(nobjects + 1, sizeof *queue);
-	depth = xcalloc(nobjects + 1, sizeof *depth);
-	seen = xcalloc(nobjects + 1, 1);
+	/* The search's arrays, one slot per object, are kept from one search
+	 * to the next and only the slots it touched are cleared: allocating
+	 * and clearing them for each of the tree's hundred thousand
+	 * candidates made pairing quadratic (a tenth of Open vSwitch's
+	 * whole-tree analysis). */
+	if (bfs.cap < nobjects + 1) {
+		free(bfs.queue); free(bfs.depth); free(bfs.seen);
+		bfs.cap = nobjects + 1;
+		bfs.queue = xcalloc(bfs.cap, sizeof *bfs.queue);
+		bfs.depth = xcalloc(bfs.cap, sizeof *bfs.depth);
+		bfs.seen = xcalloc(bfs.cap, 1);
+	}
+	queue = bfs.queue;
+	depth = bfs.depth;
+	seen = bfs.seen;
+	depth[0] = 0;
 	queue[tail++] = flag;
 	seen[flag] = 1;
 	while (head < tail && !found) {
@@ -322,9 +343,8 @@ static const struct link *find_link(const struct analysis *a, int forward, int f
 			}
 		}
 	}
-	free(queue);
-	free(depth);
-	free(seen);
+	for (int i = 0; i < tail; i++)
+		seen[queue[i]] = 0;
 	return found;
 }
 
@@ -780,5 +800,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	rc = findings_commit(w.tx, err, errlen);
 	sites_free(w.sites);
 	free(w.lock_cache);
+	free(bfs.queue); free(bfs.depth); free(bfs.seen);
+	memset(&bfs, 0, sizeof bfs);
 	return rc;
 }
