@@ -710,6 +710,18 @@ static int other_instances(const struct analysis *a, const struct lock_record *x
 	return 1;
 }
 
+/* Where R's access is made, as a message says it: "f()", or "f() called
+ * from g()" when the record was made in a caller (whose locks it names).
+ * The caller frees it. */
+static char *where_made(const struct lock_record *r)
+{
+	const char *own = r->e->func ? r->e->func : r->fn->name;
+
+	if (strcmp(own, r->fn->name) == 0)
+		return xasprintf("%s()", own);
+	return xasprintf("%s() called from %s()", own, r->fn->name);
+}
+
 static void lock_findings(struct writer *w, const struct analysis *a)
 {
 	/* Per record: does its access hold any lock?  Per object: at how
@@ -764,10 +776,16 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		}
 		if (!locked)
 			continue;
-		msg = xasprintf("plain %s %s '%s' in %s() holds %s, but the %s in %s() holds '%s': a data race",
-				access_word(acc->e), acc->e->access == ACC_WRITE ? "to" : "of", name_of(acc->e),
-				acc->fn->name, effective_lock(a, acc, 0) ? "other locks" : "no lock",
-				access_word(locked->e), locked->fn->name, lock_name(effective_lock(a, locked, 0)));
+		{
+			char *where = where_made(acc), *other = where_made(locked);
+
+			msg = xasprintf("plain %s %s '%s' in %s holds %s, but the %s in %s holds '%s': a data race",
+					access_word(acc->e), acc->e->access == ACC_WRITE ? "to" : "of", name_of(acc->e),
+					where, effective_lock(a, acc, 0) ? "other locks" : "no lock",
+					access_word(locked->e), other, lock_name(effective_lock(a, locked, 0)));
+			free(where);
+			free(other);
+		}
 		found(w, "data-race", msg, acc->e, locked->e, acc->fn, NULL, NULL, 0,
 		      object_facts(a, acc->e, NULL) | pairing_facts(a, acc->fn, locked->fn, NULL, -1) | FACT_LOCKSET |
 		      (locked_writes[acc->e->oid] >= 2 ? FACT_LOCKED_WRITES : 0), 2,

@@ -676,3 +676,18 @@ Test(locks, a_pair_with_one_side_unlocked_still_races)
 	 * write */
 	expect_one(PAIR_UNDER_LOCK("", "", "/*W*/", "/*R*/ /*D*/"));
 }
+
+/* A lockset race names the function that makes each access, and the
+ * caller whose lock it names: the review of 2026-12-04 found the caller
+ * given as the writer. */
+Test(locks, a_lockset_race_names_the_access_and_its_caller)
+{
+	expect_one("#include <pthread.h>\n"
+		   "static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+		   "int count;\n"
+		   "static void bump(void) { count++; }\n"
+		   "void locked(void) { pthread_mutex_lock(&m); bump(); pthread_mutex_unlock(&m); }\n"
+		   "int peek(void) { return count; } /*D*/\n");
+	cr_assert_not_null(strstr(last_findings_text(), "the read-modify-write in bump() called from locked() holds 'm'"),
+			   "%s", last_findings_text());
+}
