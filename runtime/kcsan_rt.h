@@ -37,6 +37,8 @@
  *   signals.c        sigaction/signal wrappers: handlers are nested contexts
  *   overflow.c       a line on stderr when the program dies of SIGSEGV/SIGBUS
  *                    (stack overflow: alternate signal stacks per thread)
+ *   asmbarrier.c     __kcsan_asm_barrier: inline-asm barriers, announced
+ *                    by the clang plugin (plugin/kcsan_asm.cpp)
  *   membarrier.c     membarrier(2): a barrier of every thread (the epoch
  *                    that ends the delayed accesses made before it)
  *   focus.c          watching the static candidates more often, static
