@@ -19,7 +19,8 @@
 //      relaxed ck_pr_cas orders nothing there, lock prefix or not).  The
 //      names come from $KCSAN_ASM_BARRIERS, "name=kind,..." (kind: mb, wmb,
 //      rmb, release, none), written by `kcsan-scan cc` from the profiles.
-//   2. otherwise the instruction: mfence, a lock prefix, xchg with memory,
+//   2. otherwise the instruction: mfence, a lock prefix, xchg (always locked
+//      with a memory operand; in inline asm it has one, as "+m"),
 //      dmb ish, sync, fence rw,rw: full; sfence, dmb ishst, fence w,w: wmb;
 //      lfence, dmb ishld, fence r,r: rmb; lwsync: release.
 //   3. anything else -- an empty asm with a "memory" clobber, cpu_relax's
@@ -124,7 +125,7 @@ static int instructionKind(StringRef text)
 			continue;
 		const std::string &m = insn[0];
 		if (m == "lock" || m == "mfence" || m == "sync" || m == "hwsync" ||
-		    (startsWith(m, "xchg") && text.contains("(")) ||
+		    startsWith(m, "xchg") ||	/* with memory: locked */
 		    (m == "dmb" && insn.size() > 1 && (insn[1] == "ish" || insn[1] == "sy")) ||
 		    (m == "fence" && insn.size() > 2 && insn[1] == "rw" && insn[2] == "rw"))
 			stronger(K_MB);
