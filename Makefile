@@ -67,12 +67,38 @@ REPORT_LIB_OBJ := $(filter-out $(B)/cli/main.o,$(CLI_OBJ))
 BIN      := $(B)/kcsan-scan
 
 .DEFAULT_GOAL := all
+
+# The inline-asm barrier plugin for clang (plugin/kcsan_asm.cpp, loaded by
+# `kcsan-scan cc` with -fpass-plugin): C++ against llvm-14-dev's headers.
+# Without them the rest builds, and this target says what is missing: the
+# runtime then sees inline-asm barriers only through focus's map of the
+# scan's barrier sites.
+LLVM_CONFIG := $(LLVM_DIR)/bin/llvm-config
+PLUGIN      := $(B)/kcsan-asm.so
+HAVE_LLVM_DEV := $(wildcard $(LLVM_DIR)/include/llvm/Passes/PassPlugin.h)
+ifneq ($(HAVE_LLVM_DEV),)
+# The LLVM major version the plugin is built for: kcsan-scan cc loads it
+# only into a clang of that version.
+PLUGIN_LLVM_MAJOR := $(firstword $(subst ., ,$(shell $(LLVM_CONFIG) --version)))
+CPPFLAGS += -DKCSAN_PLUGIN_LLVM_MAJOR=$(PLUGIN_LLVM_MAJOR)
+$(PLUGIN): plugin/kcsan_asm.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(patsubst -I%,-isystem %,$(shell $(LLVM_CONFIG) --cxxflags)) -O2 -Wall -Wextra \
+	    $(if $(filter 1,$(WERROR)),-Werror) -fPIC -shared $< -o $@
+else
+.PHONY: $(PLUGIN)
+$(PLUGIN):
+	@echo "note: $(LLVM_DIR)/include/llvm not found (Debian: llvm-14-dev; 'make deps' installs it):" \
+	      "building without the inline-asm barrier plugin, so 'kcsan-scan cc' will not see" \
+	      "barriers written as inline assembly (focus still applies the scan's)"
+endif
+
 include runtime/Makefile.inc
 
 .PHONY: all deps demo check unit-check e2e-check dynamic-check sanitize-check install uninstall clean bench-scan \
         eval-dynamic eval-examples bench-runtime bench-focus
 
-all: $(BIN) $(KCSAN_RT_LIB)
+all: $(BIN) $(KCSAN_RT_LIB) $(PLUGIN)
 
 deps:
 	@sh scripts/deps.sh
@@ -154,7 +180,7 @@ eval-dynamic: deps
 		--min-class-recall 1 --max-fp 0 $(EVAL_FLAGS) \
 		tests/corpus/[0-9]*.c tests/corpus-blind/b*.c
 
-install: $(BIN) $(KCSAN_RT_LIB)
+install: $(BIN) $(KCSAN_RT_LIB) $(PLUGIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	           $(DESTDIR)$(PREFIX)/share/kcsan-scan/include/kcsan
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kcsan-scan
@@ -164,6 +190,7 @@ install: $(BIN) $(KCSAN_RT_LIB)
 	install -m 644 include/kcsan/*.h $(DESTDIR)$(PREFIX)/share/kcsan-scan/include/kcsan/
 	install -d $(DESTDIR)$(PREFIX)/lib/kcsan-scan
 	install -m 644 $(KCSAN_RT_LIB) $(DESTDIR)$(PREFIX)/lib/kcsan-scan/
+	if [ -f $(PLUGIN) ]; then install -m 755 $(PLUGIN) $(DESTDIR)$(PREFIX)/lib/kcsan-scan/; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/kcsan-scan $(DESTDIR)$(PREFIX)/bin/kcsan-cc \

@@ -15,7 +15,10 @@
  *       the instrumentation flags, -g (line numbers for reports),
  *       -fno-omit-frame-pointer, and -I for <kcsan/lkmm.h> (last, so that
  *       the project's own -I directories win).  -E gets them too: lkmm.h
- *       expands differently under -fsanitize=thread.
+ *       expands differently under -fsanitize=thread.  A clang compile
+ *       also loads the inline-asm barrier plugin (plugin/kcsan_asm.cpp:
+ *       -fpass-plugin, and $KCSAN_ASM_BARRIERS, the profiles' names with
+ *       their orderings), when there is one of clang's LLVM version.
  *   link (inputs given, none of the above):
  *       the runtime (--whole-archive, -rdynamic, -lpthread -ldl -latomic),
  *       but never libtsan.  -shared links no runtime: a shared library's
@@ -40,6 +43,7 @@
 #include <unistd.h>
 
 #include "analyzer/driver/scan.h"
+#include "analyzer/model/vocab.h"
 #include "commands.h"
 #include "options.h"
 
@@ -166,21 +170,13 @@ static void compiler_command(struct argv *cmd)
 		     cmd->v[0], var, cxx ? "C++" : "C");
 }
 
-/* clang or gcc?  By name when it says so, else by asking the compiler. */
-static enum family compiler_family(const struct argv *cmd)
+/* The standard output of CMD ARG (at most SIZE - 1 bytes) into OUT. */
+static void capture(const struct argv *cmd, const char *arg, char *out, size_t size)
 {
-	const char *name = cmd->v[cmd->n - 1], *slash = strrchr(name, '/');
-	char out[4096];
 	int fds[2], status;
 	ssize_t got = 0, r;
 	pid_t pid;
 
-	if (slash)
-		name = slash + 1;
-	if (strstr(name, "clang"))
-		return FAM_CLANG;
-	if (strstr(name, "gcc") || strstr(name, "g++"))
-		return FAM_GCC;
 	if (pipe(fds) < 0)
 		kdie(2, tool, "pipe: %s", strerror(errno));
 	pid = fork();
@@ -190,7 +186,7 @@ static enum family compiler_family(const struct argv *cmd)
 		struct argv v = { 0 };
 
 		push_all(&v, cmd);
-		push(&v, "--version");
+		push(&v, arg);
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);
@@ -198,14 +194,29 @@ static enum family compiler_family(const struct argv *cmd)
 		_exit(127);
 	}
 	close(fds[1]);
-	while (got < (ssize_t)sizeof out - 1 &&
-	       ((r = read(fds[0], out + got, sizeof out - 1 - (size_t)got)) > 0 || (r < 0 && errno == EINTR)))
+	while (got < (ssize_t)size - 1 &&
+	       ((r = read(fds[0], out + got, size - 1 - (size_t)got)) > 0 || (r < 0 && errno == EINTR)))
 		if (r > 0)
 			got += r;
 	out[got] = '\0';
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+}
+
+/* clang or gcc?  By name when it says so, else by asking the compiler. */
+static enum family compiler_family(const struct argv *cmd)
+{
+	const char *name = cmd->v[cmd->n - 1], *slash = strrchr(name, '/');
+	char out[4096];
+
+	if (slash)
+		name = slash + 1;
+	if (strstr(name, "clang"))
+		return FAM_CLANG;
+	if (strstr(name, "gcc") || strstr(name, "g++"))
+		return FAM_GCC;
+	capture(cmd, "--version", out, sizeof out);
 	return strstr(out, "clang") ? FAM_CLANG : FAM_GCC;
 }
 
@@ -251,7 +262,116 @@ static const char *runtime_lib(void)
 	     exe_dir(), KCSAN_INSTALLED_LIB_DIR);
 }
 
-static void compile_flags(struct argv *a, enum family fam)
+/*
+ * The inline-asm barrier plugin (plugin/kcsan_asm.cpp, docs/design.md §5):
+ * $KCSAN_ASM_PLUGIN (empty: none), else beside this program, the installed
+ * tree, the configured PREFIX.  Loaded only into a clang of the LLVM
+ * version it was built for (a plugin of another version does not load, and
+ * the compile would fail); NULL when there is none to load.
+ */
+static const char *asm_plugin(const struct argv *cmd)
+{
+#ifdef KCSAN_PLUGIN_LLVM_MAJOR
+	static char path[PATH_MAX];
+	static const char *const where[] = {
+		"%s/kcsan-asm.so", "%s/../lib/kcsan-scan/kcsan-asm.so",
+	};
+	const char *env = getenv("KCSAN_ASM_PLUGIN"), *found = NULL;
+	char version[256];
+
+	if (env)
+		found = *env ? env : NULL;
+	for (size_t i = 0; !env && !found && i < sizeof where / sizeof where[0]; i++)
+		if (snprintf(path, sizeof path, where[i], exe_dir()) < (int)sizeof path &&
+		    access(path, R_OK) == 0)
+			found = path;
+	if (!env && !found &&
+	    snprintf(path, sizeof path, "%s/kcsan-asm.so", KCSAN_INSTALLED_LIB_DIR) < (int)sizeof path &&
+	    access(path, R_OK) == 0)
+		found = path;
+	if (!found)
+		return NULL;
+	capture(cmd, "-dumpversion", version, sizeof version);
+	if (atoi(version) != KCSAN_PLUGIN_LLVM_MAJOR) {
+		if (getenv("KCSAN_CC_VERBOSE"))
+			fprintf(stderr, "kcsan-scan %s: not loading %s (LLVM %d) into clang %s",
+				tool, found, KCSAN_PLUGIN_LLVM_MAJOR, version);
+		return NULL;
+	}
+	return found;
+#else
+	(void)cmd;
+	return NULL;	/* built without llvm-14-dev's headers */
+#endif
+}
+
+/* The plugin's kind for an ordering of the vocabulary, or NULL: not a
+ * barrier the runtime applies (acquire, relaxed, an order given as an
+ * argument -- the plugin then looks at the instruction). */
+static const char *asm_kind(const struct vocab_entry *e)
+{
+	switch (e->ord) {
+	case ORD_FULL:
+	case ORD_BEFORE_RMW:
+	case ORD_AFTER_RMW:
+		return "mb";
+	case ORD_RELEASE:
+	case ORD_ACQ_REL:
+		return "release";
+	case ORD_WMB:
+		return "wmb";
+	case ORD_RMB:
+		return "rmb";
+	case ORD_ARG:
+		return NULL;
+	default:
+		return "none";
+	}
+}
+
+/*
+ * $KCSAN_ASM_BARRIERS for the plugin: "name=kind,..." for every name of the
+ * profiles -- the built-in ones, then those of $KCSAN_PROFILE (NAME|FILE
+ * separated by ':', as `scan --profile` takes them): an asm statement in a
+ * function of that name has the profile's ordering.
+ */
+static void asm_barrier_names(void)
+{
+	static const char *const builtin[] = { "lkmm", "c11", "gnu", "pthread", "libc" };
+	struct vocab v = { 0 };
+	const char *env = getenv("KCSAN_PROFILE");
+	char err[512], *list = NULL, *tok, *save = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+		if (vocab_load(&v, builtin[i], NULL, err, sizeof err) < 0)
+			kdie(2, tool, "%s", err);
+	if (env && *env) {
+		list = strdup(env);
+		if (!list)
+			kdie(2, tool, "out of memory");
+		for (tok = strtok_r(list, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
+			if (vocab_load(&v, tok, NULL, err, sizeof err) < 0)
+				kdie(2, tool, "KCSAN_PROFILE: %s", err);
+	}
+	f = open_memstream(&out, &len);
+	if (!f)
+		kdie(2, tool, "out of memory");
+	for (size_t i = 0; i < v.count; i++) {
+		const char *k = asm_kind(&v.entries[i]);
+
+		if (k)
+			fprintf(f, "%s%s=%s", ftell(f) ? "," : "", v.entries[i].name, k);
+	}
+	fclose(f);
+	setenv("KCSAN_ASM_BARRIERS", out ? out : "", 1);
+	free(out);
+	free(list);
+	vocab_free(&v);
+}
+
+static void compile_flags(struct argv *a, enum family fam, const char *plugin)
 {
 	push(a, "-fsanitize=thread");
 	if (fam == FAM_CLANG) {
@@ -265,6 +385,13 @@ static void compile_flags(struct argv *a, enum family fam)
 	}
 	push(a, "-g");
 	push(a, "-fno-omit-frame-pointer");
+	if (plugin) {
+		static char flag[PATH_MAX + 32];
+
+		snprintf(flag, sizeof flag, "-fpass-plugin=%s", plugin);
+		push(a, flag);
+		asm_barrier_names();
+	}
 }
 
 static void include_flags(struct argv *a)
@@ -379,7 +506,7 @@ static int gcc_split(const struct argv *cmd, char **user, int nuser, int shared)
 				kdie(2, tool, "out of memory");
 			push(&objs, obj);
 			push_all(&c, cmd);
-			compile_flags(&c, FAM_GCC);
+			compile_flags(&c, FAM_GCC, NULL);
 			push_all(&c, &common);
 			include_flags(&c);
 			push(&c, "-c");
@@ -475,8 +602,10 @@ static int compiler_driver(int argc, char **argv, int is_cxx)
 		return gcc_split(&cmd, user, nuser, shared);
 
 	push_all(&out, &cmd);
+	/* The plugin runs in the compiler proper: not for -E alone. */
 	if (preprocess || compile || sources > 0)
-		compile_flags(&out, fam);
+		compile_flags(&out, fam,
+			      fam == FAM_CLANG && !preprocess ? asm_plugin(&cmd) : NULL);
 	for (int i = 0; i < nuser; i++)
 		push(&out, user[i]);
 	if (preprocess || compile || sources > 0)

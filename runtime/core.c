@@ -308,6 +308,10 @@ static void found_watchpoint(struct kcsan_ctx *ctx, int slot, uint64_t enc,
 		.ptr = ptr, .size = size, .type = type & ~KCSAN_ACCESS_SCOPED,
 		.tid = ctx->tid, .ip = ip, .reordered = is_reorder, .to_ip = to_ip,
 			.published = is_reorder && ctx->reorder.publish != KCSAN_PUBLISH_NONE,
+		/* Read after the CAS (membarrier.c): a watchpoint set up
+		 * after a membarrier() shows its epoch. */
+		.expired = is_reorder && ctx->reorder.epoch !=
+			   __atomic_load_n(&kcsan_mb_epoch, __ATOMIC_ACQUIRE),
 	};
 	/* The delayed access was made at the depth of its own function. */
 	kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth,
@@ -405,6 +409,9 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 		struct kcsan_access_info other;
 		int have_other = wait_other_info(slot, enc);
 
+		/* Read after the CAS that found it consumed (membarrier.c). */
+		me.expired = is_reorder && ctx->reorder.epoch !=
+			     __atomic_load_n(&kcsan_mb_epoch, __ATOMIC_ACQUIRE);
 		kcsan_capture_stack(ctx, is_reorder ? ctx->reorder.depth : ctx->depth, &me);
 		if (have_other) {
 			other = other_info[slot].info;
@@ -416,7 +423,10 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 		 * access the other thread ignores (annotate.c) is no race
 		 * either: it consumed the watchpoint only to say so. */
 		if (!(have_other && is_assert && (other.type & KCSAN_ACCESS_ASSERT)) &&
-		    !(have_other && (other.type & KCSAN_ACCESS_IGNORED)))
+		    !(have_other && (other.type & KCSAN_ACCESS_IGNORED)) &&
+		    /* A delayed access that a membarrier() ordered before the
+		     * re-check was over races with nothing (membarrier.c). */
+		    !me.expired && !(have_other && other.expired))
 			kcsan_report_race(&me, have_other ? &other : NULL,
 					  old != new_, old, new_);
 	}
@@ -485,6 +495,9 @@ void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,
 	uint64_t enc;
 	int slot, watch;
 
+	/* A delayed access ordered by a membarrier() since (membarrier.c). */
+	if (is_reorder && kcsan_reorder_expired(ctx))
+		goto out;
 again:
 	slot = find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc);
 	if (slot >= 0) {
@@ -510,7 +523,8 @@ again:
 	 * size last:
 	 * kcsan_func_exit / a barrier invalidate by clearing it.
 	 */
-	if (!is_reorder && kcsan_opts.weak_memory && !ctx->nested && ctx->reorder.size) {
+	if (!is_reorder && kcsan_opts.weak_memory && !ctx->nested && ctx->reorder.size &&
+	    !kcsan_reorder_expired(ctx)) {
 		ptr = ctx->reorder.ptr;
 		type = ctx->reorder.type;
 		ip = ctx->reorder.ip;

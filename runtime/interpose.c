@@ -114,6 +114,7 @@ void kcsan_interpose_init(void)
 	get_real_sem_post();
 	get_real_pthread_barrier_wait();
 	get_real_pthread_create();
+	kcsan_membarrier_init();
 }
 
 ABI int pthread_mutex_unlock(pthread_mutex_t *m)

@@ -37,6 +37,10 @@
  *   signals.c        sigaction/signal wrappers: handlers are nested contexts
  *   overflow.c       a line on stderr when the program dies of SIGSEGV/SIGBUS
  *                    (stack overflow: alternate signal stacks per thread)
+ *   asmbarrier.c     __kcsan_asm_barrier: inline-asm barriers, announced
+ *                    by the clang plugin (plugin/kcsan_asm.cpp)
+ *   membarrier.c     membarrier(2): a barrier of every thread (the epoch
+ *                    that ends the delayed accesses made before it)
  *   focus.c          watching the static candidates more often, static
  *                    barriers (focus.h; focus_db.c reads the database,
  *                    focus_map.c maps sites to code with the line table)
@@ -89,6 +93,7 @@ struct kcsan_reorder {
 	int publish;
 	uintptr_t publish_ip;	/* that marked write */
 	int focus_rechecked;	/* focus.c armed its watched re-check */
+	unsigned long epoch;	/* kcsan_mb_epoch when it was delayed */
 };
 
 #define KCSAN_PUBLISH_NONE	0	/* no marked write since the access */
@@ -190,6 +195,22 @@ void kcsan_sync_release(void);
  * no particular access: __tsan_acquire/release and the annotations. */
 void kcsan_sync_memorder(int memorder);
 
+/* membarrier.c: the count of barrier membarrier() calls returned so far;
+ * a delayed access of an older epoch is ordered (the rule is there). */
+extern unsigned long kcsan_mb_epoch;
+void kcsan_membarrier_init(void);
+/* 1 if the thread's delayed access was made before the last membarrier:
+ * it is then dropped (no last check: the barrier ran in the past). */
+static inline int kcsan_reorder_expired(struct kcsan_ctx *ctx)
+{
+	if (ctx->reorder.size &&
+	    ctx->reorder.epoch != __atomic_load_n(&kcsan_mb_epoch, __ATOMIC_ACQUIRE)) {
+		ctx->reorder.size = 0;
+		return 1;
+	}
+	return 0;
+}
+
 /* heap.c: memory [p, p+size) changes owner (freed; AnnotateNewMemory):
  * the thread's delayed access to it ends, watchpoints on it are dropped. */
 void kcsan_release_memory(struct kcsan_ctx *ctx, const void *p, size_t size);
@@ -230,6 +251,8 @@ struct kcsan_access_info {
 	uintptr_t to_ip;	/* ... and was checked again here */
 	int published;		/* ... and a marked write was made while it
 				   was delayed (a publication it may miss) */
+	int expired;		/* ... and a membarrier() ordered it before its
+				   re-check was over (membarrier.c): no race */
 	/* Callers, innermost first (frame 0, the access itself, is ip). */
 	uintptr_t frames[KCSAN_REPORT_FRAMES - 1];
 	int nframes;

@@ -206,12 +206,92 @@ char *current_dir(void)
 	return getcwd(NULL, 0);
 }
 
+/*
+ * What an entry is.  A build run under bear with CC="kcsan-scan cc" records
+ * every compiler process it sees for one file: the wrapper's own command
+ * (the build's: its flags are the project's), the real compiler the wrapper
+ * runs (the same flags and the wrapper's instrumentation flags), and, when
+ * the compiler runs its front end as a separate process, that process
+ * (clang -cc1, gcc's cc1), whose flags only the compiler proper takes
+ * (libclang rejects -mrelocation-model).  The wrapper's entry is the one to
+ * scan; the compiler's internal entries never are.
+ */
+enum entry_kind {
+	ENTRY_COMPILER,		/* an ordinary compiler command */
+	ENTRY_WRAPPER,		/* kcsan-scan cc|c++ ..., kcsan-cc / kcsan-c++ ... */
+	ENTRY_INNER,		/* the real compiler as the wrapper runs it */
+	ENTRY_INTERNAL,		/* clang -cc1 / -cc1as, cc1, cc1plus */
+};
+
+static const char *base_name(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+
+	return slash ? slash + 1 : p;
+}
+
+/* The kind of the command WORDS; *COMPILER is the index of the word that
+ * stands for the compiler (for `kcsan-scan cc`, "cc"). */
+static enum entry_kind entry_kind(char **words, int n, int *compiler)
+{
+	const char *b = n > 0 ? base_name(words[0]) : "";
+
+	*compiler = 0;
+	if (strcmp(b, "kcsan-scan") == 0 && n > 1 &&
+	    (strcmp(words[1], "cc") == 0 || strcmp(words[1], "c++") == 0)) {
+		*compiler = 1;
+		return ENTRY_WRAPPER;
+	}
+	if (strcmp(b, "kcsan-cc") == 0 || strcmp(b, "kcsan-c++") == 0)
+		return ENTRY_WRAPPER;
+	if (strcmp(b, "cc1") == 0 || strcmp(b, "cc1plus") == 0 || strcmp(b, "cc1obj") == 0)
+		return ENTRY_INTERNAL;
+	for (int i = 1; i < n; i++)
+		if (strcmp(words[i], "-cc1") == 0 || strcmp(words[i], "-cc1as") == 0)
+			return ENTRY_INTERNAL;
+	/* The flag cli/cc.c adds for either compiler, and nobody else. */
+	for (int i = 1; i < n; i++)
+		if (strcmp(words[i], "-tsan-distinguish-volatile=1") == 0 ||
+		    strcmp(words[i], "--param=tsan-distinguish-volatile=1") == 0)
+			return ENTRY_INNER;
+	return ENTRY_COMPILER;
+}
+
+/* One C source entry of the database, parsed. */
+struct raw_entry {
+	char *abs, *dir, **words;
+	const char *file;	/* as written, in the JSON */
+	int n, compiler;
+	enum entry_kind kind;
+};
+
+static void raw_free(struct raw_entry *r)
+{
+	for (int q = 0; q < r->n; q++)
+		free(r->words[q]);
+	free(r->words);
+	free(r->abs);
+	free(r->dir);
+}
+
+/* Does a wrapper entry exist for the file of entry I?  (Linear, as add()
+ * is: databases are read once per scan.) */
+static int has_wrapper(const struct raw_entry *r, int n, int i)
+{
+	for (int k = 0; k < n; k++)
+		if (r[k].kind == ENTRY_WRAPPER && strcmp(r[k].abs, r[i].abs) == 0)
+			return 1;
+	return 0;
+}
+
 int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 {
 	char *path = xasprintf("%s/compile_commands.json", dir);
 	char *cwd, *db_dir;
 	json_error_t jerr;
 	json_t *root = json_load_file(path, 0, &jerr);
+	struct raw_entry *raw = NULL;
+	int nraw = 0, capraw = 0;
 	size_t i;
 	json_t *entry;
 
@@ -241,7 +321,7 @@ int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 		json_t *jc = json_object_get(entry, "command"), *ja = json_object_get(entry, "arguments");
 		char **words = NULL, *abs, *entry_dir;
 		int n = 0;
-		struct tu_spec *t;
+		struct raw_entry *r;
 
 		if (!json_is_object(entry) || !json_is_string(jd) || !json_is_string(jf) ||
 		    !(json_is_string(jc) || json_is_array(ja))) {
@@ -277,19 +357,36 @@ int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen)
 		} else {
 			n = split_command(json_string_value(jc), &words);
 		}
-		t = add(l, abs);
-		t->directory = entry_dir;
-		filter_args(t, words, n, json_string_value(jf));
-		for (int q = 0; q < n; q++)
-			free(words[q]);
-		free(words);
-		free(abs);
+		grow(&raw, &capraw, nraw + 1, sizeof *raw);
+		r = &raw[nraw++];
+		*r = (struct raw_entry){ .abs = abs, .dir = entry_dir, .words = words, .n = n,
+					 .file = json_string_value(jf) };
+		r->kind = entry_kind(words, n, &r->compiler);
 	}
+	/* The compiler's internal entries never; a file the wrapper compiled,
+	 * from the wrapper's entries only; later entries replace earlier. */
+	for (int k = 0; k < nraw; k++) {
+		struct raw_entry *r = &raw[k];
+		struct tu_spec *t;
+
+		if (r->kind == ENTRY_INTERNAL ||
+		    (r->kind != ENTRY_WRAPPER && has_wrapper(raw, nraw, k)))
+			continue;
+		t = add(l, r->abs);
+		t->directory = xstrdup(r->dir);
+		filter_args(t, r->words + r->compiler, r->n - r->compiler, r->file);
+	}
+	for (int k = 0; k < nraw; k++)
+		raw_free(&raw[k]);
+	free(raw);
 	json_decref(root);
 	free(db_dir);
 	free(path);
 	return 0;
 fail:
+	for (int k = 0; k < nraw; k++)
+		raw_free(&raw[k]);
+	free(raw);
 	json_decref(root);
 	free(db_dir);
 	free(path);

@@ -18,7 +18,9 @@ struct tu_list {
 };
 
 /* Reads DIR/compile_commands.json.  C sources only; later entries for the
- * same file replace earlier ones.  Returns -1 with a one-line ERR for a
+ * same file replace earlier ones.  Of a build with `kcsan-scan cc` (under
+ * bear), the wrapper's own entries are taken: the real compiler it runs and
+ * the compiler's internal processes (clang -cc1, cc1) are left out.  Returns -1 with a one-line ERR for a
  * missing or malformed file. */
 int compdb_load(struct tu_list *l, const char *dir, char *err, size_t errlen);
 

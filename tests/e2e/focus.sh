@@ -3,13 +3,15 @@
 # item 5), with real instrumented binaries and threads: candidates loaded
 # from the database and mapped to code through the line table, whatever the
 # paths look like at scan and compile time; the barriers only the static
-# pass sees (inline asm behind a macro) applied; a hot candidate paced, a
+# pass sees (inline asm behind a macro) applied, and those the inline-asm
+# barrier plugin announces, focus or not; a hot candidate paced, a
 # rarely run one watched every time; focus off with --no-focus, with no
 # database, with no candidates, with a broken database.
 . "$(dirname "$0")/lib.sh"
 EX="$TOP/examples"
 MP="$EX/message-passing"
 ASM="$TOP/tests/e2e/data/focus/asm-barrier.c"
+CKH="$TOP/tests/e2e/data/focus/ck-handover.c"
 PACE="$TOP/tests/e2e/data/focus/pace.c"
 cd "$WORK" || exit 1
 
@@ -62,11 +64,13 @@ focus_detects() {
 # A correct program whose barrier is inline assembly: silent with focus
 # (static barrier applied), reported without (the control: watching every
 # access, the mfence is invisible to the runtime).  max_delay_pct=0: every
-# access really watched, not capped by the delay budget.
+# access really watched, not capped by the delay budget.  Built without the
+# inline-asm barrier plugin (KCSAN_ASM_PLUGIN empty), which would apply the
+# mfence in both runs (ck_handover below).
 asm_barrier() {
 	"$KS" scan -q --db asm.db "$ASM" || return 1
 	[ "$(sqlite3 asm.db 'SELECT count(*) FROM candidates')" -eq 0 ] || return 1
-	"$KS" cc -O2 -o asm "$ASM" || return 1
+	KCSAN_ASM_PLUGIN= "$KS" cc -O2 -o asm "$ASM" || return 1
 	KCSAN_OPTIONS=skip_watch=0:verbose=1 "$KS" run --db asm.db -- ./asm 5 >/dev/null 2>err || return 1
 	grep 'focus:' err && grep -q 'static barriers' err || return 1
 	for i in 1 2 3 4 5; do
@@ -81,6 +85,46 @@ asm_barrier() {
 	done
 	echo "without focus: reported at run $n (control)"
 	[ $n -gt 0 ]
+}
+
+# Barriers the instrumentation never sees, applied by the inline-asm
+# barrier plugin (clang) in focus and --no-focus runs alike: a Concurrency
+# Kit hand-over whose ck_pr_fence_store() is an empty asm (named a wmb by
+# profiles/examples/ck.prof, given as KCSAN_PROFILE) is never reported, at
+# -O0 and -O2; the same program without the fence is.  And the mfence of
+# asm-barrier.c is applied without focus too.
+ck_handover() {
+	prof=$TOP/profiles/examples/ck.prof
+	[ -f "$TOP/build/kcsan-asm.so" ] || { echo "no build/kcsan-asm.so (llvm-14-dev missing?)"; return 1; }
+	for o in -O0 -O2; do
+		KCSAN_PROFILE=$prof "$KS" cc $o -o ckh$o "$CKH" || return 1
+	done
+	KCSAN_PROFILE=$prof "$KS" cc -O2 -DNO_FENCE -o ckh-bare "$CKH" || return 1
+	"$KS" scan -q --profile "$prof" --db ckh.db "$CKH" || return 1
+	"$KS" scan -q --profile "$prof" --db ckb.db "$CKH" -- -DNO_FENCE || return 1
+	for f in "" --no-focus; do
+		for o in -O0 -O2; do
+			for i in 1 2; do
+				KCSAN_OPTIONS=skip_watch=10:max_delay_pct=0 "$KS" run --db ckh.db $f \
+					--timeout 120 -- ./ckh$o 20000 >/dev/null 2>err || return 1
+				if grep -q 'BUG: KCSAN' err; then echo "false report ($o $f):"; cat err; return 1; fi
+			done
+		done
+		n=0
+		for i in 1 2 3 4 5; do
+			KCSAN_OPTIONS=skip_watch=10:max_delay_pct=0 "$KS" run --db ckb.db $f \
+				--timeout 120 -- ./ckh-bare 20000 >/dev/null 2>err || return 1
+			grep -q 'data-race in consumer / producer' err && grep -q '(reordered)' err && { n=$i; break; }
+		done
+		echo "without the fence ${f:-focus}: reported at run $n"
+		[ $n -gt 0 ] || return 1
+	done
+	"$KS" cc -O2 -o asm-plugin "$ASM" || return 1
+	for i in 1 2 3; do
+		KCSAN_OPTIONS=skip_watch=0:max_delay_pct=0 "$KS" run --db asm.db --no-focus --timeout 60 \
+			-- ./asm-plugin 200 >/dev/null 2>err || return 1
+		if grep -q 'BUG: KCSAN' err; then echo "mfence not applied without focus:"; cat err; return 1; fi
+	done
 }
 
 # focus_taken FILE: "BURST PACED ADDRESSES MS PACE_US" from the verbose
@@ -147,6 +191,7 @@ check "focus loads the candidates of the executable" loads_candidates
 check "focus matches relative and absolute paths (scan, compile; clang, gcc)" paths_rel_abs
 check "focus detects the writer-side race at default sampling" focus_detects
 check "static inline-asm barrier applied: no false report with focus" asm_barrier
+check "inline-asm barriers applied by the plugin, with and without focus (CK hand-over)" ck_handover
 check "focus paces a hot candidate: bounded watches per pace" pace_hot
 check "focus watches a rarely run candidate at every execution" pace_rare
 check "focus off: --no-focus, no database, no candidates, broken database" focus_off

@@ -44,6 +44,38 @@ JSON
 	"$KS" scan --db "$WORK/c.db" -p "$WORK/cd" 2>"$WORK/err" && [ "$(count_findings "$WORK/c.db")" -eq 2 ]
 }
 
+# The database of a build with CC="kcsan-scan cc" under bear (issue 13 item
+# 3): per file the wrapper's own command, the real compiler it runs, and
+# -- when clang runs its front end as a process of its own -- "clang -cc1"
+# with flags only the compiler proper takes (-mrelocation-model...).  The
+# three commands are the real ones: the wrapper's, the compiler command it
+# prints with KCSAN_CC_VERBOSE, and that command's -cc1 line from clang -###.
+# Written in the order they run, the -cc1 entry last (it used to replace
+# the others, and libclang refused it).  Only the wrapper's entry is
+# scanned: the file parses, with the wrapper's -D flag.
+compdb_wrapper_entries() {
+	d=$WORK/wd
+	mkdir -p "$d/src" && cp "$MP" "$d/src/mp.c"
+	cd "$d" || return 1
+	wrapper="$KS cc -c -O2 -DKCSAN_FROM_WRAPPER=1 -o src/mp.o src/mp.c"
+	KCSAN_CC=clang KCSAN_CC_VERBOSE=1 $wrapper 2>inner.txt || return 1
+	inner=$(tail -n 1 inner.txt)
+	# shellcheck disable=SC2086
+	cc1=$($inner -### 2>&1 | grep -- '"-cc1"' | tail -n 1)
+	[ -n "$cc1" ] || { echo "no -cc1 line from: $inner -###"; return 1; }
+	printf '#ifndef KCSAN_FROM_WRAPPER\n#error the wrapper entry was not the one scanned\n#endif\n' >>src/mp.c
+	python3 - "$d" "$wrapper" "$inner" "$cc1" <<'PY' || return 1
+import json, sys
+d, cmds = sys.argv[1], sys.argv[2:]
+json.dump([{"directory": d, "file": "src/mp.c", "command": c} for c in cmds],
+          open(d + "/compile_commands.json", "w"), indent=1)
+PY
+	"$KS" scan --db "$WORK/w.db" -p "$d" 2>err || { cat err; return 1; }
+	cat err
+	expect_in err "1 files: 1 parsed" || expect_in err "1 file: 1 parsed" || return 1
+	[ "$(count_findings "$WORK/w.db")" -eq 2 ]
+}
+
 unparsable_skipped() {
 	mkdir -p "$WORK/up" && cp "$MP" "$WORK/up/good.c" && printf 'int broken( {\n' >"$WORK/up/bad.c"
 	"$KS" scan --db "$WORK/u.db" "$WORK/up" 2>"$WORK/err"; rc=$?
@@ -189,6 +221,7 @@ check "usage errors exit 2" usage_error
 check "--help names the options" help_matches
 check "malformed compile_commands.json: exit 2, database untouched" bad_compdb
 check "compile_commands.json scan" compdb_scan
+check "compile database of a kcsan-scan cc build: the wrapper's entries, no -cc1" compdb_wrapper_entries
 check "-include FILE found along the -I chain, as gcc does" include_along_i_chain
 check "-include FILE found in the entry's directory" include_in_directory
 check "a file that does not parse is reported and skipped" unparsable_skipped

@@ -4,7 +4,8 @@
 # tables, message passing, pthreads, hooks, signals, the seeds' lock test
 # (lkmm.h, C11, __atomic), the article's T1/T2, 40 threads, fork, a delayed
 # access to unmapped memory, the delay budget, heap reuse, ThreadSanitizer's
-# annotations -- each with clang and gcc instrumentation.
+# annotations, membarrier grace periods -- each with clang and gcc
+# instrumentation.
 #
 #   tests/runtime/run.sh            all tests
 #   KEEP=1 tests/runtime/run.sh     keep the build directory
@@ -306,6 +307,24 @@ for cc in clang gcc; do
 		fi
 	else
 		bad "annotations: build ($cc)"
+	fi
+
+	# 10. RCU grace periods made of membarrier(2) (issue 13, item 5,
+	# runtime/membarrier.c): readers with compiler barriers only, the
+	# writer's membarrier through syscall() or a membarrier() function,
+	# then a poison write and free of the old node -- never reported; the
+	# same grace period without membarrier is reported "(reordered)".
+	if build $cc mb-$cc "$here/membarrier.c"; then
+		KCSAN_OPTIONS=$NOWATCH "$B/mb-$cc" syscall 0 >/dev/null 2>&1
+		if [ $? = 77 ]; then
+			echo "SKIP: membarrier(2) not permitted here ($cc)"
+		else
+			never_reports "membarrier grace period, syscall(): no report ($cc)" "$B/mb-$cc" syscall 2
+			never_reports "membarrier grace period, membarrier(): no report ($cc)" "$B/mb-$cc" wrapper 2
+			must_report "grace period without membarrier reported ($cc)" "$B/mb-$cc" none 20
+		fi
+	else
+		bad "membarrier: build ($cc)"
 	fi
 done
 
