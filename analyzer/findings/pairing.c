@@ -67,17 +67,33 @@ static const char *effective_lock(const struct analysis *a, const struct lock_re
  * same time?  An exclusive lock does against any holder of it; a shared
  * (read) lock against an exclusive holder, and against a shared holder
  * only when both accesses are reads. */
+/* Does record R itself (its own locks: a complete record has its callers'
+ * too, along one way of reaching it) hold lock L? */
+static int record_holds(const struct lock_record *r, const char *l)
+{
+	for (int i = 0; i < r->nlocks; i++)
+		if (strcmp(r->locks[i], l) == 0)
+			return 1;
+	return 0;
+}
+
+/* (OWN_ONLY: by Y's record's own locks alone, record_holds; else
+ * counting the locks of Y's callers too, holds.) */
 static int excludes(const struct analysis *a, const char *l, const struct lock_record *x,
-		    const struct lock_record *y)
+		    const struct lock_record *y, int own_only)
 {
 	char *shared;
 	int r;
 
-	if (object_is_shared(l))
-		return holds(a, y, object_unshared(l)) ||
-		       (holds(a, y, l) && x->e->access == ACC_READ && y->e->access == ACC_READ);
+	if (object_is_shared(l)) {
+		const char *base = object_unshared(l);
+
+		return (own_only ? record_holds(y, base) : holds(a, y, base)) ||
+		       ((own_only ? record_holds(y, l) : holds(a, y, l)) &&
+			x->e->access == ACC_READ && y->e->access == ACC_READ);
+	}
 	shared = object_shared(l);
-	r = holds(a, y, l) || holds(a, y, shared);
+	r = own_only ? record_holds(y, l) || record_holds(y, shared) : holds(a, y, l) || holds(a, y, shared);
 	free(shared);
 	return r;
 }
@@ -87,7 +103,7 @@ static int shares_a_lock(const struct analysis *a, const struct lock_record *x, 
 	const char *l;
 
 	for (int i = 0; (l = effective_lock(a, x, i)); i++)
-		if (excludes(a, l, x, y))
+		if (excludes(a, l, x, y, 0))
 			return 1;
 	return 0;
 }
@@ -155,36 +171,14 @@ static int same_critical_section(const struct analysis *a, const struct event *x
 	return 0;
 }
 
-/* Does record R itself (its own locks: a complete record has its callers'
- * too, along one way of reaching it) hold lock L? */
-static int record_holds(const struct lock_record *r, const char *l)
-{
-	for (int i = 0; i < r->nlocks; i++)
-		if (strcmp(r->locks[i], l) == 0)
-			return 1;
-	return 0;
-}
-
 /* Do complete records X and Y hold a lock that keeps them apart (an
  * exclusive lock held by both, or a shared one with both accesses
  * reads)? */
-static int records_exclude(const struct lock_record *x, const struct lock_record *y)
+static int records_exclude(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
 {
-	for (int i = 0; i < x->nlocks; i++) {
-		const char *l = x->locks[i];
-		const char *base = object_unshared(l);
-		char *shared = object_shared(base);
-		int both = 0;
-
-		if (object_is_shared(l))
-			both = record_holds(y, base) ||
-			       (record_holds(y, l) && x->e->access == ACC_READ && y->e->access == ACC_READ);
-		else
-			both = record_holds(y, l) || record_holds(y, shared);
-		free(shared);
-		if (both)
+	for (int i = 0; i < x->nlocks; i++)
+		if (excludes(a, x->locks[i], x, y, 1))
 			return 1;
-	}
 	return 0;
 }
 
@@ -206,7 +200,7 @@ static int always_under_one_lock(const struct analysis *a, const struct event *x
 		     k = analysis_next(a, RECORDS_OF_EVENT, k)) {
 			if (!records[k].complete)
 				continue;
-			if (!records_exclude(&records[i], &records[k]))
+			if (!records_exclude(a, &records[i], &records[k]))
 				return 0;
 			known = 1;
 		}
