@@ -20,7 +20,11 @@ typedef int (*resolve_fn)(void *ctx, const char *key, const char *file);
  * Also sets, for the callers' view of a callee (callview.c,
  * through_call), fresh_param on the accesses made through a pointer
  * parameter before it is handed on (",!newarg:N,"), and fresh_args on
- * the calls that pass fresh memory (",#N=!new," or ",#N=!new:KEY,"). */
+ * the calls that pass fresh memory (",#N=!new," or ",#N=!new:KEY,").
+ * An access made through pointer parameter N before it is handed on
+ * (",!newarg:N,") initialises too when its function publishes that
+ * parameter: a marked write stores it (",~!newarg:N,") or a call passes it
+ * to a parameter that the callee publishes (",#M=!newarg:N,"). */
 void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *ctx);
 
 #endif

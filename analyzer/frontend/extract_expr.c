@@ -169,16 +169,23 @@ static char *private_local(struct ectx *x, CXCursor arg)
 /* ARG, argument N of a call, points into fresh memory (map_init(m) right
  * after m = malloc(...)): "#N=MARK" in the call's uses says so, before
  * passing the pointer ends its freshness.  The callee's writes through
- * that parameter initialise it (fresh.c).  (Only memory fresh in this
- * function: a parameter's own "!newarg" mark is not passed further.) */
+ * that parameter initialise it (fresh.c).  A parameter's own "!newarg"
+ * mark is not fresh memory: it is passed on only when ARG is the pointer
+ * itself, to say which callee parameter receives it (fresh.c: a callee
+ * that publishes it publishes the caller's parameter). */
 static void note_fresh_argument(struct ectx *x, struct deps *calldeps, CXCursor arg, int n)
 {
 	const char *fresh = points_to_fresh(x, arg);
 	char *item;
 
-	if (!fresh || dep_text_is(fresh, DEP_NEW_PARAM))
+	if (!fresh)
 		return;
-	item = dep_item_with_role(fresh, DEP_ARGUMENT, n);
+	/* A pointer parameter passed on: "#N=!newarg:M" tells fresh.c which
+	 * parameter of the callee receives it (the callee may publish it). */
+	item = dep_text_is(fresh, DEP_NEW_PARAM) ? param_handed_on(x, arg, DEP_ARGUMENT, n)
+		: dep_item_with_role(fresh, DEP_ARGUMENT, n);
+	if (!item)
+		return;
 	deps_add(calldeps, item);
 	free(item);
 }
@@ -304,6 +311,8 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 	struct block *b;
 	char *fn;
 	struct deps value = { 0 }, *outer = x->collect;
+	char *publishes = NULL;
+	int atomic;
 
 	if (clang_getCursorKind(target) == CXCursor_DeclRefExpr && is_local(ref)) {
 		if (assign_local(x, ref, rhs, target))
@@ -317,6 +326,10 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		 * (n->next = (void *)&n[1]; map->entries = (char *)&map[1]):
 		 * that hands it to no one else. */
 		x->self_store = !clang_Cursor_isNull(base) && is_local(base) ? base : clang_getNullCursor();
+		/* An _Atomic store of an unpublished pointer parameter
+		 * publishes it, as a primitive's would (extract_primitive.c). */
+		if (is_marked_type(clang_getCursorType(target), &atomic))
+			publishes = param_handed_on(x, rhs, DEP_VALUE, 0);
 		x->collect = &value;
 		walk_expr(x, rhs, M_READ);
 		x->collect = outer;
@@ -336,10 +349,13 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 
 		deps_merge_text(&all, w->uses);
 		deps_add_role(&all, value.buf, DEP_VALUE, 0);
+		if (w->marked)
+			deps_add(&all, publishes);
 		free(w->uses);
 		w->uses = all.buf;
 	}
 	free(value.buf);
+	free(publishes);
 	/* Storing a function's address (j->complete = mark_done): the store
 	 * names the function, for calls through that pointer. */
 	if (b->nevents && b->events[b->nevents - 1].kind == EV_ACCESS &&

@@ -201,3 +201,36 @@ const char *points_to_fresh(struct ectx *x, CXCursor c)
 
 	return !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
 }
+
+/* Is VALUE the address held by or taken in the object of a local pointer
+ * (p, (T *)p, &p->f, &p[i], p + 1), rather than a value loaded through it
+ * (p->next, *p)?  Returns that local, or a null cursor. */
+static CXCursor pointer_value_base(struct ectx *x, CXCursor value)
+{
+	CXCursor v = strip_casts(value), *kids;
+	enum CXCursorKind k = clang_getCursorKind(v);
+	CXCursor base = clang_getNullCursor();
+	char op[8] = "";
+	int n;
+
+	if (k == CXCursor_DeclRefExpr)
+		return base_pointer(v);
+	if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator)
+		return base;
+	n = children(v, &kids);
+	operator_of(x, v, kids, n, op, sizeof op);
+	if (k == CXCursor_UnaryOperator && n == 1 && strcmp(op, "&") == 0)
+		base = base_pointer(kids[0]);
+	else if (k == CXCursor_BinaryOperator && n == 2 && (strcmp(op, "+") == 0 || strcmp(op, "-") == 0))
+		base = pointer_value_base(x, kids[0]);
+	free(kids);
+	return base;
+}
+
+char *param_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg)
+{
+	CXCursor base = pointer_value_base(x, value);
+	const char *m = !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
+
+	return m && dep_text_is(m, DEP_NEW_PARAM) ? dep_item_with_role(m, role, arg) : NULL;
+}

@@ -43,5 +43,12 @@ CXCursor base_pointer(CXCursor c);
 /* The mark of the fresh local pointer that lvalue or pointer C is reached
  * through, or NULL. */
 const char *points_to_fresh(struct ectx *x, CXCursor c);
+/* When pointer value VALUE (stored by a marked write, or passed as a
+ * call's argument) is a pointer parameter not handed on yet, or the
+ * address of a part of its object (node, &node->list, (void *)node), the
+ * item that says the parameter is handed on there, in ROLE (argument
+ * ARG): "~!newarg:N" or "#ARG=!newarg:N".  NULL otherwise, and for a
+ * value read through the parameter (node->next).  The caller frees it. */
+char *param_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg);
 
 #endif

@@ -125,12 +125,20 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			/* The values a primitive writes (WRITE_ONCE(ack,
 			 * READ_ONCE(flag)): "~ITEM" in its uses, like a store's. */
 			struct deps value = { 0 };
+			/* A marked write of a pointer parameter not handed on
+			 * before (cmpxchg(&s->head, old, node)) publishes it:
+			 * "~!newarg:N" says so (fresh.c), taken before the walk
+			 * ends the parameter's freshness. */
+			char *publishes = !v->plain && (op == OP_WRITE || op == OP_RMW)
+				? param_handed_on(x, u->roots[a], DEP_VALUE, 0) : NULL;
 
 			x->collect = &value;
 			walk_expr(x, u->roots[a], M_READ);
 			x->collect = outer;
 			deps_merge(outer, &value);
 			deps_add_role(&uses, value.buf, DEP_VALUE, 0);
+			deps_add(&uses, publishes);
+			free(publishes);
 			free(value.buf);
 		}
 	}

@@ -292,3 +292,125 @@ Test(fresh, initialising_write_published_too_early_is_reported_once)
 		n++;
 	cr_assert_eq(n, 1, "%s", text);
 }
+
+/* ---- a pointer parameter that its function publishes ---- */
+
+/* A Treiber stack whose nodes a consumer pops and pushes again: push()
+ * writes the node's next before the CAS that publishes the node, so the
+ * node is push()'s own until then, as fresh memory is (review of
+ * 2026-12-04: ck_stack, liburcu's lfstack and rculfhash). */
+#define STACK \
+	"struct node { int key; struct node *next; };\n" \
+	"struct stack { struct node *head; } s;\n" \
+	"int stop;\n" \
+	"static struct node *pop(struct stack *st) {\n" \
+	"	struct node *old, *next;\n" \
+	"	do {\n" \
+	"		old = READ_ONCE(st->head);\n" \
+	"		if (!old) return NULL;\n" \
+	"		next = READ_ONCE(old->next);\n" \
+	"	} while (cmpxchg(&st->head, old, next) != old);\n" \
+	"	return old;\n" \
+	"}\n" \
+	"static void *consumer(void *arg) {\n" \
+	"	struct node *n;\n" \
+	"	while (!READ_ONCE(stop))\n" \
+	"		if ((n = pop(&s)) != NULL) push(&s, n, n->key + 1);\n" \
+	"	return arg;\n" \
+	"}\n" \
+	"static void *producer(void *arg) {\n" \
+	"	int k = 0;\n" \
+	"	while (!READ_ONCE(stop)) {\n" \
+	"		struct node *n = malloc(sizeof *n);\n" \
+	"		if (!n) abort();\n" \
+	"		push(&s, n, k++);\n" \
+	"	}\n" \
+	"	return arg;\n" \
+	"}\n" \
+	"int main(void) {\n" \
+	"	pthread_t a, b;\n" \
+	"	pthread_create(&a, NULL, producer, NULL);\n" \
+	"	pthread_create(&b, NULL, consumer, NULL);\n" \
+	"	WRITE_ONCE(stop, 1);\n" \
+	"	pthread_join(a, NULL);\n" \
+	"	pthread_join(b, NULL);\n" \
+	"	return 0;\n" \
+	"}\n"
+#define LINK_IN \
+	"static void link_in(struct stack *st, struct node *n) {\n" \
+	"	struct node *old;\n" \
+	"	do {\n" \
+	"		old = READ_ONCE(st->head);\n" \
+	"		n->next = old;\n" \
+	"	} while (cmpxchg(&st->head, old, n) != old);\n" \
+	"}\n"
+
+Test(fresh, parameter_published_by_a_cas_is_the_functions_own_before)
+{
+	expect_one(HEADERS "struct node; struct stack;\n"
+		   "static void push(struct stack *st, struct node *n, int k);\n"
+		   STACK
+		   "static void push(struct stack *st, struct node *n, int k) {\n"
+		   "	struct node *old;\n"
+		   "	n->key = k;\n"
+		   "	do {\n"
+		   "		old = READ_ONCE(st->head);\n"
+		   "		n->next = old;\n"
+		   "	} while (cmpxchg(&st->head, old, n) != old);\n"
+		   "}\n");
+}
+
+Test(fresh, parameter_published_by_a_callee_is_the_callers_own_before)
+{
+	expect_one(HEADERS "struct node; struct stack;\n"
+		   "static void push(struct stack *st, struct node *n, int k);\n"
+		   STACK LINK_IN
+		   "static void push(struct stack *st, struct node *n, int k) {\n"
+		   "	n->key = k;\n"
+		   "	n->next = READ_ONCE(st->head);\n"
+		   "	link_in(st, n);\n"
+		   "}\n");
+}
+
+/* The other direction: a parameter published by a relaxed store is still
+ * published too early, and a write made after the publication races. */
+Test(fresh, parameter_published_by_a_relaxed_store_is_still_reported)
+{
+	expect_one(HEADERS "struct node { int key; } *gp;\n"
+		   "static void publish(struct node *n, int k) {\n"
+		   "	n->key = k; /*W*/\n"
+		   "	WRITE_ONCE(gp, n);\n"
+		   "}\n"
+		   "static void *writer(void *arg) {\n"
+		   "	struct node *n = malloc(sizeof *n);\n"
+		   "	if (!n) abort();\n"
+		   "	publish(n, 1);\n"
+		   "	return arg;\n"
+		   "}\n"
+		   "static void *reader(void *arg) {\n"
+		   "	struct node *p = READ_ONCE(gp);\n"
+		   "	return p ? (void *)(long)p->key : arg;\n"
+		   "}\n"
+		   "int main(void) {\n"
+		   "	pthread_t a, b;\n"
+		   "	pthread_create(&a, NULL, writer, NULL);\n"
+		   "	pthread_create(&b, NULL, reader, NULL);\n"
+		   "	pthread_join(a, NULL);\n"
+		   "	pthread_join(b, NULL);\n"
+		   "	return 0;\n"
+		   "}\n");
+}
+
+Test(fresh, write_through_a_parameter_after_it_is_published_still_races)
+{
+	expect_one(HEADERS "struct node; struct stack;\n"
+		   "static void push(struct stack *st, struct node *n, int k);\n"
+		   "int ready;\n"
+		   STACK LINK_IN
+		   "static void push(struct stack *st, struct node *n, int k) {\n"
+		   "	link_in(st, n);\n"
+		   "	n->key = k; /*W*/\n"
+		   "	WRITE_ONCE(ready, 1);\n"
+		   "}\n"
+		   "int get(void) { return READ_ONCE(ready) ? s.head->key : 0; } /*R*/\n");
+}
