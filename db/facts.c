@@ -228,17 +228,27 @@ static int index_of(const char *const *names, int n, const char *s)
 int store_load_functions(sqlite3 *db, struct function **out, int *n)
 {
 	sqlite3_stmt *fs = kdb_prepare(db,
+		/* A harness header: a header (not a TU's own file) in which
+		 * some TU defines main(), as test suites' torture.h do. */
+		"WITH harness(file_id) AS (SELECT m.file_id FROM functions m"
+		"   JOIN translation_units mt ON mt.id = m.tu_id"
+		"   WHERE m.name = 'main' AND m.file_id != mt.file_id)"
 		"SELECT fn.id, fn.name, fn.link_key, fl.path, fn.line, fn.col, fn.end_line,"
-		" fn.entry_block, fn.exit_block, fn.block_count FROM functions fn"
+		" fn.entry_block, fn.exit_block, fn.block_count, tf.path,"
+		" fn.file_id != t.file_id AND fn.file_id IN harness FROM functions fn"
 		" JOIN files fl ON fl.id = fn.file_id JOIN translation_units t ON t.id = fn.tu_id"
 		" JOIN files tf ON tf.id = t.file_id"
 		/* One copy of a function defined in a header that several TUs
 		 * include: the one of the TU whose path sorts first, and the
 		 * functions in the order of their TUs' paths.  By id (the order
 		 * the TUs were parsed in) a scan with -j 2 gave other findings
-		 * from one run to the next. */
+		 * from one run to the next.  A harness header's functions are
+		 * kept once per TU instead: each TU that includes it is its
+		 * own program, with its own main() and threads (W24). */
 		" WHERE fn.id IN (SELECT id FROM (SELECT f2.id, row_number() OVER"
-		"   (PARTITION BY f2.link_key, f2.file_id ORDER BY p2.path, f2.id) AS rn"
+		"   (PARTITION BY f2.link_key, f2.file_id,"
+		"    CASE WHEN f2.file_id != t2.file_id AND f2.file_id IN harness THEN t2.id ELSE 0 END"
+		"    ORDER BY p2.path, f2.id) AS rn"
 		"   FROM functions f2 JOIN translation_units t2 ON t2.id = f2.tu_id"
 		"   JOIN files p2 ON p2.id = t2.file_id) WHERE rn = 1)"
 		" ORDER BY tf.path, fn.id");
@@ -266,6 +276,8 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		f->end_line = sqlite3_column_int(fs, 6);
 		f->entry = sqlite3_column_int(fs, 7);
 		f->exit = sqlite3_column_int(fs, 8);
+		f->tu = col_dup(fs, 10);
+		f->per_tu = sqlite3_column_int(fs, 11);
 		for (int b = sqlite3_column_int(fs, 9); b > 0; b--)
 			function_add_block(f);
 		sqlite3_bind_int64(gs, 1, f->id);

@@ -144,7 +144,9 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 
 /* A private local ("l:FUNCTION:v", extract_pointee.c) is never shared: a
  * callee's accesses through the parameter that receives it are dropped
- * (below), like the caller's own accesses to it.
+ * (below), like the caller's own accesses to it; so are those through a
+ * parameter of the caller that only ever receives private memory
+ * (privparams.c: a local passed down a chain of calls).
  *
  * E as seen from CALL into CALLEE: itself, or, when E's object is one of
  * the callee's pointer parameters, a copy on the object the caller passed
@@ -173,7 +175,7 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 		 * made for initialisation is kept, to stay the same event. */
 		int n = param_use(e, callee);
 
-		if (n >= 0 && call_argument(call, n, &ref) != NULL && ref->kind == OBJ_LOCAL)
+		if (private_argument(p, call, n))
 			return NULL;
 		if (!initialises(call, e))
 			return e;
@@ -189,7 +191,7 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 		return (struct event *)*cached;
 	/* (the slot stays valid: nothing below adds to the map) */
 	obj = call_argument(call, e->obj.param, &ref);
-	if (obj && (ref->kind == OBJ_LOCAL || ref->kind == OBJ_FUNCTION))
+	if (obj && (ref->kind == OBJ_FUNCTION || private_argument(p, call, e->obj.param)))
 		obj = NULL;
 	c = NULL;
 	if (obj) {
@@ -293,12 +295,32 @@ const struct call_view *call_view_of(struct program *p, const struct event *call
 	return v;
 }
 
-/* The summary of the function a call to KEY from a function in FILE
- * reaches: the definition in the same file when there is one (a tree may
- * hold several programs with functions of the same name), else the first. */
-struct summary *summary_of(struct program *p, const char *key, const char *file)
+/* How well candidate definition C of a called name suits a call made
+ * from FROM: defined in FROM's own translation unit when FROM is a
+ * harness header's copy (its program's op(), not another program's); in
+ * FROM's file (a tree may hold several programs with functions of the
+ * same name); else not at all. */
+static int suits(const struct function *c, const struct function *from)
 {
-	int lo = 0, hi = p->nfns;
+	int score = 0;
+
+	if (!from)
+		return 0;
+	if (from->per_tu && c->tu && from->tu && strcmp(c->tu, from->tu) == 0 &&
+	    (c->per_tu || (c->file && strcmp(c->file, c->tu) == 0)))
+		score += 4;
+	if (c->file && from->file && strcmp(c->file, from->file) == 0 &&
+	    (!c->per_tu || (c->tu && from->tu && strcmp(c->tu, from->tu) == 0)))
+		score += 2;
+	return score;
+}
+
+/* The summary of the function a call to KEY from function FROM (NULL:
+ * from nowhere in particular) reaches: the definition that suits FROM
+ * best, else the first. */
+struct summary *summary_of(struct program *p, const char *key, const struct function *from)
+{
+	int lo = 0, hi = p->nfns, best = -1, best_score = -1;
 
 	if (!key)
 		return NULL;
@@ -310,20 +332,23 @@ struct summary *summary_of(struct program *p, const char *key, const char *file)
 		else
 			hi = mid;
 	}
-	if (lo >= p->nfns || strcmp(p->keys[lo], key) != 0)
-		return NULL;
-	for (int i = lo; i < p->nfns && strcmp(p->keys[i], key) == 0; i++)
-		if (file && p->fns[p->key_fn[i]].file && strcmp(p->fns[p->key_fn[i]].file, file) == 0)
-			return &p->sums[p->key_fn[i]];
-	return &p->sums[p->key_fn[lo]];
+	for (int i = lo; i < p->nfns && strcmp(p->keys[i], key) == 0; i++) {
+		int score = suits(&p->fns[p->key_fn[i]], from);
+
+		if (score > best_score) {
+			best = i;
+			best_score = score;
+		}
+	}
+	return best < 0 ? NULL : &p->sums[p->key_fn[best]];
 }
 
-/* The index of the function a call of KEY from FILE reaches, or -1 (for
+/* The index of the function a call of KEY from FROM reaches, or -1 (for
  * fresh.c). */
-int function_index(void *prog, const char *key, const char *file)
+int function_index(void *prog, const char *key, const struct function *from)
 {
 	struct program *p = prog;
-	struct summary *s = summary_of(p, key, file);
+	struct summary *s = summary_of(p, key, from);
 
 	return s ? (int)(s - p->sums) : -1;
 }
@@ -335,12 +360,12 @@ int is_named(const struct event *e, const char *name)
 
 /* The function CALL reaches: named, or through a function pointer whose
  * object some store in the tree gave a function's address (the first). */
-struct summary *callee_of(struct program *p, const struct event *call, const char *file)
+struct summary *callee_of(struct program *p, const struct event *call, const struct function *from)
 {
 	if (call->target)
-		return summary_of(p, call->target, file);
+		return summary_of(p, call->target, from);
 	for (int i = 0; call->oid >= 0 && i < p->nfnptrs; i++)
 		if (p->fnptrs[i].oid == call->oid)
-			return summary_of(p, p->fnptrs[i].function, file);
+			return summary_of(p, p->fnptrs[i].function, from);
 	return NULL;
 }

@@ -62,6 +62,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	number_events(&p);
 	mark_fresh_inits(fns, nfns, function_index, &p);
 	find_called(&p);
+	find_private_params(&p);
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;
 	out->nfns = nfns;
@@ -100,6 +101,8 @@ struct analysis *analyse(struct function *fns, int nfns)
 	free(p.keys);
 	free(p.key_fn);
 	free(p.called);
+	free(p.private_params);
+	free(p.private_args);
 	free(p.started);
 	free(p.creates);
 	free(p.joins);

@@ -10,6 +10,15 @@
  * may be defined in another file than its callers: a fixpoint over the
  * tree, from "no function is a wrapper" up.
  *
+ * Passing fresh memory to a function does not always hand it on: an
+ * initialiser (init_node(n, key)) only writes through its parameter.  The
+ * front end marks what follows such a call "!kept:@E:A" (call event E
+ * passed it as argument A), and the function's "?kept" event lists the
+ * parameters it never hands on itself, or only to calls.  A callee keeps
+ * argument A when its parameter A is in that list and every call it was
+ * passed to keeps it too: a greatest fixpoint (recursion that only passes
+ * a parameter round keeps it).
+ *
  * A pointer parameter that its function publishes (stores with a marked
  * write, or passes to a callee that does, before handing it on in any
  * other way) is treated the same way up to the publication: the accesses
@@ -19,28 +28,94 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a source of fresh memory comes to, once resolved (fresh_source):
+ * memory no other thread can reach, nothing known, or (0 and up) pointer
+ * parameter N not handed on yet. */
+#define SOURCE_FRESH (-1)
+#define SOURCE_NONE (-2)
+
+/* Chains of calls that pass a pointer on and on: deeper ones count as
+ * handed on (a bound on the resolution, never reached in practice). */
+#define MAX_KEPT_CHAIN 16
+
 struct ctx {
 	struct function *fns;
-	const char *file;             /* of the function whose event is read */
+	const struct function *from;  /* the function whose event is read */
+	const struct event **by_index;   /* FROM's events by index */
+	int nevents;
 	const unsigned char *wrapper; /* per function: an allocator wrapper */
+	const unsigned *keeps;        /* per function, bit N: keeps parameter N */
 	resolve_fn resolve;
 	void *rctx;
 };
 
-/* Is the value that a call of KEY returned fresh memory? */
-static int is_wrapper_key(const char *key, void *arg)
+/* Makes FN the function whose events are read. */
+static void read_function(struct ctx *c, const struct function *fn)
 {
-	struct ctx *c = arg;
-	int fi = c->resolve(c->rctx, key, c->file);
+	c->from = fn;
+	c->nevents = 0;
+	for (int b = 0; b < fn->nblocks; b++)
+		for (int i = 0; i < fn->blocks[b].nevents; i++)
+			if (fn->blocks[b].events[i].index >= c->nevents)
+				c->nevents = fn->blocks[b].events[i].index + 1;
+	free(c->by_index);
+	c->by_index = xcalloc((size_t)c->nevents + 1, sizeof *c->by_index);
+	for (int b = 0; b < fn->nblocks; b++)
+		for (int i = 0; i < fn->blocks[b].nevents; i++) {
+			const struct event *e = &fn->blocks[b].events[i];
+
+			if (e->index >= 0)
+				c->by_index[e->index] = e;
+		}
+}
+
+/* Is the value that a call of KEY returned fresh memory? */
+static int is_wrapper_key(struct ctx *c, const char *key)
+{
+	int fi = c->resolve(c->rctx, key, c->from);
 
 	return fi >= 0 && c->wrapper[fi];
 }
 
-/* Does item D of role ROLE say the memory is fresh: "!new", or
- * "!new:KEY" with KEY an allocator wrapper? */
+/* What source item D (of the function being read) comes to: SOURCE_FRESH,
+ * SOURCE_NONE, or the parameter N it is while not handed on.  "!kept:@E:A"
+ * is what call E's argument A was, if E's callee keeps that argument. */
+static int fresh_source(struct ctx *c, const struct dep_item *d, int depth)
+{
+	const struct event *call;
+	int callee;
+
+	switch (d->kind) {
+	case DEP_NEW:
+		return SOURCE_FRESH;
+	case DEP_NEW_FROM:
+		return is_wrapper_key(c, d->name) ? SOURCE_FRESH : SOURCE_NONE;
+	case DEP_NEW_PARAM:
+		return d->n;
+	case DEP_KEPT:
+		if (depth >= MAX_KEPT_CHAIN || d->n < 0 || d->n >= c->nevents || d->via >= 32 ||
+		    !(call = c->by_index[d->n]) || call->kind != EV_CALL || !call->target ||
+		    (callee = c->resolve(c->rctx, call->target, c->from)) < 0 ||
+		    !(c->keeps[callee] >> d->via & 1u))
+			return SOURCE_NONE;
+		for (int k = 0; k < call->deps.n; k++) {
+			const struct dep_item *a = &call->deps.v[k];
+
+			if (a->role == DEP_ARGUMENT && a->arg == d->via &&
+			    (a->kind == DEP_NEW || a->kind == DEP_NEW_FROM || a->kind == DEP_NEW_PARAM ||
+			     a->kind == DEP_KEPT))
+				return fresh_source(c, a, depth + 1);
+		}
+		return SOURCE_NONE;
+	default:
+		return SOURCE_NONE;
+	}
+}
+
+/* Does item D of role ROLE say the memory is fresh? */
 static int says_fresh(struct ctx *c, const struct dep_item *d, enum dep_role role)
 {
-	return d->role == role && (d->kind == DEP_NEW || (d->kind == DEP_NEW_FROM && is_wrapper_key(d->name, c)));
+	return d->role == role && fresh_source(c, d, 0) == SOURCE_FRESH;
 }
 
 /* says_fresh for any item of role ROLE of E. */
@@ -52,6 +127,37 @@ static int any_fresh(struct ctx *c, const struct event *e, enum dep_role role)
 	return 0;
 }
 
+/* The parameter that item D of role ROLE is while not handed on, or -1. */
+static int says_param(struct ctx *c, const struct dep_item *d, enum dep_role role)
+{
+	int s = d->role == role ? fresh_source(c, d, 0) : SOURCE_NONE;
+
+	return s >= 0 && s < 32 ? s : -1;
+}
+
+/* Which parameters FN keeps, as bits, given what every function keeps so
+ * far: those its "?kept" event lists as never handed on, or handed only
+ * to calls that keep them. */
+static unsigned kept_params(struct ctx *c, const struct function *fn)
+{
+	unsigned bits = 0;
+
+	read_function(c, fn);
+	for (int i = 0; i < c->nevents; i++) {
+		const struct event *e = c->by_index[i];
+
+		if (!e || e->kind != EV_LOCAL || !e->defines || strcmp(e->defines, "?kept") != 0)
+			continue;
+		for (int k = 0; k < e->deps.n; k++) {
+			const struct dep_item *d = &e->deps.v[k];
+
+			if (d->arg < 32 && says_param(c, d, DEP_ARGUMENT) == d->arg)
+				bits |= 1u << d->arg;
+		}
+	}
+	return bits;
+}
+
 /* Does FN return fresh memory on every path that returns something other
  * than a null pointer (and on one at least)?  From what its "?ret" events
  * say, and which functions are wrappers so far. */
@@ -59,7 +165,7 @@ static int returns_fresh(struct ctx *c, const struct function *fn)
 {
 	int fresh = 0;
 
-	c->file = fn->file;
+	read_function(c, fn);
 	for (int b = 0; b < fn->nblocks; b++)
 		for (int i = 0; i < fn->blocks[b].nevents; i++) {
 			const struct event *e = &fn->blocks[b].events[i];
@@ -83,23 +189,23 @@ static unsigned published_params(struct ctx *c, const struct function *fn, const
 {
 	unsigned bits = 0;
 
-	c->file = fn->file;
+	read_function(c, fn);
 	for (int b = 0; b < fn->nblocks; b++)
 		for (int i = 0; i < fn->blocks[b].nevents; i++) {
 			const struct event *e = &fn->blocks[b].events[i];
 
 			for (int k = 0; k < e->deps.n; k++) {
 				const struct dep_item *d = &e->deps.v[k];
-				int callee;
+				int callee, n;
 
-				if (d->kind != DEP_NEW_PARAM || d->n >= 32)
-					continue;
-				if (d->role == DEP_VALUE && e->kind == EV_ACCESS && e->marked && e->access != ACC_READ)
-					bits |= 1u << d->n;
-				else if (d->role == DEP_ARGUMENT && e->kind == EV_CALL && e->target && d->arg < 32 &&
-					 (callee = c->resolve(c->rctx, e->target, c->file)) >= 0 &&
+				if (e->kind == EV_ACCESS && e->marked && e->access != ACC_READ &&
+				    (n = says_param(c, d, DEP_VALUE)) >= 0)
+					bits |= 1u << n;
+				else if (e->kind == EV_CALL && e->target && d->arg < 32 &&
+					 (n = says_param(c, d, DEP_ARGUMENT)) >= 0 &&
+					 (callee = c->resolve(c->rctx, e->target, c->from)) >= 0 &&
 					 (pub[callee] >> d->arg & 1u))
-					bits |= 1u << d->n;
+					bits |= 1u << n;
 			}
 		}
 	return bits;
@@ -116,9 +222,10 @@ static void mark_event(struct ctx *c, struct event *e, unsigned published)
 	e->fresh_args = 0;
 	for (int k = 0; k < e->deps.n; k++) {
 		const struct dep_item *d = &e->deps.v[k];
+		int n = says_param(c, d, DEP_ADDRESS);
 
-		if (d->role == DEP_ADDRESS && d->kind == DEP_NEW_PARAM)
-			e->fresh_param = 1 + d->n;       /* the last one, as written */
+		if (n >= 0)
+			e->fresh_param = 1 + n;       /* the last one, as written */
 		else if (e->kind == EV_CALL && d->arg < 32 && says_fresh(c, d, DEP_ARGUMENT))
 			e->fresh_args |= 1u << d->arg;
 	}
@@ -134,13 +241,28 @@ static void mark_event(struct ctx *c, struct event *e, unsigned published)
 void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *rctx)
 {
 	unsigned char *wrapper = xcalloc((size_t)nfns + 1, 1);
-	unsigned *published;
-	struct ctx c = { fns, NULL, wrapper, resolve, rctx };
+	unsigned *published, *keeps = xcalloc((size_t)nfns + 1, sizeof *keeps);
+	struct ctx c = { fns, NULL, NULL, 0, wrapper, keeps, resolve, rctx };
 	int changed = 1;
 
+	/* Kept parameters only shrink, from "every parameter listed": at most
+	 * 32 rounds per function. */
+	for (int fi = 0; fi < nfns; fi++)
+		keeps[fi] = ~0u;
+	while (changed) {
+		changed = 0;
+		for (int fi = 0; fi < nfns; fi++) {
+			unsigned bits = kept_params(&c, &fns[fi]) & keeps[fi];
+
+			if (bits != keeps[fi]) {
+				keeps[fi] = bits;
+				changed = 1;
+			}
+		}
+	}
 	/* Only grows (a wrapper's returns stay fresh once its callees are
 	 * wrappers): at most one round per function, far fewer in practice. */
-	while (changed) {
+	for (changed = 1; changed; ) {
 		changed = 0;
 		for (int fi = 0; fi < nfns; fi++)
 			if (!wrapper[fi] && returns_fresh(&c, &fns[fi])) {
@@ -163,11 +285,13 @@ void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *
 		}
 	}
 	for (int fi = 0; fi < nfns; fi++) {
-		c.file = fns[fi].file;
+		read_function(&c, &fns[fi]);
 		for (int b = 0; b < fns[fi].nblocks; b++)
 			for (int i = 0; i < fns[fi].blocks[b].nevents; i++)
 				mark_event(&c, &fns[fi].blocks[b].events[i], published[fi]);
 	}
+	free(c.by_index);
 	free(published);
+	free(keeps);
 	free(wrapper);
 }

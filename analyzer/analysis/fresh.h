@@ -7,10 +7,10 @@
 
 #include "analyzer/model/facts.h"
 
-/* How a call of function KEY made from a function in FILE is resolved:
+/* How a call of function KEY made from function FROM is resolved:
  * the index in the function array, or -1 when no function of the tree
  * has that key. */
-typedef int (*resolve_fn)(void *ctx, const char *key, const char *file);
+typedef int (*resolve_fn)(void *ctx, const char *key, const struct function *from);
 
 /* Sets fresh_init on every event of FNS (NFNS functions) made through
  * fresh memory: uses ",!new," (an allocator's memory), or ",!new:KEY,"

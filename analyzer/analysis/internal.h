@@ -168,6 +168,11 @@ struct program {
 	int next_gid;
 	struct { int oid; const char *function; } *fnptrs;   /* stores of &function */
 	int nfnptrs, fnptrcap;
+	unsigned *private_params;     /* per function, bit N: parameter N only
+					 receives thread-private memory (privparams.c) */
+	unsigned *private_args;       /* per call event gid, bit N: argument N
+					 is thread-private memory (privparams.c) */
+	int nprivate_args;
 };
 
 struct derived { int *reads; int n, cap; };
@@ -258,10 +263,10 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 				  struct event *e);
 const struct call_view *call_view_of(struct program *p, const struct event *call,
 					    const struct summary *cs, const char *callee);
-struct summary *summary_of(struct program *p, const char *key, const char *file);
-int function_index(void *prog, const char *key, const char *file);
+struct summary *summary_of(struct program *p, const char *key, const struct function *from);
+int function_index(void *prog, const char *key, const struct function *from);
 int is_named(const struct event *e, const char *name);
-struct summary *callee_of(struct program *p, const struct event *call, const char *file);
+struct summary *callee_of(struct program *p, const struct event *call, const struct function *from);
 
 /* programs.c */
 void scope_program_globals(struct program *p);
@@ -279,6 +284,14 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e);
 int is_constructor(const struct function *f);
 int starts_single_threaded(struct program *p, int fi);
 void find_called(struct program *p);
+
+/* privparams.c: after find_called.  Which pointer parameters every call
+ * of the tree passes a private local or a private parameter for (and
+ * whose function is never called through a pointer); and whether
+ * argument N of CALL is thread-private memory: a private local, or such
+ * a parameter of the caller. */
+void find_private_params(struct program *p);
+int private_argument(const struct program *p, const struct event *call, int n);
 struct call_edge *call_edges(struct program *p, int *n);
 void solve_summaries(struct program *p);
 

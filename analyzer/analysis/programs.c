@@ -4,9 +4,17 @@
  * events and objects. */
 #include "internal.h"
 
+/* The file that makes F part of a program when it defines main(): its
+ * own, or for a copy of a harness header's function (facts.h, per_tu)
+ * the translation unit it was compiled in. */
+static const char *home_of(const struct function *f)
+{
+	return f->per_tu ? f->tu : f->file;
+}
+
 /* OWNER[i] = 1 + the index in MAINS of the one program function I belongs
  * to, 0 for none, -1 for several. */
-static void reach_programs(struct program *p, char **mains, int nmains, int *owner)
+static void reach_programs(struct program *p, const char **mains, int nmains, int *owner)
 {
 	int *stack = xcalloc(p->nfns + 1, sizeof *stack);
 	char *seen = xcalloc(p->nfns + 1, 1);
@@ -16,7 +24,7 @@ static void reach_programs(struct program *p, char **mains, int nmains, int *own
 
 		memset(seen, 0, p->nfns + 1);
 		for (int i = 0; i < p->nfns; i++)
-			if (p->fns[i].file && strcmp(p->fns[i].file, mains[m]) == 0) {
+			if (home_of(&p->fns[i]) && strcmp(home_of(&p->fns[i]), mains[m]) == 0) {
 				seen[i] = 1;
 				stack[top++] = i;
 			}
@@ -31,7 +39,7 @@ static void reach_programs(struct program *p, char **mains, int nmains, int *own
 					struct summary *s;
 
 					if (e->kind == EV_CALL && e->target &&
-					    (s = summary_of(p, e->target, p->fns[fi].file)) != NULL)
+					    (s = summary_of(p, e->target, &p->fns[fi])) != NULL)
 						t = (int)(s - p->sums);
 					else if (e->kind == EV_BARRIER && e->name && strcmp(e->name, "pthread_create") == 0)
 						t = start_routine(p, e);
@@ -45,7 +53,7 @@ static void reach_programs(struct program *p, char **mains, int nmains, int *own
 					for (int a = 0; e->kind == EV_CALL && a < e->argv.n; a++) {
 						const char *fn = passed_function(e, a);
 
-						if (fn && (s = summary_of(p, fn, p->fns[fi].file)) != NULL &&
+						if (fn && (s = summary_of(p, fn, &p->fns[fi])) != NULL &&
 						    !seen[s - p->sums]) {
 							seen[s - p->sums] = 1;
 							stack[top++] = (int)(s - p->sums);
@@ -57,7 +65,7 @@ static void reach_programs(struct program *p, char **mains, int nmains, int *own
 	/* A main file's own functions are its program's, whatever reaches them. */
 	for (int i = 0; i < p->nfns; i++)
 		for (int m = 0; m < nmains; m++)
-			if (p->fns[i].file && strcmp(p->fns[i].file, mains[m]) == 0)
+			if (home_of(&p->fns[i]) && strcmp(home_of(&p->fns[i]), mains[m]) == 0)
 				owner[i] = m + 1;
 	free(stack);
 	free(seen);
@@ -81,6 +89,18 @@ static void scope_key(char **key, struct object_ref *ref, const char *file)
 	object_ref_parse(*key, ref);
 }
 
+/* Adds FILE to the NROOTS roots of programs unless it is one already. */
+static void add_root(const char ***roots, int *nroots, int *cap, const char *file)
+{
+	if (!file)
+		return;
+	for (int k = 0; k < *nroots; k++)
+		if (strcmp((*roots)[k], file) == 0)
+			return;
+	grow(roots, cap, *nroots + 1, sizeof **roots);
+	(*roots)[(*nroots)++] = file;
+}
+
 /* A tree may hold several programs (a directory of tests, each with its
  * own main()): their globals of the same name are different objects.
  * When two or more files define main(), a function belongs to the program
@@ -89,24 +109,17 @@ static void scope_key(char **key, struct object_ref *ref, const char *file)
  * variables it touches are scoped to that program (its main file).  A
  * function reached from several programs (a shared library file, a header)
  * keeps the unscoped names.  (The link commands would tell exactly; a
- * compile database does not hold them.) */
+ * compile database does not hold them.)  A main() in a harness header
+ * (perfbook's counttorture.h) makes a program of each TU that includes
+ * it: the loader keeps a copy of the header's functions per TU. */
 void scope_program_globals(struct program *p)
 {
-	char **mains = NULL;
+	const char **mains = NULL;
 	int nmains = 0, cap = 0, *owner;
 
-	for (int i = 0; i < p->nfns; i++) {
-		int known = 0;
-
-		if (strcmp(p->fns[i].name, "main") != 0 || !p->fns[i].file)
-			continue;
-		for (int k = 0; k < nmains; k++)
-			known |= strcmp(mains[k], p->fns[i].file) == 0;
-		if (!known) {
-			grow(&mains, &cap, nmains + 1, sizeof *mains);
-			mains[nmains++] = p->fns[i].file;
-		}
-	}
+	for (int i = 0; i < p->nfns; i++)
+		if (strcmp(p->fns[i].name, "main") == 0)
+			add_root(&mains, &nmains, &cap, home_of(&p->fns[i]));
 	if (nmains < 2) {
 		free(mains);
 		return;

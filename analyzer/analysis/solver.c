@@ -23,7 +23,7 @@ static int creates_threads(struct program *p, const struct function *f, const st
 
 	if (is_named(e, "pthread_create"))
 		return 1;
-	return e->kind == EV_CALL && (s = callee_of(p, e, f->file)) != NULL && s->calls_create;
+	return e->kind == EV_CALL && (s = callee_of(p, e, f)) != NULL && s->calls_create;
 }
 
 static unsigned char *compute_pre_spawn(struct program *p, struct function *f)
@@ -259,7 +259,7 @@ void find_called(struct program *p)
 				struct event *e = &p->fns[fi].blocks[b].events[i];
 				struct summary *s;
 
-				if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)))
+				if (e->kind == EV_CALL && (s = callee_of(p, e, &p->fns[fi])))
 					p->called[s - p->sums] = 1;
 			}
 }
@@ -278,7 +278,7 @@ struct call_edge *call_edges(struct program *p, int *n)
 				struct event *e = &p->fns[fi].blocks[b].events[i];
 				struct summary *cs;
 
-				if (e->kind != EV_CALL || !(cs = callee_of(p, e, p->fns[fi].file)))
+				if (e->kind != EV_CALL || !(cs = callee_of(p, e, &p->fns[fi])))
 					continue;
 				grow(&edges, &cap, *n + 1, sizeof *edges);
 				edges[*n].caller = fi;

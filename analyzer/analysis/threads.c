@@ -153,13 +153,13 @@ struct start_edge *find_starts(struct program *p, int *n)
 					own_arg[t] &= arg && arg[0] == '&' && strchr(arg, '[') != NULL;
 					continue;
 				}
-				if (e->kind != EV_CALL || !(s = callee_of(p, e, p->fns[fi].file)) || !wrapper[s - p->sums])
+				if (e->kind != EV_CALL || !(s = callee_of(p, e, &p->fns[fi])) || !wrapper[s - p->sums])
 					continue;
 				for (int a = 0, nargs = e->argv.n; a < nargs; a++) {
 					const char *fn = passed_function(e, a);
 					struct summary *r;
 
-					if (fn && (r = summary_of(p, fn, p->fns[fi].file)) != NULL && r != s) {
+					if (fn && (r = summary_of(p, fn, &p->fns[fi])) != NULL && r != s) {
 						if (loop < 0)
 							loop = in_loop(&p->fns[fi], b);
 						add_edge(&edges, n, &cap, fi, (int)(r - p->sums), 1, loop);
@@ -261,7 +261,7 @@ static int event_creates(struct program *p, const struct function *f, const stru
 	struct summary *s;
 
 	return is_named(e, "pthread_create") ||
-	       (e->kind == EV_CALL && (s = callee_of(p, e, f->file)) && p->creates[s - p->sums]);
+	       (e->kind == EV_CALL && (s = callee_of(p, e, f)) && p->creates[s - p->sums]);
 }
 
 static int event_joins(struct program *p, const struct function *f, const struct event *e)
@@ -269,12 +269,26 @@ static int event_joins(struct program *p, const struct function *f, const struct
 	struct summary *s;
 
 	return is_named(e, "pthread_join") ||
-	       (e->kind == EV_CALL && (s = callee_of(p, e, f->file)) && p->joins[s - p->sums]);
+	       (e->kind == EV_CALL && (s = callee_of(p, e, f)) && p->joins[s - p->sums]);
 }
 
 /* The thread state at the entry of function FI, as find_quiet_entries
  * left it (calm implies THREADS_NONE_YET). */
 struct entry_state { unsigned char calm, threads; };
+
+/* Thread states A and B of two call sites of one function, combined: the
+ * callee's entry can be quiet only when every call site is, so threads
+ * running at one of them win.  (Inside a function the dataflow takes the
+ * greatest state, state.c: after a loop of pthread_join the threads are
+ * joined.  Across call sites that order would let report(), called from
+ * a thread and again after the join, pass for quiet, and the accesses of
+ * every function it calls go unrecorded.) */
+static int combined_threads(int a, int b)
+{
+	if (a == THREADS_RUNNING || b == THREADS_RUNNING)
+		return THREADS_RUNNING;
+	return a > b ? a : b;
+}
 
 /* Walks FI's CFG from its entry state (must-calm, greatest thread state,
  * as in the main dataflow) and weakens the entry state of each callee
@@ -303,14 +317,15 @@ static void weaken_callee_entries(struct program *p, int fi, struct entry_state 
 				struct event *e = &f->blocks[b].events[i];
 				struct summary *s;
 
-				if (e->kind == EV_CALL && (s = callee_of(p, e, f->file)) != NULL) {
+				if (e->kind == EV_CALL && (s = callee_of(p, e, f)) != NULL) {
 					int g = (int)(s - p->sums);
 					struct entry_state *ge = &entry[g];
 
-					if (eligible[g] && ((ge->calm && !cur.calm) || ge->threads < cur.threads)) {
+					int threads = combined_threads(ge->threads, cur.threads);
+
+					if (eligible[g] && ((ge->calm && !cur.calm) || ge->threads != threads)) {
 						ge->calm &= cur.calm;
-						if (ge->threads < cur.threads)
-							ge->threads = cur.threads;
+						ge->threads = threads;
 						if (!queued[g]) {
 							queued[g] = 1;
 							work[(*nwork)++] = g;
@@ -386,7 +401,7 @@ void find_quiet_entries(struct program *p)
 					struct event *e = &p->fns[fi].blocks[b].events[i];
 					struct summary *s;
 
-					if (e->kind == EV_CALL && (s = callee_of(p, e, p->fns[fi].file)) &&
+					if (e->kind == EV_CALL && (s = callee_of(p, e, &p->fns[fi])) &&
 					    s != &p->sums[fi] && p->joins[s - p->sums]) {
 						p->joins[fi] = changed = 1;
 						break;
@@ -404,7 +419,7 @@ void find_quiet_entries(struct program *p)
 					const char *fn = passed_function(e, a);
 					struct summary *r;
 
-					if (fn && (r = summary_of(p, fn, p->fns[fi].file)) != NULL)
+					if (fn && (r = summary_of(p, fn, &p->fns[fi])) != NULL)
 						eligible[r - p->sums] = 0;
 				}
 			}

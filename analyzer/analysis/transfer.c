@@ -133,7 +133,10 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 {
 	struct analysis *a = c->p->out;
 
-	if (!c->p->emit || !m->object)
+	/* A marked write into memory no other thread can reach yet (the new
+	 * node's own next, stored before the node is published) publishes
+	 * nothing: the write that hands the node on does. */
+	if (!c->p->emit || !m->object || is_new(m))
 		return;
 	for (int i = 0; i < s->pend_plain.n; i++) {
 		struct event *p = s->pend_plain.v[i];
@@ -356,7 +359,7 @@ void find_lock_wrapper(const struct function *f, const struct state *exit, struc
 
 static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 {
-	struct summary *cs = callee_of(c->p, call, c->fn->file);
+	struct summary *cs = callee_of(c->p, call, c->fn);
 	struct summary *me = c->sum;
 	const char *callee;
 	const struct call_view *view;
@@ -485,7 +488,7 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			writer_check(c, s, e, 0, pre_spawn_at(c, e));
 			/* A store, or an RMW done for its effect, publishes; an RMW
 			 * whose result is tested takes something (a lock). */
-			if (e->access == ACC_WRITE || e->discarded)
+			if ((e->access == ACC_WRITE || e->discarded) && !is_new(e))
 				es_add(&s->published, e);
 			if (me) {
 				xs_add(&me->entry_mwrites, e, s->killed);
@@ -507,17 +510,21 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			/* The read half of a release RMW (clear_bit_unlock,
 			 * xchg_release) is relaxed, but it releases a lock rather
 			 * than guarding what follows: only relaxed reads count. */
-			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE || e->ord == ORD_CONSUME)
+			/* (A read of memory no other thread can reach yet guards
+			 * nothing: no other thread's write can be behind it.) */
+			if ((e->ord == ORD_RELAXED || e->ord == ORD_NONE || e->ord == ORD_CONSUME) && !is_new(e))
 				es_add(&s->pend_reads, e);
-			if (c->p->emit && !quiet(s) && e->ord != ORD_CONSUME)
+			if (c->p->emit && !quiet(s) && e->ord != ORD_CONSUME && !is_new(e))
 				for (int i = 0; i < s->seen_plain.n; i++)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
 					    !is_new(s->seen_plain.v[i]))
 						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
 							 s->seen_plain.v[i], e, NULL, c->fn, 0, 0);
-			es_add(&s->seen_reads, e);
-			if (me)
-				es_add(&me->all_reads, e);
+			if (!is_new(e)) {
+				es_add(&s->seen_reads, e);
+				if (me)
+					es_add(&me->all_reads, e);
+			}
 		}
 		break;
 	case EV_BARRIER:

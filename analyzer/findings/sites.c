@@ -30,11 +30,17 @@ struct sites *sites_new(void)
 }
 
 /* What makes two pairings one site: the same access (place, kind of
- * access and object) whatever the function that reached it through a call. */
+ * access and object) whatever the function that reached it through a call,
+ * and whatever program it runs in (a harness header's line is one site
+ * for all the programs that include it). */
 static char *site_key(const struct event *e)
 {
-	return xasprintf("%s\x1f%d\x1f%d\x1f%d\x1f%s", e->file ? e->file : "", e->line, e->col, (int)e->access,
-			 e->object ? e->object : "");
+	char *object = object_unscoped(e->object);
+	char *key = xasprintf("%s\x1f%d\x1f%d\x1f%d\x1f%s", e->file ? e->file : "", e->line, e->col,
+			      (int)e->access, object ? object : "");
+
+	free(object);
+	return key;
 }
 
 void sites_add(struct sites *s, const struct pairing *p)
@@ -168,10 +174,12 @@ struct store {
  * identical texts get a counter in the order of the code. */
 static void fingerprint(struct store *st, const struct event *e, char out[17])
 {
+	char *object = object_unscoped(e->object);
 	char *text = xasprintf("site|%s|%s|%s|%s", e->func ? e->func : "", rel(e->file, st->root),
-			       e->object ? e->object : "", access_name(e));
+			       object ? object : "", access_name(e));
 	int dup = 0;
 
+	free(object);
 	strip_root(text, st->root);
 	hash_text(text, strlen(text), out);
 	while (hashmap_get_str(&st->seen, out)) {

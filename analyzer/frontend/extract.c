@@ -175,6 +175,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	fresh_parameters(x);
 	walk_stmt(x, body);
 	jump(x, f->exit);
+	note_kept_parameters(x);
 }
 
 /* Second pass over the TU: every function definition of the project's own

@@ -209,6 +209,9 @@ static void walk_call(struct ectx *x, CXCursor c)
 	struct deps argdeps = { 0 }, calldeps = { 0 }, *outer = x->collect;
 	CXCursor self = x->self_store;
 
+	struct passed_fresh *passed = NULL;
+	int npassed = n > 1 ? note_passed_fresh(x, kids + 1, n - 1, &passed) : 0;
+
 	x->no_escape = 0;            /* a pointer passed is handed on */
 	x->self_store = clang_getNullCursor();
 	for (int i = 1; i < n; i++) {
@@ -228,6 +231,10 @@ static void walk_call(struct ectx *x, CXCursor c)
 		arg_list_add(&targets, obj);
 		len++;
 		note_fresh_argument(x, &calldeps, kids[i], i - 1);
+		if ((obj = param_passed(x, kids[i], i - 1)) != NULL) {
+			deps_add(&calldeps, obj);
+			free(obj);
+		}
 		x->collect = &argdeps;
 		walk_expr(x, kids[i], M_READ);
 		x->collect = outer;
@@ -253,6 +260,11 @@ static void walk_call(struct ectx *x, CXCursor c)
 	e->uses = calldeps.buf;
 	e->target = link_key_of_callee(c);
 	e->name = spelling_of(c);
+	/* ... unless the callee keeps it (a direct call only: which function
+	 * a pointer reaches is not known when the marks are resolved) */
+	if (e->target)
+		keep_passed_fresh(x, passed, npassed, e->index);
+	free(passed);
 	e->args = arg_list_text(&targets);
 	arg_list_free(&targets);
 	/* A call through a pointer names the pointer's object (j->complete):

@@ -5,6 +5,8 @@
  * functions return such memory (allocator wrappers: marks on their
  * returns, which fresh.c reads). */
 #include "extract_int.h"
+#include "extract_deps.h"
+#include "extract_expr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -133,11 +135,26 @@ char *allocation_mark(CXCursor value)
 	return r;
 }
 
-char *return_mark(struct ectx *x, CXCursor value)
+int is_null_constant(CXCursor value)
 {
 	CXCursor v = strip_casts(value);
 	CXEvalResult ev;
-	char *r = NULL;
+	int null = 0;
+
+	if (clang_getCursorKind(v) == CXCursor_GNUNullExpr)
+		return 1;
+	if (clang_getCursorKind(v) != CXCursor_IntegerLiteral)
+		return 0;
+	ev = clang_Cursor_Evaluate(v);
+	null = ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0;
+	if (ev)
+		clang_EvalResult_dispose(ev);
+	return null;
+}
+
+char *return_mark(struct ectx *x, CXCursor value)
+{
+	CXCursor v = strip_casts(value);
 
 	if (clang_getCursorKind(v) == CXCursor_DeclRefExpr) {
 		CXCursor ref = clang_getCursorReferenced(v);
@@ -148,14 +165,7 @@ char *return_mark(struct ectx *x, CXCursor value)
 	if (clang_getCursorKind(v) == CXCursor_CallExpr)
 		return allocation_mark(v);
 	/* NULL, 0: a failed allocation */
-	if (clang_getCursorKind(v) != CXCursor_IntegerLiteral && clang_getCursorKind(v) != CXCursor_GNUNullExpr)
-		return NULL;
-	ev = clang_Cursor_Evaluate(v);
-	if (ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0)
-		r = dep_source_text(DEP_NULL, 0, NULL);
-	if (ev)
-		clang_EvalResult_dispose(ev);
-	return r;
+	return is_null_constant(v) ? dep_source_text(DEP_NULL, 0, NULL) : NULL;
 }
 
 /* The local pointer variable that lvalue or pointer C is reached through
@@ -232,5 +242,69 @@ char *param_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int ar
 	CXCursor base = pointer_value_base(x, value);
 	const char *m = !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
 
-	return m && dep_text_is(m, DEP_NEW_PARAM) ? dep_item_with_role(m, role, arg) : NULL;
+	/* (a parameter, or one passed to calls that may keep it) */
+	return m && (dep_text_is(m, DEP_NEW_PARAM) || dep_text_is(m, DEP_KEPT)) ? dep_item_with_role(m, role, arg) : NULL;
+}
+
+char *param_passed(struct ectx *x, CXCursor value, int arg)
+{
+	CXCursor base = pointer_value_base(x, value);
+	int n = clang_Cursor_isNull(base) ? -1 : parameter_number(x, base);
+	char *source, *item;
+
+	if (n < 0 && !is_null_constant(value))
+		return NULL;
+	source = n < 0 ? dep_source_text(DEP_NULL, 0, NULL) : dep_source_text(DEP_PARAM, n, x->fn->link_key);
+	item = dep_item_with_role(source, DEP_ARGUMENT, arg);
+	free(source);
+	return item;
+}
+
+int note_passed_fresh(struct ectx *x, CXCursor *args, int nargs, struct passed_fresh **out)
+{
+	int n = 0;
+
+	*out = NULL;
+	for (int i = 0; i < nargs; i++) {
+		CXCursor base = pointer_value_base(x, args[i]);
+		const char *m = !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
+
+		if (!m)
+			continue;
+		*out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+		(*out)[n].var = base;
+		(*out)[n++].arg = i;
+	}
+	return n;
+}
+
+void keep_passed_fresh(struct ectx *x, const struct passed_fresh *v, int n, int call_index)
+{
+	for (int i = 0; i < n; i++) {
+		struct dep_item d = { DEP_ADDRESS, DEP_KEPT, 0, call_index, NULL, -1, v[i].arg };
+
+		if (!fresh_mark(x, v[i].var))
+			set_fresh(x, v[i].var, dep_item_text(&d));
+	}
+}
+
+void note_kept_parameters(struct ectx *x)
+{
+	int n = clang_Cursor_getNumArguments(x->fn_cursor);
+	struct deps kept = { 0 };
+	struct event *e;
+
+	for (int i = 0; i < n; i++) {
+		const char *m = fresh_mark(x, clang_Cursor_getArgument(x->fn_cursor, i));
+		char *item = m ? dep_item_with_role(m, DEP_ARGUMENT, i) : NULL;
+
+		deps_add(&kept, item);
+		free(item);
+	}
+	if (!kept.buf)
+		return;
+	x->cur = x->fn->exit;
+	e = emit(x, EV_LOCAL, x->fn_cursor);
+	e->defines = xstrdup("?kept");
+	e->uses = kept.buf;
 }

@@ -37,6 +37,8 @@ char *allocation_mark(CXCursor value);
  * wrappers): the mark of a fresh pointer or allocation returned, "!null"
  * for a null pointer, or NULL. */
 char *return_mark(struct ectx *x, CXCursor value);
+/* Is VALUE a null pointer constant (0, NULL, (void *)0)? */
+int is_null_constant(CXCursor value);
 /* The local pointer variable that lvalue or pointer C is reached through
  * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
 CXCursor base_pointer(CXCursor c);
@@ -50,5 +52,31 @@ const char *points_to_fresh(struct ectx *x, CXCursor c);
  * ARG): "~!newarg:N" or "#ARG=!newarg:N".  NULL otherwise, and for a
  * value read through the parameter (node->next).  The caller frees it. */
 char *param_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg);
+/* When pointer value VALUE, argument ARG of a call, is a parameter N of the
+ * function being walked or the address of a part of its object (as
+ * above), "#ARG=$KEY:N" (KEY: the function's link key), whether or not
+ * it was handed on before: which parameter the callee receives; when it
+ * is a null pointer constant, "#ARG=!null" (privparams.c).  NULL
+ * otherwise.  The caller frees it. */
+char *param_passed(struct ectx *x, CXCursor value, int arg);
+
+/* A fresh local pointer passed as a call's argument ARG (its value, or an
+ * address in its object). */
+struct passed_fresh {
+	CXCursor var;
+	int arg;
+};
+/* Before a direct call's NARGS arguments ARGS are walked: the fresh
+ * locals they pass, into *OUT (the caller frees it); returns how many. */
+int note_passed_fresh(struct ectx *x, CXCursor *args, int nargs, struct passed_fresh **out);
+/* After the call's event (index CALL_INDEX) is emitted: each of the N
+ * locals V whose freshness the call ended is fresh again on condition
+ * that the callee keeps the argument ("!kept:@CALL_INDEX:ARG"; a callee
+ * that neither stores, returns nor publishes it, analysis/fresh.c). */
+void keep_passed_fresh(struct ectx *x, const struct passed_fresh *v, int n, int call_index);
+/* At the end of the function: which pointer parameters were never handed
+ * on, or only to calls ("#N=!newarg:N", "#N=!kept:@E:A"), in an EV_LOCAL
+ * event "?kept" in the exit block (fresh.c: the callee keeps them). */
+void note_kept_parameters(struct ectx *x);
 
 #endif

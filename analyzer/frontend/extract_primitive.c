@@ -111,13 +111,20 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 		if (clang_Cursor_isNull(u->roots[a]))
 			continue;
 		if (a == v->obj_arg) {
+			/* The object's address is only accessed, never handed
+			 * on: atomic_store(&n->next, p) keeps n fresh. */
+			x->no_escape++;
 			x->collect = &uses;
 			walk_expr(x, u->roots[a], v->lvalue ? M_ADDR : M_READ);
 			x->collect = outer;
+			x->no_escape--;
 			deps_merge(outer, &uses);
 			obj = v->lvalue ? object_of_lvalue(x, u->roots[a]) : object_of_pointer(x, u->roots[a]);
-			if (v->plain && !v->lvalue)      /* memset(n, 0, sizeof *n) */
-				deps_add(&uses, points_to_fresh(x, u->roots[a]));
+			/* memset(n, 0, sizeof *n), WRITE_ONCE(n->next, p),
+			 * atomic_store(&n->next, p): an access to fresh memory
+			 * initialises it, marked or not (a marked one publishes
+			 * nothing, transfer.c) */
+			deps_add(&uses, points_to_fresh(x, u->roots[a]));
 			display = display_text(x, u->roots[a]);
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));

@@ -194,6 +194,7 @@ void function_free(struct function *f)
 	free(f->name);
 	free(f->link_key);
 	free(f->file);
+	free(f->tu);
 }
 
 void facts_free(struct tu_facts *t)

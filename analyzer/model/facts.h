@@ -82,6 +82,11 @@ struct function {
 	long long id;      /* functions.id once stored */
 	int nlocals;       /* locals named by its events, numbered from 0
 			      (function_number_locals) */
+	/* Filled by the loader (db/facts.c), not stored: */
+	char *tu;          /* the translation unit it was taken from */
+	int per_tu;        /* defined in a harness header (a header that
+			      defines main()): one copy per TU, each in the
+			      program of its TU */
 };
 
 struct tu_facts {

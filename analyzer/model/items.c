@@ -39,6 +39,7 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 	d->name = NULL;
 	d->n = 0;
 	d->local = -1;
+	d->via = 0;
 	if (len == 0)
 		return -1;
 	switch (item[0]) {
@@ -60,6 +61,14 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 			d->kind = DEP_NEW;
 		} else if (len == 5 && memcmp(item, "!null", 5) == 0) {
 			d->kind = DEP_NULL;
+		} else if (len > 7 && memcmp(item, "!kept:@", 7) == 0) {
+			const char *colon = memchr(item + 7, ':', len - 7);
+
+			d->kind = DEP_KEPT;
+			if (!colon || (d->n = number(item + 7, (size_t)(colon - item - 7))) < 0 ||
+			    (d->via = number(colon + 1, len - (size_t)(colon + 1 - item))) < 0)
+				return -1;
+			return 0;
 		} else if (len > 8 && memcmp(item, "!newarg:", 8) == 0) {
 			d->kind = DEP_NEW_PARAM;
 			return (d->n = number(item + 8, len - 8)) < 0 ? -1 : 0;
@@ -175,6 +184,7 @@ char *dep_item_text(const struct dep_item *d)
 	case DEP_NEW_FROM:  source = xasprintf("!new:%s", name); break;
 	case DEP_NEW_PARAM: source = xasprintf("!newarg:%d", d->n); break;
 	case DEP_NULL:      source = xstrdup("!null"); break;
+	case DEP_KEPT:      source = xasprintf("!kept:@%d:%d", d->n, d->via); break;
 	default:            source = xstrdup(name ? name : ""); break;
 	}
 	free(name);
@@ -185,7 +195,7 @@ char *dep_item_text(const struct dep_item *d)
 
 char *dep_source_text(enum dep_kind kind, int n, const char *name)
 {
-	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name, -1 };
+	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name, -1, 0 };
 
 	return dep_item_text(&d);
 }
@@ -343,6 +353,18 @@ char *object_function(const char *key, const struct object_ref *ref)
 	if (ref->kind != OBJ_PARAM && ref->kind != OBJ_FUNCTION)
 		return NULL;
 	return xasprintf("%.*s", (int)ref->fn_len, key + ref->fn_off);
+}
+
+char *object_unscoped(const char *key)
+{
+	/* the program is an absolute path: "#/" starts it, "[]" may follow */
+	const char *scope = key ? strstr(key, "#/") : NULL;
+	const char *elements;
+
+	if (!scope)
+		return key ? xstrdup(key) : NULL;
+	elements = strstr(scope, "[]");
+	return xasprintf("%.*s%s", (int)(scope - key), key, elements && elements[2] == '\0' ? elements : "");
 }
 
 /* ---- sinks ---- */

@@ -51,18 +51,23 @@ enum dep_kind {
 	DEP_NEW_FROM,    /* "!new:KEY" */
 	DEP_NEW_PARAM,   /* "!newarg:N" */
 	DEP_NULL,        /* "!null" */
+	DEP_KEPT,        /* "!kept:@N:A": what was fresh before call event N
+			    passed it on as argument A, fresh still if that
+			    callee keeps it (analysis/fresh.c) */
 };
 
 struct dep_item {
 	enum dep_role role;
 	enum dep_kind kind;
 	int arg;         /* DEP_ARGUMENT: the argument's number */
-	int n;           /* DEP_EVENT: the event's index; DEP_PARAM and
-			    DEP_NEW_PARAM: the parameter's number */
+	int n;           /* DEP_EVENT, DEP_KEPT: the event's index; DEP_PARAM
+			    and DEP_NEW_PARAM: the parameter's number */
 	char *name;      /* DEP_LOCAL: the local; DEP_PARAM and DEP_NEW_FROM:
 			    the function's link key; otherwise NULL */
 	int local;       /* DEP_LOCAL: the local's number in its function
 			    (function_number_locals, facts.h), -1 before */
+	int via;         /* DEP_KEPT: the argument of call event N that
+			    passed the pointer on */
 };
 
 struct dep_list {
@@ -157,6 +162,12 @@ int object_is_param_of(const char *key, const struct object_ref *ref, const char
 /* The function a key of kind OBJ_FUNCTION or OBJ_PARAM names, copied
  * (NULL for other kinds).  The caller frees it. */
 char *object_function(const char *key, const struct object_ref *ref);
+
+/* KEY without the program it was scoped to (analysis/programs.c names a
+ * global apart per program: "c:@name#/path/prog.c", "c:@buf#/path/p.c[]"):
+ * the object as the source names it, the same in every program.  The
+ * caller frees it. */
+char *object_unscoped(const char *key);
 
 /* Where the value of an EV_LOCAL event goes (events.defines): a local
  * (its name), or "?test" (a condition), "?ret" (the function's result),

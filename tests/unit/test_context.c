@@ -552,6 +552,68 @@ Test(programs, start_routines_of_one_program_still_race)
 	expect_findings(s, 4, NULL);
 }
 
+/* ---- a helper called from a thread and again after the join ---- */
+
+/* read_total() runs in the reader thread and in main() after the joins:
+ * it is not quiet (only a function every call site of which is quiet
+ * is), so the lock it takes itself is seen (perfbook's count_lim.c,
+ * whose read_count() was reported as holding no lock). */
+#define REPORT_PROG(body, mark) LKMM "#include <pthread.h>\n" \
+	"int total; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static int read_total(void) { int v; " body " return v; } " mark "\n" \
+	"static void add(int d) { pthread_mutex_lock(&m); total += d; pthread_mutex_unlock(&m); }\n" \
+	"void *reader(void *a) { for (int i = 0; i < 100; i++) read_total(); return a; }\n" \
+	"void *writer(void *a) { add(1); return a; }\n" \
+	"int main(void) { pthread_t r, w; pthread_create(&r, 0, reader, 0); pthread_create(&w, 0, writer, 0);\n" \
+	"  pthread_join(r, 0); pthread_join(w, 0); return read_total(); }\n"
+
+Test(context, helper_called_from_a_thread_and_after_the_join_keeps_its_lock)
+{
+	expect_one(REPORT_PROG("pthread_mutex_lock(&m); v = total; pthread_mutex_unlock(&m);", ""));
+}
+
+Test(context, helper_called_from_a_thread_and_after_the_join_without_its_lock_races)
+{
+	expect_one(REPORT_PROG("v = total;", "/*D*/"));
+}
+
+/* ---- W24: main() in a harness header that each program includes ---- */
+
+/* perfbook's counttorture.h, routetorture.h: each program includes the
+ * harness, which defines main() and the threads; the program's file
+ * defines the operations they run. */
+#define TORTURE_H "#include <kcsan/lkmm.h>\n#include <pthread.h>\n" \
+	"void op(void);\nint check(void);\n" \
+	"static void *worker(void *a) { op(); return a; }\n" \
+	"static void *checker(void *a) { (void)a; return (void *)(long)check(); }\n" \
+	"int main(void) { pthread_t t, u; pthread_create(&t, 0, worker, 0);\n" \
+	"  pthread_create(&u, 0, checker, 0); pthread_join(t, 0); pthread_join(u, 0); return 0; }\n"
+#define CORRECT_C "#include \"torture.h\"\nint data, flag;\n" \
+	"void op(void) { data = 1; smp_store_release(&flag, 1); }\n" \
+	"int check(void) { return smp_load_acquire(&flag) ? data : 0; }\n"
+
+Test(programs, main_in_a_harness_header_makes_a_program_of_each_file)
+{
+	/* b.c publishes nothing that anyone in b.c reads: the a.c reader is
+	 * another program's. */
+	struct src s[] = { { "torture.h", TORTURE_H }, { "a.c", CORRECT_C },
+			   { "b.c", "#include \"torture.h\"\nint data, flag;\n"
+				    "void op(void) { data = 2; WRITE_ONCE(flag, 1); }\n"
+				    "int check(void) { return 0; }\n" } };
+
+	expect_findings(s, 3, NULL);
+}
+
+Test(programs, race_inside_one_program_of_a_harness_header_is_found)
+{
+	struct src s[] = { { "torture.h", TORTURE_H }, { "a.c", CORRECT_C },
+			   { "b.c", "#include \"torture.h\"\nint data, flag;\n"
+				    "void op(void) { data = 2; /*W*/ WRITE_ONCE(flag, 1); }\n"
+				    "int check(void) { return READ_ONCE(flag) ? data : 0; } /*R*/\n" } };
+
+	expect_findings(s, 3, NULL);
+}
+
 /* ---- thread-join wrappers ---- */
 
 #define JOIN_PROG(join, rmark, wmark) LKMM "#include <pthread.h>\n" \

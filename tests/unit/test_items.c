@@ -47,10 +47,11 @@ Test(items, every_role_and_source)
 Test(items, round_trip_with_commas_in_paths)
 {
 	struct dep_item in[] = {
-		{ DEP_ADDRESS, DEP_PARAM, 0, 2, "/home/a,b/x.c:f", -1 },
-		{ DEP_ARGUMENT, DEP_NEW_FROM, 3, 0, "/dir\\with,odd/y.c:alloc", -1 },
-		{ DEP_VALUE, DEP_LOCAL, 0, 0, "v", -1 },
-		{ DEP_ARGUMENT, DEP_EVENT, 12, 40, NULL, -1 },
+		{ DEP_ADDRESS, DEP_PARAM, 0, 2, "/home/a,b/x.c:f", -1, 0 },
+		{ DEP_ARGUMENT, DEP_NEW_FROM, 3, 0, "/dir\\with,odd/y.c:alloc", -1, 0 },
+		{ DEP_VALUE, DEP_LOCAL, 0, 0, "v", -1, 0 },
+		{ DEP_ARGUMENT, DEP_EVENT, 12, 40, NULL, -1, 0 },
+		{ DEP_ARGUMENT, DEP_KEPT, 1, 7, NULL, -1, 2 },
 	};
 	size_t n = sizeof in / sizeof in[0], len = 0;
 	char *text = calloc(1, 1);
@@ -70,6 +71,7 @@ Test(items, round_trip_with_commas_in_paths)
 		cr_assert_eq(l.v[i].n, in[i].n);
 		if (in[i].role == DEP_ARGUMENT)
 			cr_assert_eq(l.v[i].arg, in[i].arg);
+		cr_assert_eq(l.v[i].via, in[i].via);
 		cr_assert_str_eq(l.v[i].name ? l.v[i].name : "", in[i].name ? in[i].name : "", "item %zu", i);
 	}
 	dep_list_free(&l);
@@ -157,4 +159,19 @@ Test(items, sinks)
 	cr_assert_eq(value_sink_parse("?ret"), SINK_RETURN);
 	cr_assert_eq(value_sink_parse("?loop"), SINK_LOOP);
 	cr_assert_eq(value_sink_parse("?what"), SINK_NONE);
+}
+
+Test(objects, unscoped_drops_the_program_and_keeps_the_elements)
+{
+	char *a = object_unscoped("c:@goflag#/t/count_lim.c");
+	char *b = object_unscoped("c:@buf#/t/p.c[]");
+	char *c = object_unscoped("c:@S@q@FI@p");
+	char *d = object_unscoped("c:@F@f#I#");
+
+	cr_assert_str_eq(a, "c:@goflag");
+	cr_assert_str_eq(b, "c:@buf[]");
+	cr_assert_str_eq(c, "c:@S@q@FI@p");
+	cr_assert_str_eq(d, "c:@F@f#I#");
+	cr_assert_null(object_unscoped(NULL));
+	free(a), free(b), free(c), free(d);
 }

@@ -8,6 +8,7 @@
  * or another thread), must still be reported.  Real scans, through
  * scan_helper.c (extract_locals.c, private_args.c). */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "scan_helper.h"
 
@@ -103,4 +104,63 @@ Test(locals, list_head_whose_contents_reach_a_global_is_shared)
 	expect_one(LKMM INIT_LIST
 		   "void clear(void) { struct list junk; INIT_LIST(&junk); gl = junk.next; WRITE_ONCE(flag, 1); } /*W*/\n"
 		   "void use(void) { if (READ_ONCE(flag)) INIT_LIST(gl); } /*R*/\n");
+}
+
+/* ---- passed two or more calls deep (privparams.c) ---- */
+
+#define CHAIN(mark) \
+	"int flag;\nstruct q { int p; } shared;\n" \
+	"static void set1(struct q *t) { t->p = 1; } " mark "\n" \
+	"static void set2(struct q *t) { set1(t); }\n" \
+	"static void set3(struct q *t) { set2(t); set1(t); }\n"
+
+Test(locals, local_passed_down_a_chain_of_calls_is_private)
+{
+	expect_one(LKMM CHAIN("")
+		   "void *thr(void *a) { struct q mine; set3(&mine); WRITE_ONCE(flag, 1);\n"
+		   "  if (READ_ONCE(flag)) set2(&mine); return a; }\n" MAIN2);
+}
+
+/* One call of the chain with shared memory makes the parameter shared for
+ * every caller: the parameter is one fact for the whole tree. */
+Test(locals, chain_called_once_with_a_global_still_races)
+{
+	expect_one(LKMM CHAIN("/*W*/ /*R*/")
+		   "void *thr(void *a) { struct q mine; set3(&mine); WRITE_ONCE(flag, 1);\n"
+		   "  if (READ_ONCE(flag)) set2(&shared); return a; }\n" MAIN2);
+}
+
+/* A function whose address is handed out may be called with anything:
+ * its parameters are not private, whatever its direct calls pass. */
+Test(locals, chain_through_a_function_handed_out_as_a_callback_still_races)
+{
+	expect_one(LKMM CHAIN("/*W*/ /*R*/")
+		   "extern void register_cb(void (*cb)(struct q *));\n"
+		   "void *thr(void *a) { struct q mine; register_cb(set2); set3(&mine); WRITE_ONCE(flag, 1);\n"
+		   "  if (READ_ONCE(flag)) set2(&mine); return a; }\n" MAIN2);
+}
+
+/* An optional out-parameter: NULL passes no memory at all, so a callee
+ * reached with NULL or a private local writes nothing shared (W14's
+ * out-parameter part: liburcu's _cds_lfht_add(..., NULL)). */
+#define OUT_PARAM(mark) \
+	"#include <stddef.h>\n" \
+	"struct it { void *node, *next; } global_it;\nstatic int flag;\n" \
+	"static void _add(void *n, struct it *ret) { if (ret) { struct it d = { n, NULL }; *ret = d; } } " mark "\n" \
+	"static void add(void *n) { _add(n, NULL); }\n"
+
+Test(locals, null_or_private_local_for_an_out_parameter_is_private)
+{
+	expect_one(LKMM OUT_PARAM("")
+		   "static void *add_unique(void *n) { struct it iter; _add(n, &iter); return iter.node; }\n"
+		   "void *thr(void *a) { for (int i = 0; i < 10; i++) { if (READ_ONCE(flag)) add(a);\n"
+		   "  else add_unique(a); WRITE_ONCE(flag, 1); } return a; }\n" MAIN2);
+}
+
+Test(locals, out_parameter_given_a_global_still_races)
+{
+	expect_one(LKMM OUT_PARAM("/*W*/ /*R*/")
+		   "static void *add_global(void *n) { _add(n, &global_it); return global_it.node; }\n"
+		   "void *thr(void *a) { for (int i = 0; i < 10; i++) { if (READ_ONCE(flag)) add(a);\n"
+		   "  else add_global(a); WRITE_ONCE(flag, 1); } return a; }\n" MAIN2);
 }

@@ -1,0 +1,143 @@
+/* analyzer/analysis/privparams.c — pointer parameters that only ever receive
+ * memory private to the calling thread, over the whole tree.
+ *
+ * A local whose address never escapes ("l:FUNCTION:v", extract_pointee.c)
+ * is private to its activation, and so is what a callee reaches through
+ * the parameter that receives it: through_call drops those accesses.  That
+ * held one call deep only.  A caller-owned iterator or out-parameter is
+ * passed down a chain (cds_lfht_next(ht, &iter) -> helper(iter) ->
+ * iter->node = ...), and from the second call on the callee's accesses
+ * were to the field of every instance, racing with other threads' own
+ * iterators (W4a of docs/limitations.md).
+ *
+ * Following each call path would mean a copy of every callee per path
+ * (tried once: Open vSwitch's whole-tree analysis went from 2 s to over
+ * 110 s).  Instead, one fact per parameter for the whole tree: parameter
+ * N of function F is private when F is only ever called directly, from
+ * at least one place, and every call passes for N either a private local
+ * or a private parameter of the calling function.  That is the greatest
+ * fixpoint: start from "private" for every parameter of every function
+ * that has direct calls and whose address is never taken (so no caller
+ * can be hidden behind a pointer: a thread start routine, a callback, an
+ * operation table), and take back each parameter that some call passes
+ * anything else, until nothing changes.  Recursion that only passes the
+ * parameter on keeps it private, as it should.
+ *
+ * What is not seen: a function whose address is taken only in a static
+ * initialiser (struct ops tables) has hidden callers; a callee that links
+ * the local into shared memory is W4b, unchanged by this. */
+#include "internal.h"
+
+/* Sets TAKEN for every function of the tree whose link key is KEY (which
+ * definition a pointer reaches is not known; p->keys is sorted). */
+static void mark_every_definition(const struct program *p, const char *key, unsigned char *taken)
+{
+	int lo = 0, hi = p->nfns;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (strcmp(p->keys[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->nfns && strcmp(p->keys[lo], key) == 0; lo++)
+		taken[p->key_fn[lo]] = 1;
+}
+
+/* Functions whose address is taken: passed as an argument ("f:KEY", a
+ * thread start routine, a callback) or stored (fnptrs). */
+static unsigned char *address_taken(struct program *p)
+{
+	unsigned char *taken = xcalloc((size_t)p->nfns + 1, 1);
+
+	for (int i = 0; i < p->nfnptrs; i++)
+		mark_every_definition(p, p->fnptrs[i].function, taken);
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[fi].blocks[b].events[i];
+
+				for (int a = 0; e->kind == EV_CALL && a < e->argv.n; a++) {
+					const char *key = passed_function(e, a);
+
+					if (key)
+						mark_every_definition(p, key, taken);
+				}
+			}
+	return taken;
+}
+
+/* Does CALL, made by function CALLER, pass for argument N memory private
+ * to the calling thread, given the private parameters found so far? */
+static int passes_private(const struct program *p, int caller, const struct event *call, int n)
+{
+	const struct object_ref *ref;
+	const char *arg = call_argument(call, n, &ref);
+
+	if (arg && ref->kind == OBJ_LOCAL)
+		return 1;
+	/* "#N=$KEY:M": the caller's own parameter M, passed on; "#N=!null":
+	 * a null pointer, no memory at all (an optional out-parameter) */
+	for (int k = 0; k < call->deps.n; k++) {
+		const struct dep_item *d = &call->deps.v[k];
+
+		if (d->role == DEP_ARGUMENT && d->arg == n && d->kind == DEP_NULL)
+			return 1;
+		if (d->role == DEP_ARGUMENT && d->arg == n && d->kind == DEP_PARAM && d->n < 32 &&
+		    (p->private_params[caller] >> d->n & 1u) && strcmp(d->name, p->fns[caller].link_key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void find_private_params(struct program *p)
+{
+	unsigned char *taken = address_taken(p);
+	int changed = 1;
+
+	p->private_params = xcalloc((size_t)p->nfns + 1, sizeof *p->private_params);
+	for (int fi = 0; fi < p->nfns; fi++)
+		if (p->called[fi] && !taken[fi])
+			p->private_params[fi] = ~0u;
+	/* Bits are only cleared: at most 32 rounds per function. */
+	while (changed) {
+		changed = 0;
+		for (int fi = 0; fi < p->nfns; fi++)
+			for (int b = 0; b < p->fns[fi].nblocks; b++)
+				for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+					const struct event *e = &p->fns[fi].blocks[b].events[i];
+					struct summary *s;
+					unsigned *callee;
+
+					if (e->kind != EV_CALL || !(s = callee_of(p, e, &p->fns[fi])))
+						continue;
+					callee = &p->private_params[s - p->sums];
+					for (int n = 0; n < 32 && *callee; n++)
+						if ((*callee >> n & 1u) && !passes_private(p, fi, e, n)) {
+							*callee &= ~(1u << n);
+							changed = 1;
+						}
+				}
+	}
+	free(taken);
+	/* What through_call asks, per call: which arguments are private. */
+	p->nprivate_args = p->next_gid;
+	p->private_args = xcalloc((size_t)p->nprivate_args + 1, sizeof *p->private_args);
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[fi].blocks[b].events[i];
+
+				for (int n = 0; e->kind == EV_CALL && n < e->argv.n && n < 32; n++)
+					if (e->gid >= 0 && e->gid < p->nprivate_args && passes_private(p, fi, e, n))
+						p->private_args[e->gid] |= 1u << n;
+			}
+}
+
+int private_argument(const struct program *p, const struct event *call, int n)
+{
+	return call->gid >= 0 && call->gid < p->nprivate_args && n >= 0 && n < 32 &&
+	       (p->private_args[call->gid] >> n & 1u);
+}
