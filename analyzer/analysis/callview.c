@@ -318,12 +318,10 @@ static int suits(const struct function *c, const struct function *from)
 /* The summary of the function a call to KEY from function FROM (NULL:
  * from nowhere in particular) reaches: the definition that suits FROM
  * best, else the first. */
-struct summary *summary_of(struct program *p, const char *key, const struct function *from)
+int first_definition(const struct program *p, const char *key)
 {
-	int lo = 0, hi = p->nfns, best = -1, best_score = -1;
+	int lo = 0, hi = p->nfns;
 
-	if (!key)
-		return NULL;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 
@@ -332,7 +330,16 @@ struct summary *summary_of(struct program *p, const char *key, const struct func
 		else
 			hi = mid;
 	}
-	for (int i = lo; i < p->nfns && strcmp(p->keys[i], key) == 0; i++) {
+	return lo;
+}
+
+struct summary *summary_of(struct program *p, const char *key, const struct function *from)
+{
+	int best = -1, best_score = -1;
+
+	if (!key)
+		return NULL;
+	for (int i = first_definition(p, key); i < p->nfns && strcmp(p->keys[i], key) == 0; i++) {
 		int score = suits(&p->fns[p->key_fn[i]], from);
 
 		if (score > best_score) {

@@ -263,6 +263,9 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 				  struct event *e);
 const struct call_view *call_view_of(struct program *p, const struct event *call,
 					    const struct summary *cs, const char *callee);
+/* The position in p->keys (sorted) of the first definition of KEY, or of
+ * where it would be. */
+int first_definition(const struct program *p, const char *key);
 struct summary *summary_of(struct program *p, const char *key, const struct function *from);
 int function_index(void *prog, const char *key, const struct function *from);
 int is_named(const struct event *e, const char *name);

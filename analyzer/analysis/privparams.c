@@ -32,18 +32,8 @@
  * definition a pointer reaches is not known; p->keys is sorted). */
 static void mark_every_definition(const struct program *p, const char *key, unsigned char *taken)
 {
-	int lo = 0, hi = p->nfns;
-
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (strcmp(p->keys[mid], key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < p->nfns && strcmp(p->keys[lo], key) == 0; lo++)
-		taken[p->key_fn[lo]] = 1;
+	for (int i = first_definition(p, key); i < p->nfns && strcmp(p->keys[i], key) == 0; i++)
+		taken[p->key_fn[i]] = 1;
 }
 
 /* Functions whose address is taken: passed as an argument ("f:KEY", a
