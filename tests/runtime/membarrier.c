@@ -92,7 +92,10 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static void synchronize_rcu(void)
+/* Returns 0 when the run stopped before the grace period ended: a reader
+ * may then still be reading the old node, which must not be touched (the
+ * poison write would be a real race, reported at the end of a slow run). */
+static int synchronize_rcu(void)
 {
 	long g;
 	int r;
@@ -103,11 +106,14 @@ static void synchronize_rcu(void)
 		long c;
 
 		/* In a critical section begun before the bump: wait. */
-		while ((c = __atomic_load_n(&reader_ctr[r], __ATOMIC_RELAXED)) != 0 && c != g &&
-		       !harness_stop())
+		while ((c = __atomic_load_n(&reader_ctr[r], __ATOMIC_RELAXED)) != 0 && c != g) {
+			if (harness_stop())
+				return 0;
 			sched_yield();
+		}
 	}
 	smp_mb_master();
+	return 1;
 }
 
 static void *writer(void)
@@ -123,7 +129,8 @@ static void *writer(void)
 		old = __atomic_exchange_n(&head, n, __ATOMIC_RELEASE);	/* rcu_assign_pointer */
 		if (!old)
 			continue;
-		synchronize_rcu();
+		if (!synchronize_rcu())
+			break;		/* (old is left to the end of the process) */
 		old->data = -1;		/* poison: plain write */
 		free(old);
 	}
