@@ -85,6 +85,36 @@ char *function_link_key(CXCursor fn)
 	return key;
 }
 
+/* A writer operation of a single-writer structure (OP_WRITER in the
+ * profile: ck_rhs_put, whose callers run one writer of a set at a time):
+ * the analysis sees the serialisation as a lock, "writer:GROUP", held for
+ * the whole call, so two writers are never paired with each other while
+ * the readers, which take no such lock, still are.  Returns the lock's key
+ * (the caller frees it), or NULL for any other function. */
+static char *writer_lock(struct ectx *x, CXCursor fn)
+{
+	char *name = spelling_of(fn), *file = cursor_file_name(fn), *key = NULL;
+	const struct vocab_entry *v = name ? vocab_find_writer(x->vocab, name, file) : NULL;
+
+	if (v)
+		key = xasprintf("writer:%s", v->group);
+	free(name);
+	free(file);
+	return key;
+}
+
+/* Takes (EV_LOCK) or releases (EV_UNLOCK) writer lock KEY, in the current
+ * block. */
+static void emit_writer_lock(struct ectx *x, CXCursor fn, enum ev_kind kind, const char *key)
+{
+	struct event *e = emit(x, kind, fn);
+
+	e->ord = kind == EV_LOCK ? ORD_ACQUIRE : ORD_RELEASE;
+	e->name = xstrdup("writer");
+	e->object = xstrdup(key);
+	e->display = xstrdup(key);
+}
+
 /* Does one of FN's attributes that libclang shows only as unexposed
  * (__attribute__((constructor)), C11 _Noreturn, [[noreturn]], also
  * through a macro such as URCU_ATTR_CONSTRUCTOR) have a token containing
@@ -130,6 +160,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	CXFile file;
 	unsigned line, col, off;
 	CXString name;
+	char *lock;
 
 	for (int i = 0; i < n; i++)
 		if (clang_getCursorKind(kids[i]) == CXCursor_CompoundStmt)
@@ -171,11 +202,19 @@ static void extract_function(struct ectx *x, CXCursor fn)
 
 		e->name = xstrdup("constructor");
 	}
+	lock = writer_lock(x, fn);
+	if (lock)
+		emit_writer_lock(x, fn, EV_LOCK, lock);
 	analyse_locals(x, body);
 	fresh_parameters(x);
 	walk_stmt(x, body);
 	jump(x, f->exit);
 	note_kept_parameters(x);
+	if (lock) {
+		x->cur = f->exit;
+		emit_writer_lock(x, fn, EV_UNLOCK, lock);
+		free(lock);
+	}
 }
 
 /* Second pass over the TU: every function definition of the project's own

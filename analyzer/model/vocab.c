@@ -57,7 +57,7 @@ int is_seq_cst_order(const char *t)
 static const struct { const char *name; enum op op; } op_names[] = {
 	{ "read", OP_READ }, { "write", OP_WRITE }, { "rmw", OP_RMW },
 	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },
-	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS },
+	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS }, { "writer", OP_WRITER },
 };
 
 static const char *op_name(enum op op)
@@ -75,6 +75,7 @@ static void entry_free(struct vocab_entry *e)
 	free(e->release_fix);
 	free(e->acquire_fix);
 	free(e->header);
+	free(e->group);
 }
 
 /* Reads the next whitespace-separated field of *P; a value in double quotes
@@ -127,7 +128,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		if (strcmp(op, op_names[i].name) == 0)
 			break;
 	if (i == sizeof op_names / sizeof op_names[0]) {
-		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore)",
+		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer)",
 			 origin, lineno, op);
 		return -1;
 	}
@@ -136,7 +137,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		snprintf(err, errlen, "%s:%d: unknown order '%s'", origin, lineno, ord);
 		return -1;
 	}
-	if (e->op == OP_BARRIER || e->op == OP_IGNORE)
+	if (e->op == OP_BARRIER || e->op == OP_IGNORE || e->op == OP_WRITER)
 		e->obj_arg = -1;
 	while ((kv = next_field(&p))) {
 		char *eq = strchr(kv, '=');
@@ -173,6 +174,8 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			e->acquire_fix = xstrdup(eq);
 		else if (strcmp(kv, "header") == 0)
 			e->header = xstrdup(eq);
+		else if (strcmp(kv, "group") == 0 && e->op == OP_WRITER)
+			e->group = xstrdup(eq);
 		else {
 			snprintf(err, errlen, "%s:%d: unknown key '%s'", origin, lineno, kv);
 			entry_free(e);
@@ -184,6 +187,8 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		entry_free(e);
 		return -1;
 	}
+	if (e->op == OP_WRITER && !e->group)
+		e->group = xstrdup("writer");
 	e->name = xstrdup(name);
 	e->origin = xstrdup(origin);
 	e->line = lineno;
@@ -336,8 +341,9 @@ static int header_matches(const char *header, const char *file)
 	return 0;
 }
 
-const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
-				     const char *defined_in)
+/* The entry for NAME defined in DEFINED_IN, writer operations included. */
+static const struct vocab_entry *find_entry(const struct vocab *v, const char *name,
+					    const char *defined_in)
 {
 	struct vocab_entry key = { .name = (char *)name };
 	const struct vocab_entry *e, *best = NULL;
@@ -356,6 +362,22 @@ const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 			best = e;
 	}
 	return best;
+}
+
+const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
+				     const char *defined_in)
+{
+	const struct vocab_entry *e = find_entry(v, name, defined_in);
+
+	return e && e->op != OP_WRITER ? e : NULL;
+}
+
+const struct vocab_entry *vocab_find_writer(const struct vocab *v, const char *name,
+					    const char *defined_in)
+{
+	const struct vocab_entry *e = find_entry(v, name, defined_in);
+
+	return e && e->op == OP_WRITER ? e : NULL;
 }
 
 void vocab_free(struct vocab *v)

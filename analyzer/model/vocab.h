@@ -52,6 +52,9 @@
 enum op {
 	OP_READ, OP_WRITE, OP_RMW, OP_BARRIER, OP_LOCK, OP_UNLOCK, OP_IGNORE,
 	OP_ACCESS,        /* read, write or RMW as the lvalue is used */
+	OP_WRITER,        /* not a primitive: a function of the tree that is
+			     a writer operation of a single-writer structure
+			     (its callers serialise every writer of GROUP) */
 };
 
 /* Memory orderings, as the analysis sees them.  The writer-side and
@@ -83,6 +86,8 @@ struct vocab_entry {
 	char *release_fix;
 	char *acquire_fix;
 	char *header;         /* NULL: any definition */
+	char *group;          /* OP_WRITER: the structure whose writers are
+				 serialised (group=; default "writer") */
 	char *origin;         /* the profile it comes from, and its line */
 	int line;
 	int builtin;          /* from a built-in profile */
@@ -110,6 +115,12 @@ int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err
  * read-only by the workers). */
 const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 				     const char *defined_in);
+
+/* The entry that makes function NAME (defined in DEFINED_IN) a writer
+ * operation (OP_WRITER), or NULL.  vocab_find never returns such entries:
+ * a call of a writer operation is an ordinary call. */
+const struct vocab_entry *vocab_find_writer(const struct vocab *v, const char *name,
+					    const char *defined_in);
 
 /* Makes lookups fast; call once after loading.  A later definition of a
  * name (and header=) replaces an earlier one; when a user profile replaces

@@ -1,0 +1,83 @@
+/* tests/unit/test_writers.c — single-writer structures (W6 of
+ * docs/history/real-code-reviews.md): a profile line "NAME writer none
+ * group=G" says that the callers of NAME run one writer of G at a time
+ * (ck_rhs, ck_hs: one writer, readers without locks).  Two writer
+ * operations are then never paired with each other; a reader still is.
+ * Real scans, through scan_helper.c. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "scan_helper.h"
+#include "analyzer/model/vocab.h"
+
+#define LKMM "#include <kcsan/lkmm.h>\n"
+#define SET \
+	"struct map { unsigned probes; unsigned max; };\n" \
+	"struct set { struct map *map; };\n" \
+	"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); }\n" \
+	"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n"
+#define WRITERS "set_put writer none group=set\nset_remove writer none group=set\n"
+
+Test(writers, two_writer_operations_of_one_structure_are_not_paired)
+{
+	struct src s[] = { { "set.c", LKMM SET "unsigned set_get(struct set *s) { return READ_ONCE(READ_ONCE(s->map)->max); }\n" } };
+
+	expect_findings(s, 1, WRITERS);
+}
+
+Test(writers, without_the_declaration_the_writers_are_paired)
+{
+	struct src s[] = { { "set.c", LKMM
+		"struct map { unsigned probes; unsigned max; };\n"
+		"struct set { struct map *map; };\n"
+		"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); } /*W*/\n"
+		"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n"
+		"unsigned set_get(struct set *s) { return READ_ONCE(READ_ONCE(s->map)->max); }\n" } };
+
+	expect_findings(s, 1, NULL);
+}
+
+Test(writers, a_reader_without_the_lock_still_races_with_a_writer)
+{
+	struct src s[] = { { "set.c", LKMM
+		"struct map { unsigned probes; unsigned max; };\n"
+		"struct set { struct map *map; };\n"
+		"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); } /*W*/\n"
+		"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n"
+		"unsigned set_probes(struct set *s) { struct map *m = READ_ONCE(s->map); return READ_ONCE(m->max) ? m->probes : 0; } /*D*/\n" } };
+
+	/* (the reader's plain read is a data race first: the writers hold
+	 * "writer:set", the reader nothing; the missing acquire is inside) */
+	expect_findings(s, 1, WRITERS);
+}
+
+Test(writers, writers_of_two_groups_are_still_paired)
+{
+	struct src s[] = { { "set.c", LKMM
+		"struct map { unsigned probes; unsigned max; };\n"
+		"struct set { struct map *map; };\n"
+		"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); } /*W*/\n"
+		"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n"
+		"unsigned set_get(struct set *s) { return READ_ONCE(READ_ONCE(s->map)->max); }\n" } };
+
+	expect_findings(s, 1, "set_put writer none group=a\nset_remove writer none group=b\n");
+}
+
+Test(writers, profile_lines)
+{
+	struct vocab v = { 0 };
+	char err[256] = "";
+	const struct vocab_entry *e;
+
+	cr_assert_eq(vocab_parse(&v, "put writer none group=set\nremove writer none\n", "t.prof", err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	e = vocab_find_writer(&v, "put", NULL);
+	cr_assert(e && strcmp(e->group, "set") == 0);
+	e = vocab_find_writer(&v, "remove", NULL);
+	cr_assert(e && strcmp(e->group, "writer") == 0, "the default group");
+	cr_assert_null(vocab_find(&v, "put", NULL), "a call of a writer operation is no primitive");
+	vocab_free(&v);
+	cr_assert_eq(vocab_parse(&v, "x read relaxed group=set\n", "t.prof", err, sizeof err), -1);
+	cr_assert(strstr(err, "t.prof:1: unknown key 'group'") != NULL, "%s", err);
+	vocab_free(&v);
+}
