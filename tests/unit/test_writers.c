@@ -11,54 +11,44 @@
 #include "analyzer/model/vocab.h"
 
 #define LKMM "#include <kcsan/lkmm.h>\n"
-#define SET \
+/* A set whose writers are set_put() and set_remove(); PUT_MARK marks the
+ * set_put() line, READER is the reader's line. */
+#define SET(put_mark, reader) \
 	"struct map { unsigned probes; unsigned max; };\n" \
 	"struct set { struct map *map; };\n" \
-	"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); }\n" \
-	"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n"
+	"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); } " put_mark "\n" \
+	"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n" \
+	reader "\n"
+#define GET "unsigned set_get(struct set *s) { return READ_ONCE(READ_ONCE(s->map)->max); }"
 #define WRITERS "set_put writer none group=set\nset_remove writer none group=set\n"
 
 Test(writers, two_writer_operations_of_one_structure_are_not_paired)
 {
-	struct src s[] = { { "set.c", LKMM SET "unsigned set_get(struct set *s) { return READ_ONCE(READ_ONCE(s->map)->max); }\n" } };
+	struct src s[] = { { "set.c", LKMM SET("", GET) } };
 
 	expect_findings(s, 1, WRITERS);
 }
 
 Test(writers, without_the_declaration_the_writers_are_paired)
 {
-	struct src s[] = { { "set.c", LKMM
-		"struct map { unsigned probes; unsigned max; };\n"
-		"struct set { struct map *map; };\n"
-		"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); } /*W*/\n"
-		"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n"
-		"unsigned set_get(struct set *s) { return READ_ONCE(READ_ONCE(s->map)->max); }\n" } };
+	struct src s[] = { { "set.c", LKMM SET("/*W*/", GET) } };
 
 	expect_findings(s, 1, NULL);
 }
 
 Test(writers, a_reader_without_the_lock_still_races_with_a_writer)
 {
-	struct src s[] = { { "set.c", LKMM
-		"struct map { unsigned probes; unsigned max; };\n"
-		"struct set { struct map *map; };\n"
-		"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); } /*W*/\n"
-		"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n"
-		"unsigned set_probes(struct set *s) { struct map *m = READ_ONCE(s->map); return READ_ONCE(m->max) ? m->probes : 0; } /*D*/\n" } };
-
 	/* (the reader's plain read is a data race first: the writers hold
 	 * "writer:set", the reader nothing; the missing acquire is inside) */
+	struct src s[] = { { "set.c", LKMM SET("/*W*/",
+		"unsigned set_probes(struct set *s) { struct map *m = READ_ONCE(s->map); return READ_ONCE(m->max) ? m->probes : 0; } /*D*/") } };
+
 	expect_findings(s, 1, WRITERS);
 }
 
 Test(writers, writers_of_two_groups_are_still_paired)
 {
-	struct src s[] = { { "set.c", LKMM
-		"struct map { unsigned probes; unsigned max; };\n"
-		"struct set { struct map *map; };\n"
-		"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); } /*W*/\n"
-		"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n"
-		"unsigned set_get(struct set *s) { return READ_ONCE(READ_ONCE(s->map)->max); }\n" } };
+	struct src s[] = { { "set.c", LKMM SET("/*W*/", GET) } };
 
 	expect_findings(s, 1, "set_put writer none group=a\nset_remove writer none group=b\n");
 }
