@@ -138,6 +138,10 @@ static int build_code_map(void)
  * marked access another: at most (2 * udelay) / focus_pace of a thread per
  * hot site, however hot -- while a site that runs now and then is watched
  * at every execution, which is where focus finds what sampling cannot.
+ * Per site only: a read-heavy program runs dozens of hot sites at once, so
+ * every window also comes out of the delay budget (delay.c), and a watch
+ * due when the budget is spent is not taken (its site waits for its next
+ * pace).
  */
 static clockid_t pace_clock = CLOCK_MONOTONIC;
 static uint64_t pace_ns;	/* focus_pace, at least one tick of pace_clock */
