@@ -93,6 +93,9 @@ struct kcsan_reorder {
 	int publish;
 	uintptr_t publish_ip;	/* that marked write */
 	int focus_rechecked;	/* focus.c armed its watched re-check */
+	/* focus.c: the function that made it has a static barrier, which
+	 * the accesses after it must look for (kcsan_focus_barriers). */
+	int static_barriers;
 	unsigned long epoch;	/* kcsan_mb_epoch when it was delayed */
 };
 
