@@ -44,6 +44,16 @@
 
 #include "kcsan_rt.h"
 
+/*
+ * Every thread, and the process, may spend this much in windows beyond
+ * the budget's share of its time (the kinds' quarters of it, as for the
+ * share): a short test -- a few milliseconds, the bundled examples -- is
+ * all burst, and a share of its length allowed one window before the
+ * program was over (examples/atomic-lock: 1 of 64 watched).  A long
+ * program does not notice 20 ms.
+ */
+#define KCSAN_DELAY_ALLOWANCE_NS	((uint64_t)20000000)
+
 static uint64_t process_born_ns, process_delayed_ns;
 static uint64_t longest_window_ns;
 /* verbose=1: windows taken and refused (over budget), by kind. */
@@ -75,9 +85,10 @@ static int over(struct kcsan_ctx *ctx, uint64_t quarters, int per_thread)
 		born = expected;
 	else
 		born = now;
-	return (per_thread && ctx->delayed_ns * 400 > pct * quarters * (now - ctx->born_ns)) ||
+	return (per_thread && ctx->delayed_ns * 400 >
+		pct * quarters * (now - ctx->born_ns) + KCSAN_DELAY_ALLOWANCE_NS * 100 * quarters) ||
 	       __atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED) * 400 >
-	       pct * quarters * (now - born);
+	       pct * quarters * (now - born) + KCSAN_DELAY_ALLOWANCE_NS * 100 * quarters;
 }
 
 int kcsan_delay_allowed(struct kcsan_ctx *ctx, enum kcsan_window kind)
