@@ -34,10 +34,16 @@
 # The raw runs are kept in build/bench-runtime.log.  Always exits 0 (a
 # benchmark, not a test) unless it cannot set up.
 #
+# Then bench/runtime-real.sh: the same comparison on liburcu's benchmarks
+# and Concurrency Kit's validation programs, from build trees named by the
+# environment (BENCH_URCU_NATIVE/OURS/TSAN/DB, BENCH_CK_...; skipped with a
+# message when absent), with the issue's targets: ours/TSan <= 1/3, focus
+# cost <= 1.10 on each program, RSS as above.
+#
 # Environment: BENCH_RUNS (9), BENCH_SCALE (1: a factor on every iteration
 # count, e.g. 0.1 for a quick look), BENCH_TIMEOUT (60 s per run; a run
 # killed by it counts as that long, and its figures are marked '>'),
-# BENCH_CC (clang).
+# BENCH_CC (clang), BENCH_REAL_RUNS (3 rounds of the real programs).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 KS=$(pwd)/build/kcsan-scan
@@ -226,4 +232,7 @@ END {
 		printf "(>: a run was stopped after %d s; figures built on it are lower bounds)\n", limit
 }' "$W/runs"
 echo "raw runs: $LOG"
+# Real programs (liburcu, Concurrency Kit) from the trees the environment
+# names; skipped with a message when they are not given.
+sh bench/runtime-real.sh "$W/timeit"
 exit 0

@@ -185,102 +185,6 @@ static uint64_t read_value(const volatile void *ptr, size_t size)
 	return v;
 }
 
-/*
- * The delay window.  The kernel busy-waits; in user space a sleep is better:
- * the racing thread may need this CPU to run at all (fewer CPUs than threads,
- * a loaded CI machine), and a sleep gives it the CPU.
- */
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * The delay budget (max_delay_pct): a thread in a tight loop reaches a
- * sampled watchpoint every few microseconds of work, and an 80 µs window
- * each time made it run tens of times slower (in a critical section, every
- * thread waiting for the lock too).  The windows of ordinary sampling are
- * capped at a share of the thread's running time, and all threads' windows
- * together at the same share of the process's: threads that take turns in
- * one critical section each stay under their own share while the others
- * wait for them, so that, per thread only, four of them spent 40 % of the
- * time in delays.  A sparse program (a test that touches shared data now
- * and then) stays under both and is watched as before.
- */
-static uint64_t process_born_ns, process_delayed_ns;
-static uint64_t longest_window_ns;	/* for kcsan_delay_summary */
-
-static int over_delay_budget(struct kcsan_ctx *ctx)
-{
-	const uint64_t pct = (uint64_t)kcsan_opts.max_delay_pct;
-	uint64_t now, born, expected = 0;
-
-	if (!pct || !kcsan_opts.udelay)
-		return 0;
-	now = now_ns();
-	if (!ctx->born_ns)
-		ctx->born_ns = now;
-	if (!__atomic_compare_exchange_n(&process_born_ns, &expected, now, 0,
-					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		born = expected;
-	else
-		born = now;
-	return ctx->delayed_ns * 100 > pct * (now - ctx->born_ns) ||
-	       __atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED) * 100 > pct * (now - born);
-}
-
-/*
- * verbose=1, at exit: the sampled watchpoints' delay windows against the
- * budget, and the longest window.  A window is allowed when the budget is
- * not yet spent, so the total can pass it by at most one window per
- * thread: tests check that bound (a loaded machine oversleeps, and the
- * longest window says by how much).
- */
-void kcsan_delay_summary(void)
-{
-	const uint64_t born = __atomic_load_n(&process_born_ns, __ATOMIC_RELAXED);
-
-	if (!kcsan_opts.verbose || !born)
-		return;
-	dprintf(kcsan_opts.log_fd,
-		"kcsan: sampled delays: %llu us in %llu us, budget %d%%, longest window %llu us\n",
-		(unsigned long long)(__atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED) / 1000),
-		(unsigned long long)((now_ns() - born) / 1000), kcsan_opts.max_delay_pct,
-		(unsigned long long)(__atomic_load_n(&longest_window_ns, __ATOMIC_RELAXED) / 1000 + 1));
-}
-
-static void delay_window(struct kcsan_ctx *ctx, int budgeted)
-{
-	unsigned long us = kcsan_opts.udelay;
-	struct timespec ts;
-
-	if (kcsan_opts.udelay_rand && us > 1)
-		us -= kcsan_rand(ctx) % (us / 2);
-	if (!us) {
-		sched_yield();
-		return;
-	}
-	ts.tv_sec = (time_t)(us / 1000000);
-	ts.tv_nsec = (long)(us % 1000000) * 1000;
-	if (kcsan_opts.max_delay_pct && budgeted) {
-		uint64_t t0 = now_ns(), spent;
-
-		nanosleep(&ts, NULL);
-		spent = now_ns() - t0;
-		ctx->delayed_ns += spent;
-		__atomic_fetch_add(&process_delayed_ns, spent, __ATOMIC_RELAXED);
-		for (uint64_t l = __atomic_load_n(&longest_window_ns, __ATOMIC_RELAXED); spent > l;)
-			if (__atomic_compare_exchange_n(&longest_window_ns, &l, spent, 1,
-							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-				break;
-	} else {
-		nanosleep(&ts, NULL);
-	}
-}
-
 /* Plain accesses (and assertions) are sampled; marked ones never watched.
  * 2: a focused access (focus.c), watched outside the ordinary sampling. */
 static inline int should_watch(struct kcsan_ctx *ctx, int type, int is_reorder)
@@ -344,7 +248,7 @@ static int wait_other_info(int slot, uint64_t enc)
 
 static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			     size_t size, int type, uintptr_t ip, int is_reorder,
-			     uintptr_t to_ip, int focused)
+			     uintptr_t to_ip, enum kcsan_window kind, int focused)
 {
 	const int is_write = (type & KCSAN_ACCESS_WRITE) != 0;
 	const int is_assert = (type & KCSAN_ACCESS_ASSERT) != 0;
@@ -367,7 +271,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	 */
 	handlers = ctx->handlers;
 	old = is_reorder ? 0 : read_value(ptr, size);
-	delay_window(ctx, !focused);     /* (focus has a pace of its own) */
+	kcsan_delay_window(ctx, kind);
 	new_ = is_reorder ? 0 : read_value(ptr, size);
 	/* A signal handler of this thread ran during the window: it may have
 	 * changed the value itself (its accesses are not checked while we are
@@ -508,12 +412,22 @@ again:
 	 * watched whatever the sampling says (weakmem.c). */
 	if ((watch = should_watch(ctx, type, is_reorder)) ||
 	    (is_reorder && kcsan_reorder_force_watch(ctx) && (watch = 3))) {
-		/* (3: the forced re-check after a publication) */
-		if (watch != 1 || !over_delay_budget(ctx)) {
-			setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip, watch == 2);
+		/* 1: sampled, 2: focused (the access, or the delayed one
+		 * after its paired marked access), 3: the forced re-check
+		 * after a publication.  Each window is within the budget
+		 * (delay.c), which ranks the re-checks first. */
+		const enum kcsan_window kind = watch == 1 ? KCSAN_WINDOW_SAMPLED :
+			is_reorder ? KCSAN_WINDOW_RECHECK : KCSAN_WINDOW_FOCUSED;
+
+		if (kcsan_delay_allowed(ctx, kind)) {
+			setup_watchpoint(ctx, ptr, size, type, ip, is_reorder, to_ip,
+					 kind, watch == 2);
 			goto out;
 		}
-		kcsan_reset_skip(ctx);      /* over budget: sampled again later */
+		/* Over budget: sampled again later; a focused site waits for
+		 * its next pace, a re-check is not forced again. */
+		if (kind == KCSAN_WINDOW_SAMPLED)
+			kcsan_reset_skip(ctx);
 	}
 	/*
 	 * Simulated reordering: the delayed access is checked again along

@@ -96,7 +96,6 @@ void kcsan_focus_summary(void);		/* verbose=1, at exit */
 struct kcsan_focus_code {
 	uintptr_t base, span;
 	uint32_t *chunk;
-	int barriers;		/* the static pass found barriers to apply */
 };
 extern struct kcsan_focus_code kcsan_focus_code;
 
@@ -115,7 +114,7 @@ static inline int kcsan_focus_wants(struct kcsan_ctx *ctx, uintptr_t ip, int typ
 	const uintptr_t pc = ip - 1, off = pc - kcsan_focus_code.base;
 	uint32_t e;
 
-	if (ctx->focus_state || (ctx->reorder.size && kcsan_focus_code.barriers))
+	if (ctx->focus_state || (ctx->reorder.size && ctx->reorder.static_barriers))
 		return 1;
 	if (off >= kcsan_focus_code.span || !(e = kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK]))
 		return 0;
@@ -128,7 +127,7 @@ static inline int kcsan_focus_idle(const struct kcsan_ctx *ctx, uintptr_t ip)
 {
 	const uintptr_t off = ip - 1 - kcsan_focus_code.base;
 
-	return !ctx->focus_state && !(ctx->reorder.size && kcsan_focus_code.barriers) &&
+	return !ctx->focus_state && !(ctx->reorder.size && ctx->reorder.static_barriers) &&
 	       (off >= kcsan_focus_code.span || !kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK]);
 }
 
@@ -136,5 +135,9 @@ unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip);
 void kcsan_focus_after(struct kcsan_ctx *ctx, unsigned int flags, int type);
 int kcsan_focus_take(struct kcsan_ctx *ctx, int is_reorder);
 void kcsan_focus_barriers(struct kcsan_ctx *ctx, uintptr_t ip);
+/* 1 when the function of the access at return address ip may hold a static
+ * barrier: a delayed access made elsewhere never meets one, and the
+ * accesses after it stay on the fast path. */
+int kcsan_focus_has_barrier(uintptr_t ip);
 
 #endif /* KCSAN_FOCUS_H */

@@ -93,6 +93,9 @@ struct kcsan_reorder {
 	int publish;
 	uintptr_t publish_ip;	/* that marked write */
 	int focus_rechecked;	/* focus.c armed its watched re-check */
+	/* focus.c: the function that made it has a static barrier, which
+	 * the accesses after it must look for (kcsan_focus_barriers). */
+	int static_barriers;
 	unsigned long epoch;	/* kcsan_mb_epoch when it was delayed */
 };
 
@@ -163,10 +166,22 @@ static inline struct kcsan_ctx *kcsan_get_ctx(void)
 uint64_t kcsan_rand(struct kcsan_ctx *ctx);
 void kcsan_reset_skip(struct kcsan_ctx *ctx);
 
-/* core.c: the slow path of the check every instrumented access makes
- * (kcsan_check in fastpath.h is the fast one); verbose=1's account of the
- * delay budget at exit. */
+/* delay.c: the watchpoints' delay windows and their budget
+ * (max_delay_pct), by what chose the watched access; verbose=1's account
+ * of them at exit. */
+enum kcsan_window {
+	KCSAN_WINDOW_SAMPLED,	/* ordinary sampling (skip_watch) */
+	KCSAN_WINDOW_FOCUSED,	/* focus: a candidate's burst or pace */
+	KCSAN_WINDOW_RECHECK,	/* a delayed access re-checked after a publication
+				 * (or focus's after its paired marked access) */
+	KCSAN_WINDOW_KINDS
+};
+int kcsan_delay_allowed(struct kcsan_ctx *ctx, enum kcsan_window kind);
+void kcsan_delay_window(struct kcsan_ctx *ctx, enum kcsan_window kind);
 void kcsan_delay_summary(void);
+
+/* core.c: the slow path of the check every instrumented access makes
+ * (kcsan_check in fastpath.h is the fast one). */
 void kcsan_check_access(const volatile void *ptr, size_t size, int type,
 			uintptr_t ip);
 void __kcsan_check_access_ctx(struct kcsan_ctx *ctx, const volatile void *ptr,

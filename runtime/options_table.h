@@ -51,7 +51,7 @@
 	X(focus_pace, LONG, 2000, \
 	  "then about one watchpoint per this many microseconds") \
 	X(max_delay_pct, INT, 10, \
-	  "sampled watch windows take at most this % of the time (0: no cap)") \
+	  "watch windows (sampled, focused, re-checks) take at most this % of the time (0: no cap)") \
 	X(handle_segv, INT, 1, \
 	  "say so on stderr when SIGSEGV/SIGBUS kills the program (0: signals untouched)") \
 	X(db_wait, LONG, 600, \

@@ -46,6 +46,7 @@ void kcsan_set_reorder(struct kcsan_ctx *ctx, const volatile void *ptr,
 	ra->depth = ctx->depth;
 	ra->publish = KCSAN_PUBLISH_NONE;
 	ra->focus_rechecked = 0;
+	ra->static_barriers = kcsan_focus_active && kcsan_focus_has_barrier(ip);
 	ra->epoch = __atomic_load_n(&kcsan_mb_epoch, __ATOMIC_ACQUIRE);
 	/* size last: it is the "valid" flag, read last by the re-check. */
 	__asm__ __volatile__("" ::: "memory");

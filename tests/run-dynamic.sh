@@ -13,6 +13,7 @@ run_suite "c++: kcsan-scan c++ with clang++ and g++, C objects, racy twin" sh te
 run_suite "runtime robustness: crashes, fork stress, a locked database" sh tests/e2e/runtime-robust.sh
 run_suite "focus: candidates loaded and mapped, static barriers, focus off" sh tests/e2e/focus.sh
 run_suite "runtime options: one table, parsed, in --help and the manual" sh tests/e2e/runtime-options.sh
+run_suite "delay budget: every window counted, read-heavy load with focus" sh tests/dynamic/budget.sh
 for c in clang gcc; do
 	run_suite "dynamic corpus subset ($c): buggy found, correct never reported" \
 		python3 tests/dynamic/score-dynamic.py --cc $c --timeout 30 --fp-runs 3 \

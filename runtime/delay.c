@@ -1,0 +1,165 @@
+/*
+ * delay.c — the watchpoints' delay windows and their budget
+ * (max_delay_pct).
+ *
+ * A watchpoint costs its thread a delay window (udelay).  The kernel
+ * busy-waits; in user space a sleep is better: the racing thread may need
+ * this CPU to run at all (fewer CPUs than threads, a loaded CI machine),
+ * and a sleep gives it the CPU.  A
+ * thread in a tight loop reaches a sampled watchpoint every few
+ * microseconds of work, and an 80 µs window each time made it run tens of
+ * times slower (in a critical section, every thread waiting for the lock
+ * too).  So the windows are capped at a share of the thread's running time,
+ * and all threads' windows together at the same share of the process's:
+ * threads that take turns in one critical section each stay under their
+ * own share while the others wait for them (per thread only, four of them
+ * spent 40 % of the time in delays).
+ *
+ * Every window counts and every window is capped, whatever chose the
+ * access: ordinary sampling, focus (a candidate's burst or its pace,
+ * focus.c), or the watched re-check of a delayed access after a
+ * publication (weakmem.c).  Focus's windows and the forced re-checks were
+ * once left out of both, as "paced on their own": but pacing is per site,
+ * and a read-heavy program runs dozens of focused sites at once -- liburcu's
+ * test_urcu spent 80 % of its time in windows against a 10 % budget, and a
+ * program with 32 hot candidates 170 %.
+ *
+ * The kinds are ranked: ordinary sampling may only spend the budget down
+ * to its last half, focus down to its last quarter, and the re-checks all
+ * of it.  A re-check after a publication is what finds a "reordered" race,
+ * and it only follows a watch of the same access: with one budget for all,
+ * a tight loop's sampling spent it all and the re-check it had made due was
+ * refused (the seeds' buggy twins went unreported).  For the same reason
+ * a re-check is held to the process's budget only: a thread that has just
+ * started has spent its own share in its first window (the article's T1,
+ * a thread per round, made its store and its flag and was gone), and the
+ * re-checks of a thread are never more than its other windows.  Focus in turn comes
+ * before the sampling of the rest.  A sparse program (a test that touches
+ * shared data now and then) stays under all three and is watched as before.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "kcsan_rt.h"
+
+/*
+ * Every thread, and the process, may spend this much in windows beyond
+ * the budget's share of its time (the kinds' quarters of it, as for the
+ * share): a short test -- a few milliseconds, the bundled examples -- is
+ * all burst, and a share of its length allowed one window before the
+ * program was over (examples/atomic-lock: 1 of 64 watched).  A long
+ * program does not notice 20 ms.
+ */
+#define KCSAN_DELAY_ALLOWANCE_NS	((uint64_t)20000000)
+
+static uint64_t process_born_ns, process_delayed_ns;
+static uint64_t longest_window_ns;
+/* verbose=1: windows taken and refused (over budget), by kind. */
+static unsigned long windows[KCSAN_WINDOW_KINDS], refused[KCSAN_WINDOW_KINDS];
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Has the process, or (if per_thread) the thread, spent its share
+ * (quarters / 4 of max_delay_pct) of the time since it was first seen in
+ * windows? */
+static int over(struct kcsan_ctx *ctx, uint64_t quarters, int per_thread)
+{
+	const uint64_t pct = (uint64_t)kcsan_opts.max_delay_pct;
+	uint64_t now, born, expected = 0;
+
+	if (!pct || !kcsan_opts.udelay)
+		return 0;
+	now = now_ns();
+	if (!ctx->born_ns)
+		ctx->born_ns = now;
+	if (!__atomic_compare_exchange_n(&process_born_ns, &expected, now, 0,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		born = expected;
+	else
+		born = now;
+	return (per_thread && ctx->delayed_ns * 400 >
+		pct * quarters * (now - ctx->born_ns) + KCSAN_DELAY_ALLOWANCE_NS * 100 * quarters) ||
+	       __atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED) * 400 >
+	       pct * quarters * (now - born) + KCSAN_DELAY_ALLOWANCE_NS * 100 * quarters;
+}
+
+int kcsan_delay_allowed(struct kcsan_ctx *ctx, enum kcsan_window kind)
+{
+	static const uint64_t quarters[KCSAN_WINDOW_KINDS] = {
+		[KCSAN_WINDOW_SAMPLED] = 2,
+		[KCSAN_WINDOW_FOCUSED] = 3,
+		[KCSAN_WINDOW_RECHECK] = 4,
+	};
+
+	if (!over(ctx, quarters[kind], kind != KCSAN_WINDOW_RECHECK))
+		return 1;
+	if (kcsan_opts.verbose)
+		__atomic_fetch_add(&refused[kind], 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void kcsan_delay_window(struct kcsan_ctx *ctx, enum kcsan_window kind)
+{
+	unsigned long us = kcsan_opts.udelay;
+	struct timespec ts;
+	uint64_t t0, spent;
+
+	if (kcsan_opts.verbose)
+		__atomic_fetch_add(&windows[kind], 1, __ATOMIC_RELAXED);
+	if (kcsan_opts.udelay_rand && us > 1)
+		us -= kcsan_rand(ctx) % (us / 2);
+	if (!us) {
+		sched_yield();
+		return;
+	}
+	ts.tv_sec = (time_t)(us / 1000000);
+	ts.tv_nsec = (long)(us % 1000000) * 1000;
+	/* The time actually spent: a loaded machine oversleeps, and what
+	 * the program loses is what the budget is about. */
+	t0 = now_ns();
+	nanosleep(&ts, NULL);
+	spent = now_ns() - t0;
+	ctx->delayed_ns += spent;
+	__atomic_fetch_add(&process_delayed_ns, spent, __ATOMIC_RELAXED);
+	for (uint64_t l = __atomic_load_n(&longest_window_ns, __ATOMIC_RELAXED); spent > l;)
+		if (__atomic_compare_exchange_n(&longest_window_ns, &l, spent, 1,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			break;
+}
+
+/*
+ * verbose=1, at exit: all delay windows against the budget, the longest
+ * window, and how many windows of each kind were taken and refused.  A
+ * window is allowed when the budget is not yet spent, so the total can
+ * pass it by at most one window per thread: tests check that bound (a
+ * loaded machine oversleeps, and the longest window says by how much).
+ */
+void kcsan_delay_summary(void)
+{
+	const uint64_t born = __atomic_load_n(&process_born_ns, __ATOMIC_RELAXED);
+
+	if (!kcsan_opts.verbose || !born)
+		return;
+	dprintf(kcsan_opts.log_fd,
+		"kcsan: delays: %llu us in %llu us, budget %d%%, longest window %llu us\n",
+		(unsigned long long)(__atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED) / 1000),
+		(unsigned long long)((now_ns() - born) / 1000), kcsan_opts.max_delay_pct,
+		(unsigned long long)(__atomic_load_n(&longest_window_ns, __ATOMIC_RELAXED) / 1000 + 1));
+	dprintf(kcsan_opts.log_fd,
+		"kcsan: windows: %lu sampled, %lu focused, %lu re-checks; "
+		"over budget: %lu, %lu, %lu\n",
+		__atomic_load_n(&windows[KCSAN_WINDOW_SAMPLED], __ATOMIC_RELAXED),
+		__atomic_load_n(&windows[KCSAN_WINDOW_FOCUSED], __ATOMIC_RELAXED),
+		__atomic_load_n(&windows[KCSAN_WINDOW_RECHECK], __ATOMIC_RELAXED),
+		__atomic_load_n(&refused[KCSAN_WINDOW_SAMPLED], __ATOMIC_RELAXED),
+		__atomic_load_n(&refused[KCSAN_WINDOW_FOCUSED], __ATOMIC_RELAXED),
+		__atomic_load_n(&refused[KCSAN_WINDOW_RECHECK], __ATOMIC_RELAXED));
+}
