@@ -124,9 +124,13 @@ static void finish_run(const char *db_path, long long run_id, pid_t pid, int sta
 	}
 	sqlite3_finalize(st);
 	kdb_close(db);
+	/* Always one last line: after a long "run -- make check" a clean
+	 * result must say so, not look like a run that recorded nothing. */
 	if (seen || found)
 		fprintf(stderr, "kcsan-scan run: %lld %s seen (%lld new) recorded in %s (see 'kcsan-scan report')\n",
 			seen, seen == 1 ? "race" : "races", found, db_path);
+	else
+		fprintf(stderr, "kcsan-scan run: no race seen (the run is recorded in %s)\n", db_path);
 }
 
 /* Inserts the runs row; returns its id.  Dies (status 2) on failure. */
