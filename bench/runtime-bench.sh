@@ -138,25 +138,7 @@ done
 # runs (the four configurations of a program run one after the other, so
 # that they share the machine's load of the moment) and its median over
 # the rounds is printed; the times are the medians of the runs.
-awk -v built="$W/built" -v limit="$LIMIT" -v runs="$RUNS" '
-function median(s,   a, k, i, j, t) {
-	k = split(s, a, " ")
-	for (i = 2; i <= k; i++)		# insertion sort: a few values
-		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	return ((k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2)
-}
-function lowest(s,   a, k, i, m) {
-	k = split(s, a, " "); m = a[1]
-	for (i = 2; i <= k; i++) if (a[i] + 0 < m + 0) m = a[i]
-	return m
-}
-function highest(s,   a, k, i, m) {
-	k = split(s, a, " "); m = a[1]
-	for (i = 2; i <= k; i++) if (a[i] + 0 > m + 0) m = a[i]
-	return m
-}
+awk -v built="$W/built" -v limit="$LIMIT" -v runs="$RUNS" "$(cat bench/stats.awk)"'
 function mib(k) { return k / 1024 }
 function num(n) { return (n >= 1e6 ? sprintf("%gM", n / 1e6) : (n >= 1e3 ? sprintf("%gk", n / 1e3) : n)) }
 BEGIN {

@@ -145,25 +145,7 @@ done
 } >"$LOG"
 
 awk -v progs="$W/programs" -v runs="$RUNS" -v nodb_urcu="$([ -f "$W/urcu.nodb" ] && echo 1)" \
-    -v nodb_ck="$([ -f "$W/ck.nodb" ] && echo 1)" '
-function median(s,   a, k, i, j, t) {
-	k = split(s, a, " ")
-	for (i = 2; i <= k; i++)
-		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	return ((k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2)
-}
-function lowest(s,   a, k, i, m) {
-	k = split(s, a, " "); m = a[1]
-	for (i = 2; i <= k; i++) if (a[i] + 0 < m + 0) m = a[i]
-	return m
-}
-function highest(s,   a, k, i, m) {
-	k = split(s, a, " "); m = a[1]
-	for (i = 2; i <= k; i++) if (a[i] + 0 > m + 0) m = a[i]
-	return m
-}
+    -v nodb_ck="$([ -f "$W/ck.nodb" ] && echo 1)" "$(cat bench/stats.awk)"'
 # The cost of configuration c over configuration b in round r (> 1: slower).
 function cost(n, c, b, r) {
 	if (kind[n] == "ops")
