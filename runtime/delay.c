@@ -5,11 +5,10 @@
  * A watchpoint costs its thread a delay window (udelay).  The kernel
  * busy-waits; in user space a sleep is better: the racing thread may need
  * this CPU to run at all (fewer CPUs than threads, a loaded CI machine),
- * and a sleep gives it the CPU.  A
- * thread in a tight loop reaches a sampled watchpoint every few
- * microseconds of work, and an 80 µs window each time made it run tens of
- * times slower (in a critical section, every thread waiting for the lock
- * too).  So the windows are capped at a share of the thread's running time,
+ * and a sleep gives it the CPU.  A thread in a tight loop reaches a
+ * sampled watchpoint every few microseconds of work, and an 80 µs window
+ * each time made it run tens of times slower (in a critical section, every
+ * thread waiting for the lock too).  So the windows are capped at a share of the thread's running time,
  * and all threads' windows together at the same share of the process's:
  * threads that take turns in one critical section each stay under their
  * own share while the others wait for them (per thread only, four of them
@@ -67,6 +66,13 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Is DELAYED, spent in windows over ELAPSED, beyond QUARTERS / 4 of the
+ * budget PCT (with the allowance's share)? */
+static int beyond_share(uint64_t delayed, uint64_t elapsed, uint64_t pct, uint64_t quarters)
+{
+	return delayed * 400 > pct * quarters * elapsed + KCSAN_DELAY_ALLOWANCE_NS * 100 * quarters;
+}
+
 /* Has the process, or (if per_thread) the thread, spent its share
  * (quarters / 4 of max_delay_pct) of the time since it was first seen in
  * windows? */
@@ -85,10 +91,8 @@ static int over(struct kcsan_ctx *ctx, uint64_t quarters, int per_thread)
 		born = expected;
 	else
 		born = now;
-	return (per_thread && ctx->delayed_ns * 400 >
-		pct * quarters * (now - ctx->born_ns) + KCSAN_DELAY_ALLOWANCE_NS * 100 * quarters) ||
-	       __atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED) * 400 >
-	       pct * quarters * (now - born) + KCSAN_DELAY_ALLOWANCE_NS * 100 * quarters;
+	return (per_thread && beyond_share(ctx->delayed_ns, now - ctx->born_ns, pct, quarters)) ||
+	       beyond_share(__atomic_load_n(&process_delayed_ns, __ATOMIC_RELAXED), now - born, pct, quarters);
 }
 
 int kcsan_delay_allowed(struct kcsan_ctx *ctx, enum kcsan_window kind)

@@ -101,7 +101,6 @@ struct analysis *analyse(struct function *fns, int nfns)
 	free(p.keys);
 	free(p.key_fn);
 	free(p.called);
-	free(p.private_params);
 	free(p.private_args);
 	free(p.started);
 	free(p.creates);

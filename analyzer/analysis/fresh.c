@@ -41,8 +41,9 @@
 struct ctx {
 	struct function *fns;
 	const struct function *from;  /* the function whose event is read */
-	const struct event **by_index;   /* FROM's events by index */
-	int nevents;
+	const struct event **by_index;   /* FROM's events by index, made on
+					    the first "!kept" item (event_at) */
+	int nevents;                  /* entries in by_index, -1: not made */
 	const unsigned char *wrapper; /* per function: an allocator wrapper */
 	const unsigned *keeps;        /* per function, bit N: keeps parameter N */
 	resolve_fn resolve;
@@ -53,20 +54,32 @@ struct ctx {
 static void read_function(struct ctx *c, const struct function *fn)
 {
 	c->from = fn;
-	c->nevents = 0;
-	for (int b = 0; b < fn->nblocks; b++)
-		for (int i = 0; i < fn->blocks[b].nevents; i++)
-			if (fn->blocks[b].events[i].index >= c->nevents)
-				c->nevents = fn->blocks[b].events[i].index + 1;
-	free(c->by_index);
-	c->by_index = xcalloc((size_t)c->nevents + 1, sizeof *c->by_index);
-	for (int b = 0; b < fn->nblocks; b++)
-		for (int i = 0; i < fn->blocks[b].nevents; i++) {
-			const struct event *e = &fn->blocks[b].events[i];
+	c->nevents = -1;
+}
 
-			if (e->index >= 0)
-				c->by_index[e->index] = e;
-		}
+/* The event of index N of the function being read, or NULL.  The table is
+ * made once per function, and only for the few that hold "!kept" items. */
+static const struct event *event_at(struct ctx *c, int n)
+{
+	const struct function *fn = c->from;
+
+	if (c->nevents < 0) {
+		c->nevents = 0;
+		for (int b = 0; b < fn->nblocks; b++)
+			for (int i = 0; i < fn->blocks[b].nevents; i++)
+				if (fn->blocks[b].events[i].index >= c->nevents)
+					c->nevents = fn->blocks[b].events[i].index + 1;
+		free(c->by_index);
+		c->by_index = xcalloc((size_t)c->nevents + 1, sizeof *c->by_index);
+		for (int b = 0; b < fn->nblocks; b++)
+			for (int i = 0; i < fn->blocks[b].nevents; i++) {
+				const struct event *e = &fn->blocks[b].events[i];
+
+				if (e->index >= 0)
+					c->by_index[e->index] = e;
+			}
+	}
+	return n >= 0 && n < c->nevents ? c->by_index[n] : NULL;
 }
 
 /* Is the value that a call of KEY returned fresh memory? */
@@ -93,8 +106,8 @@ static int fresh_source(struct ctx *c, const struct dep_item *d, int depth)
 	case DEP_NEW_PARAM:
 		return d->n;
 	case DEP_KEPT:
-		if (depth >= MAX_KEPT_CHAIN || d->n < 0 || d->n >= c->nevents || d->via >= 32 ||
-		    !(call = c->by_index[d->n]) || call->kind != EV_CALL || !call->target ||
+		if (depth >= MAX_KEPT_CHAIN || d->via >= 32 ||
+		    !(call = event_at(c, d->n)) || call->kind != EV_CALL || !call->target ||
 		    (callee = c->resolve(c->rctx, call->target, c->from)) < 0 ||
 		    !(c->keeps[callee] >> d->via & 1u))
 			return SOURCE_NONE;
@@ -143,10 +156,11 @@ static unsigned kept_params(struct ctx *c, const struct function *fn)
 	unsigned bits = 0;
 
 	read_function(c, fn);
-	for (int i = 0; i < c->nevents; i++) {
-		const struct event *e = c->by_index[i];
+	/* (the front end puts the "?kept" event in the exit block) */
+	for (int i = 0; fn->exit >= 0 && fn->exit < fn->nblocks && i < fn->blocks[fn->exit].nevents; i++) {
+		const struct event *e = &fn->blocks[fn->exit].events[i];
 
-		if (!e || e->kind != EV_LOCAL || !e->defines || strcmp(e->defines, "?kept") != 0)
+		if (e->kind != EV_LOCAL || !e->defines || strcmp(e->defines, "?kept") != 0)
 			continue;
 		for (int k = 0; k < e->deps.n; k++) {
 			const struct dep_item *d = &e->deps.v[k];

@@ -168,8 +168,6 @@ struct program {
 	int next_gid;
 	struct { int oid; const char *function; } *fnptrs;   /* stores of &function */
 	int nfnptrs, fnptrcap;
-	unsigned *private_params;     /* per function, bit N: parameter N only
-					 receives thread-private memory (privparams.c) */
 	unsigned *private_args;       /* per call event gid, bit N: argument N
 					 is thread-private memory (privparams.c) */
 	int nprivate_args;

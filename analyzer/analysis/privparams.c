@@ -60,8 +60,10 @@ static unsigned char *address_taken(struct program *p)
 }
 
 /* Does CALL, made by function CALLER, pass for argument N memory private
- * to the calling thread, given the private parameters found so far? */
-static int passes_private(const struct program *p, int caller, const struct event *call, int n)
+ * to the calling thread, given the private parameters found so far (PRIV,
+ * per function, bit M: parameter M)? */
+static int passes_private(const struct program *p, const unsigned *priv, int caller,
+			  const struct event *call, int n)
 {
 	const struct object_ref *ref;
 	const char *arg = call_argument(call, n, &ref);
@@ -76,7 +78,7 @@ static int passes_private(const struct program *p, int caller, const struct even
 		if (d->role == DEP_ARGUMENT && d->arg == n && d->kind == DEP_NULL)
 			return 1;
 		if (d->role == DEP_ARGUMENT && d->arg == n && d->kind == DEP_PARAM && d->n < 32 &&
-		    (p->private_params[caller] >> d->n & 1u) && strcmp(d->name, p->fns[caller].link_key) == 0)
+		    (priv[caller] >> d->n & 1u) && strcmp(d->name, p->fns[caller].link_key) == 0)
 			return 1;
 	}
 	return 0;
@@ -85,12 +87,12 @@ static int passes_private(const struct program *p, int caller, const struct even
 void find_private_params(struct program *p)
 {
 	unsigned char *taken = address_taken(p);
+	unsigned *priv = xcalloc((size_t)p->nfns + 1, sizeof *priv);
 	int changed = 1;
 
-	p->private_params = xcalloc((size_t)p->nfns + 1, sizeof *p->private_params);
 	for (int fi = 0; fi < p->nfns; fi++)
 		if (p->called[fi] && !taken[fi])
-			p->private_params[fi] = ~0u;
+			priv[fi] = ~0u;
 	/* Bits are only cleared: at most 32 rounds per function. */
 	while (changed) {
 		changed = 0;
@@ -103,9 +105,9 @@ void find_private_params(struct program *p)
 
 					if (e->kind != EV_CALL || !(s = callee_of(p, e, &p->fns[fi])))
 						continue;
-					callee = &p->private_params[s - p->sums];
+					callee = &priv[s - p->sums];
 					for (int n = 0; n < 32 && *callee; n++)
-						if ((*callee >> n & 1u) && !passes_private(p, fi, e, n)) {
+						if ((*callee >> n & 1u) && !passes_private(p, priv, fi, e, n)) {
 							*callee &= ~(1u << n);
 							changed = 1;
 						}
@@ -121,9 +123,10 @@ void find_private_params(struct program *p)
 				const struct event *e = &p->fns[fi].blocks[b].events[i];
 
 				for (int n = 0; e->kind == EV_CALL && n < e->argv.n && n < 32; n++)
-					if (e->gid >= 0 && e->gid < p->nprivate_args && passes_private(p, fi, e, n))
+					if (e->gid >= 0 && e->gid < p->nprivate_args && passes_private(p, priv, fi, e, n))
 						p->private_args[e->gid] |= 1u << n;
 			}
+	free(priv);
 }
 
 int private_argument(const struct program *p, const struct event *call, int n)

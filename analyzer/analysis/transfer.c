@@ -507,24 +507,24 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 				kill_reads(s);
 			else if (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL)
 				kill_reads_of(s, e);
+			/* A read of memory no other thread can reach yet guards
+			 * nothing: no other thread's write can be behind it. */
+			if (is_new(e))
+				break;
 			/* The read half of a release RMW (clear_bit_unlock,
 			 * xchg_release) is relaxed, but it releases a lock rather
 			 * than guarding what follows: only relaxed reads count. */
-			/* (A read of memory no other thread can reach yet guards
-			 * nothing: no other thread's write can be behind it.) */
-			if ((e->ord == ORD_RELAXED || e->ord == ORD_NONE || e->ord == ORD_CONSUME) && !is_new(e))
+			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE || e->ord == ORD_CONSUME)
 				es_add(&s->pend_reads, e);
-			if (c->p->emit && !quiet(s) && e->ord != ORD_CONSUME && !is_new(e))
+			if (c->p->emit && !quiet(s) && e->ord != ORD_CONSUME)
 				for (int i = 0; i < s->seen_plain.n; i++)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
 					    !is_new(s->seen_plain.v[i]))
 						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
 							 s->seen_plain.v[i], e, NULL, c->fn, 0, 0);
-			if (!is_new(e)) {
-				es_add(&s->seen_reads, e);
-				if (me)
-					es_add(&me->all_reads, e);
-			}
+			es_add(&s->seen_reads, e);
+			if (me)
+				es_add(&me->all_reads, e);
 		}
 		break;
 	case EV_BARRIER:

@@ -1,30 +1,48 @@
+# mk.py KS TAG: the samples of the first review of 2026-12-04, drawn from
+# the scans /tmp/cf-TAG-{urcu,ck,pb}.db into /tmp/review/ (a sheet per
+# tree).  draw() and write_entry() also serve ../review-2026-12-04b/mk2.py.
 import json,random,subprocess,sys
-KS=sys.argv[1]; TAG=sys.argv[2]
 roots={'urcu':'/tmp/urcu/','ck':'/tmp/ck/','pb':'/tmp/perfbook/CodeSamples/'}
-for t,root in roots.items():
+
+def report(KS,TAG,t,path):
+    """The report of tree T's scan as JSON, kept at PATH; its findings."""
     out=subprocess.run([KS,'report','--db','/tmp/cf-%s-%s.db'%(TAG,t),'--format','json'],capture_output=True,text=True).stdout
-    open('/tmp/review/%s.json'%t,'w').write(out)
-    F=json.loads(out)['findings']
+    open(path,'w').write(out)
+    return json.loads(out)['findings']
+
+def draw(F,seed_rnd,seed_med):
+    """The first page (20), 30 at random from the rest, every other high
+    finding and 10 other medium ones, as indexes into F."""
     top=list(range(min(20,len(F))))
     rest=list(range(20,len(F)))
-    rnd=sorted(random.Random(20261204).sample(rest,min(30,len(rest))))
+    rnd=sorted(random.Random(seed_rnd).sample(rest,min(30,len(rest))))
     have=set(top)|set(rnd)
     hi=[i for i in range(len(F)) if F[i]['confidence']=='high' and i not in have]
     med=[i for i in range(len(F)) if F[i]['confidence']=='medium' and i not in have]
-    med=sorted(random.Random(20261205).sample(med,min(10,len(med))))
-    with open('/tmp/review/%s-sheet.txt'%t,'w') as w:
-        w.write('# %s: %d findings; first page = report order 0..19; RND = seed 20261204, 30 of the rest; HIGH = every other high; MED = seed 20261205, 10 other medium\n'%(t,len(F)))
-        for tag,idx in (('TOP',top),('RND',rnd),('HIGH',hi),('MED',med)):
-            for i in idx:
-                f=F[i]
-                w.write('\n=== %s #%d id=%s confidence=%s kind=%s\n'%(tag,i,f['id'],f['confidence'],f['kind']))
-                w.write('message: %s\n'%f['message'])
-                for l in f['locations']:
-                    w.write('  %-14s %s:%s:%s in %s (%s%s)\n'%(l['role'],l['file'].replace(root,''),l['line'],l['column'],l['function'],'marked ' if l['marked'] else 'plain ',l['access']))
-                for c in f['counterparts']:
-                    w.write('  also %s flag=%s: %s\n'%(c['kind'],c['flag'],c['message']))
-                    for l in c['locations']:
-                        w.write('      %-14s %s:%s in %s\n'%(l['role'],l['file'].replace(root,''),l['line'],l['function']))
-                w.write('  evidence: %s\n'%('; '.join(f['confidence_evidence'])))
+    med=sorted(random.Random(seed_med).sample(med,min(10,len(med))))
+    return top,rnd,hi,med
+
+def write_entry(w,tag,i,f,root):
+    """Finding F (report order I, sample TAG) as a sheet entry."""
+    w.write('\n=== %s #%d id=%s confidence=%s kind=%s\n'%(tag,i,f['id'],f['confidence'],f['kind']))
+    w.write('message: %s\n'%f['message'])
+    for l in f['locations']:
+        w.write('  %-14s %s:%s:%s in %s (%s%s)\n'%(l['role'],l['file'].replace(root,''),l['line'],l['column'],l['function'],'marked ' if l['marked'] else 'plain ',l['access']))
+    for c in f['counterparts']:
+        w.write('  also %s flag=%s: %s\n'%(c['kind'],c['flag'],c['message']))
+        for l in c['locations']:
+            w.write('      %-14s %s:%s in %s\n'%(l['role'],l['file'].replace(root,''),l['line'],l['function']))
+    w.write('  evidence: %s\n'%('; '.join(f['confidence_evidence'])))
+
+if __name__=='__main__':
     from collections import Counter
-    print(t,len(F),Counter(f['confidence'] for f in F),'top:',Counter(F[i]['confidence'] for i in top),'rnd:',Counter(F[i]['confidence'] for i in rnd),'extra high',len(hi),'extra med',len(med))
+    KS=sys.argv[1]; TAG=sys.argv[2]
+    for t,root in roots.items():
+        F=report(KS,TAG,t,'/tmp/review/%s.json'%t)
+        top,rnd,hi,med=draw(F,20261204,20261205)
+        with open('/tmp/review/%s-sheet.txt'%t,'w') as w:
+            w.write('# %s: %d findings; first page = report order 0..19; RND = seed 20261204, 30 of the rest; HIGH = every other high; MED = seed 20261205, 10 other medium\n'%(t,len(F)))
+            for tag,idx in (('TOP',top),('RND',rnd),('HIGH',hi),('MED',med)):
+                for i in idx:
+                    write_entry(w,tag,i,F[i],root)
+        print(t,len(F),Counter(f['confidence'] for f in F),'top:',Counter(F[i]['confidence'] for i in top),'rnd:',Counter(F[i]['confidence'] for i in rnd),'extra high',len(hi),'extra med',len(med))
