@@ -30,6 +30,28 @@ static int counting_rmw(const struct event *e)
 	return 0;
 }
 
+/* Is E a marked store of the constant 0 (atomic_set(&n, 0), WRITE_ONCE(n,
+ * 0))?  A count starts again from zero between rounds (a barrier's arrival
+ * counter, a tally of initialisations): the zero is the count's start, not
+ * a value a reader waits for, so a counter that is reset stays a counter.
+ * The stored value is the primitive's second argument, as every store
+ * primitive of the vocabulary spells it (object first, value second). */
+static int stores_zero(const struct event *e)
+{
+	const char *v = e->argv.n >= 2 ? e->argv.v[1] : NULL;
+
+	if (e->access != ACC_WRITE || !v)
+		return 0;
+	while (*v == ' ' || *v == '(')
+		v++;
+	if (*v++ != '0')
+		return 0;
+	v += strspn(v, "uUlL");
+	while (*v == ' ' || *v == ')')
+		v++;
+	return *v == '\0';
+}
+
 static int releases(enum ord o)
 {
 	return o == ORD_RELEASE || o == ORD_ACQ_REL || o == ORD_FULL;
@@ -63,8 +85,10 @@ void build_tallies(struct analysis *a)
 					t->ordered_writes++;
 				if (e->access != ACC_WRITE && acquires(e->ord))
 					t->ordered_reads++;
-				if (e->access == ACC_WRITE)
+				if (e->access == ACC_WRITE) {
 					t->stores++;
+					t->resets += stores_zero(e);
+				}
 				else if (e->access == ACC_RMW && counting_rmw(e))
 					t->counting_rmws++;
 				else if (e->access == ACC_RMW)

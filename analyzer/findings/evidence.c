@@ -20,6 +20,8 @@ enum confidence confidence_of(unsigned f)
 	int depends = (f & (FACT_TESTED | FACT_POINTER)) != 0, threads = (f & FACT_THREADS) != 0;
 	int ordered = (f & FACT_FLAG_ORDERED) != 0;
 
+	if (f & FACT_POLLED)
+		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
 	if (f & FACT_COUNTER)
 		return CONFIDENCE_LOW;
 	if (f & FACT_LOCKSET) {
@@ -137,11 +139,17 @@ static int is_variable(const struct event *e)
 	return 1;
 }
 
+int is_named_variable(const struct event *e)
+{
+	return is_variable(e);
+}
+
 int is_counter(const struct analysis *a, int oid)
 {
 	const struct object_tally *t = analysis_tally(a, oid);
 
-	return t->counting_rmws && !t->stores && !t->other_rmws && !t->ordered_writes && !t->ordered_reads;
+	return t->counting_rmws && t->stores == t->resets && !t->other_rmws && !t->ordered_writes &&
+	       !t->ordered_reads;
 }
 
 int takes_a_ticket(const struct analysis *a, const struct event *e)
@@ -208,6 +216,8 @@ static const struct {
 	{ FACT_TIED_READER, "the reader accesses '%s' and '%s' together: one instance, or named variables",
 	  FLAG_NAME, DATA_NAME },
 	{ FACT_TESTED, "the reader tests '%s' before the access", FLAG_NAME, NO_NAME },
+	{ FACT_POLLED, "a loop waits on a plain read of '%s' that another thread writes: a flag itself, which the compiler may read once",
+	  DATA_NAME, NO_NAME },
 	{ FACT_POINTER, "'%s' is reached through the pointer read from '%s'", DATA_NAME, FLAG_NAME },
 	{ FACT_SAME_STRUCT, "'%s' and '%s' are fields of one struct", DATA_NAME, FLAG_NAME },
 	{ FACT_VARIABLES, "'%s' and '%s' are both variables, not fields", DATA_NAME, FLAG_NAME },

@@ -36,8 +36,8 @@ enum evidence_fact {
 	/* The data is written holding a lock at two or more sites. */
 	FACT_LOCKED_WRITES = 1u << 6,
 	/* Against: the flag is a counter.  Every marked update of it is an
-	 * arithmetic RMW (an id, an index, a statistic) and nothing in the tree
-	 * orders it: two increments are different RMWs, and making them
+	 * arithmetic RMW (an id, an index, a statistic) or a reset to 0, and
+	 * nothing in the tree orders it: two increments are different RMWs, and making them
 	 * release and acquire would order nothing between the two threads. */
 	FACT_COUNTER       = 1u << 7,
 	/* Not evidence but the rule: a lockset race (inconsistent locking),
@@ -51,6 +51,11 @@ enum evidence_fact {
 	 * (or the data reached through the value the flag read). */
 	FACT_TIED_WRITER   = 1u << 10,
 	FACT_TIED_READER   = 1u << 11,
+	/* Not evidence but the rule: a plain flag, read plainly in a loop's
+	 * condition (a wait) while another thread writes it.  The object is
+	 * a flag itself: its pairings as data published by some other flag
+	 * come after this one. */
+	FACT_POLLED        = 1u << 12,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };
@@ -69,21 +74,28 @@ const char *confidence_name(enum confidence c);
  *           or the data reached through it), and either threads of the
  *           tree that run together or a flag the tree orders elsewhere;
  *           a lockset race between threads that run together on data
- *           written under a lock at two or more sites;
+ *           written under a lock at two or more sites; a named variable
+ *           polled plainly by one of threads that run together and
+ *           written by another;
  *   medium  tied on one side; a lockset race between threads that run
- *           together;
+ *           together; a polled field (one object for every instance of
+ *           its struct) between threads that run together;
  *   low     the rest: the shape alone (the data merely beside the flag
  *           in a struct type shared by every instance is no tie), or a
  *           counter taken for a flag.
  * A finding observed at run time is high whatever these say (report). */
 enum confidence confidence_of(unsigned facts);
 
+/* Is E's object one named variable (a global or static, not a field and
+ * not an element picked by an index)? */
+int is_named_variable(const struct event *e);
+
 /* How much evidence FACTS hold: the order of findings inside one level
  * (more first). */
 int evidence_strength(unsigned facts);
 
-/* Is object OID a counter: every marked update of it an arithmetic RMW,
- * and none of its accesses ordered (FACT_COUNTER)? */
+/* Is object OID a counter: every marked update of it an arithmetic RMW or
+ * a reset to 0, and none of its accesses ordered (FACT_COUNTER)? */
 int is_counter(const struct analysis *a, int oid);
 
 /* Does reading flag access E (the reader's side of a pairing) take an id

@@ -789,6 +789,78 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 	free(locked_writes);
 }
 
+/* Does F write object OID itself (a plain write that F's own body or a
+ * callee of it makes)?  Then a loop of F on the object counts its own
+ * changes (while (n) n--): no wait for another thread. */
+static int writes_itself(const struct analysis *a, const struct function *f, const char *func, int oid)
+{
+	int n;
+	const struct lock_record *records = analysis_records(a, &n);
+
+	for (int k = analysis_first(a, PLAIN_RECORDS_OF_OBJECT, oid); k >= 0; k = analysis_next(a, PLAIN_RECORDS_OF_OBJECT, k))
+		if (records[k].e->access != ACC_READ &&
+		    (records[k].fn == f || (records[k].e->func && strcmp(records[k].e->func, func) == 0)))
+			return 1;
+	return 0;
+}
+
+/* A plain flag: a plain read that a loop waits on (event.polled: while
+ * (goflag == GOFLAG_INIT), while (!stop)) in threads that run while
+ * another writes the object plainly, no lock keeping them apart.  Nothing
+ * makes the loop see the write: the compiler may load the flag once and
+ * spin for ever, or tear and fuse the accesses; the pair is a data race
+ * under C11 and the LKMM whatever flag orders the code around it, and
+ * the fix is to mark both (READ_ONCE, WRITE_ONCE), not a barrier.
+ * Reported at the read and at each plain write it meets. */
+static void polled_flag_findings(struct writer *w, const struct analysis *a)
+{
+	int nrecords;
+	const struct lock_record *records = analysis_records(a, &nrecords);
+	char *write_done = xcalloc(nrecords + 1, 1);
+
+	for (int i = 0; i < nrecords; i++) {
+		const struct lock_record *rd = &records[i];
+		const char *func;
+		int reported = 0;
+
+		if (!rd->complete || rd->e->oid < 0 || rd->e->sink != SINK_POLLED || rd->e->fresh_init ||
+		    analysis_first_complete(a, rd->e->gid) != i)
+			continue;
+		func = rd->e->func ? rd->e->func : rd->fn->name;
+		if (writes_itself(a, rd->fn, func, rd->e->oid))
+			continue;
+		for (int k = analysis_first(a, PLAIN_RECORDS_OF_OBJECT, rd->e->oid); k >= 0;
+		     k = analysis_next(a, PLAIN_RECORDS_OF_OBJECT, k)) {
+			const struct lock_record *wr = &records[k];
+			unsigned facts;
+			char *msg;
+
+			if (wr->e->access == ACC_READ || wr->e->fresh_init || wr->fn == rd->fn ||
+			    !may_run_concurrently(a, wr->fn, rd->fn) || shares_a_lock(a, wr, rd))
+				continue;
+			facts = FACT_POLLED | pairing_facts(a, rd->fn, wr->fn, NULL, -1) |
+				(is_named_variable(rd->e) ? FACT_VARIABLES : 0);
+			if (!reported) {
+				msg = xasprintf("plain read of '%s' is polled in a loop in %s() while %s() writes it plainly: "
+						"a flag the compiler may read once; mark both with READ_ONCE/WRITE_ONCE",
+						name_of(rd->e), func, wr->e->func ? wr->e->func : wr->fn->name);
+				found(w, "data-race", msg, rd->e, wr->e, rd->fn, NULL, NULL, 0, facts, 2,
+				      (struct site_loc[]){ { "plain-access", rd->e }, { "racing-access", wr->e } });
+				reported = 1;
+			}
+			if (write_done[k] || analysis_first_complete(a, wr->e->gid) != k)
+				continue;
+			write_done[k] = 1;
+			msg = xasprintf("plain write to '%s' in %s() is polled plainly by a loop in %s(): "
+					"a flag the compiler may read once; mark both with WRITE_ONCE/READ_ONCE",
+					name_of(wr->e), wr->e->func ? wr->e->func : wr->fn->name, func);
+			found(w, "data-race", msg, wr->e, rd->e, wr->fn, NULL, NULL, 0, facts, 2,
+			      (struct site_loc[]){ { "plain-access", wr->e }, { "racing-access", rd->e } });
+		}
+	}
+	free(write_done);
+}
+
 int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
@@ -806,6 +878,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	writer_findings(&w, a, vocab);
 	reader_findings(&w, a, vocab);
 	lock_findings(&w, a);
+	polled_flag_findings(&w, a);
 	early_read_findings(&w, a);
 	late_access_findings(&w, a);
 	sites_store(w.sites, a, w.tx, root, scan_id, counts);

@@ -122,16 +122,21 @@ static int kind_rank(const char *kind)
 	return 4;
 }
 
-/* Surest first: confidence, then strength, then kind; otherwise the
- * order found (qsort is not stable: the recorded order decides). */
+/* Surest first: confidence, then a polled flag (the object is a flag
+ * itself, so a pairing that takes it for data published by another flag
+ * misreads it), then strength, then kind; otherwise the order found
+ * (qsort is not stable: the recorded order decides). */
 static int by_sureness(const void *x, const void *y)
 {
 	const struct pairing *a = x, *b = y;
 	enum confidence ca = confidence_of(a->facts), cb = confidence_of(b->facts);
 	int sa = evidence_strength(a->facts), sb = evidence_strength(b->facts);
+	int pa = (a->facts & FACT_POLLED) != 0, pb = (b->facts & FACT_POLLED) != 0;
 
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
+	if (pa != pb)
+		return pb - pa;
 	if (sa != sb)
 		return sa > sb ? -1 : 1;
 	if (kind_rank(a->kind) != kind_rank(b->kind))

@@ -64,15 +64,70 @@ void fresh_parameters(struct ectx *x)
 	}
 }
 
-void forget_fresh(struct ectx *x)
+void forget_fresh_table(struct fresh_table *t)
 {
-	struct fresh_table *t = &x->fresh;
-
 	for (int i = 0; i < t->n; i++) {
 		free(t->v[i].usr);
 		free(t->v[i].mark);
 	}
 	t->n = 0;
+}
+
+void forget_fresh(struct ectx *x)
+{
+	forget_fresh_table(&x->fresh);
+}
+
+static void table_add(struct fresh_table *t, const char *usr, const char *mark)
+{
+	grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
+	t->v[t->n].usr = xstrdup(usr);
+	t->v[t->n++].mark = xstrdup(mark);
+}
+
+void fresh_save(struct ectx *x, struct fresh_table *saved)
+{
+	for (int i = 0; i < x->fresh.n; i++)
+		table_add(saved, x->fresh.v[i].usr, x->fresh.v[i].mark);
+}
+
+/* Did the events numbered FROM or later (the loop's condition) make a
+ * marked read-modify-write (a compare-and-swap, an exchange)? */
+static int tried_rmw(const struct ectx *x, int from)
+{
+	for (int b = 0; b < x->fn->nblocks; b++)
+		for (int k = 0; k < x->fn->blocks[b].nevents; k++) {
+			const struct event *e = &x->fn->blocks[b].events[k];
+
+			if (e->index >= from && e->kind == EV_ACCESS && e->marked && e->access == ACC_RMW)
+				return 1;
+		}
+	return 0;
+}
+
+void fresh_retry_body(struct ectx *x, const struct fresh_table *saved, int from, struct fresh_table *lost)
+{
+	if (!tried_rmw(x, from))
+		return;
+	for (int i = 0; i < saved->n; i++)
+		if (fresh_at(x, saved->v[i].usr) < 0) {
+			table_add(&x->fresh, saved->v[i].usr, saved->v[i].mark);
+			table_add(lost, saved->v[i].usr, saved->v[i].mark);
+		}
+}
+
+void fresh_after_retry(struct ectx *x, struct fresh_table *lost)
+{
+	for (int i = 0; i < lost->n; i++) {
+		int k = fresh_at(x, lost->v[i].usr);
+
+		if (k >= 0) {
+			free(x->fresh.v[k].usr);
+			free(x->fresh.v[k].mark);
+			x->fresh.v[k] = x->fresh.v[--x->fresh.n];
+		}
+	}
+	forget_fresh_table(lost);
 }
 
 void free_fresh(struct fresh_table *t)

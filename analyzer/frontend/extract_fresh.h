@@ -74,6 +74,21 @@ int note_passed_fresh(struct ectx *x, CXCursor *args, int nargs, struct passed_f
  * that the callee keeps the argument ("!kept:@CALL_INDEX:ARG"; a callee
  * that neither stores, returns nor publishes it, analysis/fresh.c). */
 void keep_passed_fresh(struct ectx *x, const struct passed_fresh *v, int n, int call_index);
+/* Retry loops: while (!cas(&s->head, old, node)) node->next = old;.  The
+ * body runs only after a try that failed (a try that succeeds ends the
+ * loop), so a fresh pointer that the condition's compare-and-swap handed
+ * on is still the function's own there, and no longer after the loop.
+ * fresh_save copies the table before the condition is walked (into
+ * SAVED, which the caller frees with free_fresh after forget_fresh_table);
+ * fresh_retry_body, after it, makes the pointers the condition handed on
+ * fresh again when the condition made a marked read-modify-write of an
+ * event numbered FROM or later, recording them in LOST; fresh_after_retry,
+ * after the body, ends their freshness again and empties LOST. */
+void fresh_save(struct ectx *x, struct fresh_table *saved);
+void fresh_retry_body(struct ectx *x, const struct fresh_table *saved, int from, struct fresh_table *lost);
+void fresh_after_retry(struct ectx *x, struct fresh_table *lost);
+void forget_fresh_table(struct fresh_table *t);
+
 /* At the end of the function: which pointer parameters were never handed
  * on, or only to calls ("#N=!newarg:N", "#N=!kept:@E:A"), in an EV_LOCAL
  * event "?kept" in the exit block (fresh.c: the callee keeps them). */

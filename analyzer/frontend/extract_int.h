@@ -66,6 +66,8 @@ struct ectx {
 	/* The value flow of the expression being walked (statements set
 	 * it up, expressions and primitives follow it). */
 	struct deps *collect;             /* where locals read go, or NULL */
+	int loop_cond;                    /* walking a loop's condition: a
+					     plain read here is polled */
 	int no_escape;                    /* a pointer read here is only tested
 					     or dereferenced, not handed on */
 	int conditional;                  /* inside an operand that may not be

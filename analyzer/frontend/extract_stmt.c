@@ -143,11 +143,17 @@ static void walk_value(struct ectx *x, CXCursor c, const char *sink)
 }
 
 /* The condition of a loop ("?loop"): a read tested there is waited on,
- * and what follows the loop runs only once it has the value wanted. */
-static void walk_loop_cond(struct ectx *x, CXCursor c)
+ * and what follows the loop runs only once it has the value wanted.
+ * WAITS: the loop has no step of its own (a while or do loop, a for loop
+ * without an increment), so a plain read in its condition polls the
+ * object (pairing.c's plain flags); a counting loop (for (i = 0; i < n;
+ * i++)) reads its bound, it does not wait for it. */
+static void walk_loop_cond(struct ectx *x, CXCursor c, int waits)
 {
 	x->no_escape++;
+	x->loop_cond += waits;
 	walk_value(x, c, "?loop");
+	x->loop_cond -= waits;
 	x->no_escape--;
 }
 
@@ -185,12 +191,15 @@ static void walk_if(struct ectx *x, CXCursor *k, int n)
 
 static void walk_while(struct ectx *x, CXCursor *k, int n)
 {
-	int head = new_block(x), body = new_block(x), out = new_block(x);
+	int head = new_block(x), body = new_block(x), out = new_block(x), from = x->nevents;
+	struct fresh_table saved = { 0 }, lost = { 0 };
 
 	if (n < 2)
 		return;
 	fall_into(x, head);
-	walk_loop_cond(x, k[0]);
+	fresh_save(x, &saved);
+	walk_loop_cond(x, k[0], 1);
+	fresh_retry_body(x, &saved, from, &lost);
 	block_add_edge(x->fn, x->cur, body);
 	block_add_edge(x->fn, x->cur, out);
 	x->cur = body;
@@ -199,6 +208,10 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 	pop_loop(x, 1);
 	fall_into(x, head);
 	x->cur = out;
+	fresh_after_retry(x, &lost);
+	forget_fresh_table(&saved);
+	free_fresh(&saved);
+	free_fresh(&lost);
 }
 
 static void walk_do(struct ectx *x, CXCursor *k, int n)
@@ -212,7 +225,7 @@ static void walk_do(struct ectx *x, CXCursor *k, int n)
 	walk_any(x, k[0]);
 	pop_loop(x, 1);
 	fall_into(x, cond);
-	walk_loop_cond(x, k[1]);
+	walk_loop_cond(x, k[1], 1);
 	block_add_edge(x->fn, x->cur, body);
 	block_add_edge(x->fn, x->cur, out);
 	x->cur = out;
@@ -280,7 +293,7 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	out = new_block(x);
 	fall_into(x, head);
 	if (!clang_Cursor_isNull(cond)) {
-		walk_loop_cond(x, cond);
+		walk_loop_cond(x, cond, clang_Cursor_isNull(inc));
 		block_add_edge(x->fn, x->cur, out);
 	}
 	block_add_edge(x->fn, x->cur, body);

@@ -381,6 +381,8 @@ enum value_sink value_sink_parse(const char *defines)
 		return SINK_RETURN;
 	if (strcmp(defines, "?loop") == 0)
 		return SINK_LOOP;
+	if (strcmp(defines, "?polled") == 0)
+		return SINK_POLLED;
 	return SINK_NONE;
 }
 

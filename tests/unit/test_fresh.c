@@ -372,6 +372,35 @@ Test(fresh, parameter_published_by_a_callee_is_the_callers_own_before)
 		   "}\n");
 }
 
+/* A retry loop whose condition is the CAS (ck_stack_push_upmc): the body
+ * runs only after a failed try, so the node is still push()'s own there
+ * and a popper never reads what the body writes.  The CAS is relaxed, so
+ * both writes still miss the release that publishes them. */
+Test(fresh, node_rewritten_in_the_body_of_a_cas_retry_loop_is_the_pushers_own)
+{
+	expect_one(HEADERS "struct node { int key; struct node *next; };\n"
+		   "struct stack { struct node *head; };\n"
+		   "struct node *pop(struct stack *st) {\n"
+		   "	struct node *old = READ_ONCE(st->head), *next;\n"
+		   "	if (!old) return 0;\n"
+		   "	next = old->next;\n"
+		   "	while (cmpxchg_relaxed(&st->head, old, next) != old) {\n"
+		   "		old = READ_ONCE(st->head);\n"
+		   "		if (!old) return 0;\n"
+		   "		next = old->next;\n"
+		   "	}\n"
+		   "	return old;\n"
+		   "}\n"
+		   "void push(struct stack *st, struct node *n) {\n"
+		   "	struct node *old = READ_ONCE(st->head);\n"
+		   "	n->next = old; /*W*/\n"
+		   "	while (cmpxchg_relaxed(&st->head, old, n) != old) {\n"
+		   "		old = READ_ONCE(st->head);\n"
+		   "		n->next = old; /*W*/\n"
+		   "	}\n"
+		   "}\n");
+}
+
 /* The other direction: a parameter published by a relaxed store is still
  * published too early, and a write made after the publication races. */
 Test(fresh, parameter_published_by_a_relaxed_store_is_still_reported)
