@@ -206,6 +206,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	if (lock)
 		emit_writer_lock(x, fn, EV_LOCK, lock);
 	analyse_locals(x, body);
+	find_function_locals(x, body);
 	fresh_parameters(x);
 	walk_stmt(x, body);
 	jump(x, f->exit);
@@ -364,6 +365,8 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	}
 	free_cfg_state(&x.cfg);
 	forget_locals(&x);
+	forget_function_locals(&x);
+	free(x.fnlocals.v);
 	forget_fresh(&x);
 	free_fresh(&x.fresh);
 	forget_aliases(&x);

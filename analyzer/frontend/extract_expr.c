@@ -193,11 +193,35 @@ static void note_fresh_argument(struct ectx *x, struct deps *calldeps, CXCursor 
 	free(item);
 }
 
+/* Emits call C's event, to function TARGET (a link key; NULL: through a
+ * pointer), with its USES and ARGS texts (all three taken). */
+static struct event *emit_call(struct ectx *x, CXCursor c, char *target, char *uses, char *args)
+{
+	struct event *e = emit(x, EV_CALL, c);
+
+	/* The call's result, when it is part of a value ("@N" as for a
+	 * marked read): a caller that tests what a callee returns
+	 * (if (ready()) ...) is guarded by the reads the callee returns. */
+	if (x->collect) {
+		char *item = dep_source_text(DEP_EVENT, e->index, NULL);
+
+		deps_add(x->collect, item);
+		free(item);
+	}
+	e->uses = uses;
+	e->target = target;
+	e->name = spelling_of(c);
+	e->args = args;
+	return e;
+}
+
 static void walk_call(struct ectx *x, CXCursor c)
 {
 	CXCursor *kids;
 	int n = children(c, &kids);
 	struct event *e;
+	char *target, *args;
+	const struct fn_local *local;
 	size_t len = 0;
 	struct arg_list targets = { 0 };
 
@@ -250,26 +274,36 @@ static void walk_call(struct ectx *x, CXCursor c)
 	}
 	x->no_escape = saved;
 	x->self_store = self;
-	e = emit(x, EV_CALL, c);
-	/* The call's result, when it is part of a value ("@N" as for a
-	 * marked read): a caller that tests what a callee returns
-	 * (if (ready()) ...) is guarded by the reads the callee returns. */
-	if (outer) {
-		char *item = dep_source_text(DEP_EVENT, e->index, NULL);
+	target = link_key_of_callee(c);
+	args = arg_list_text(&targets);
+	arg_list_free(&targets);
+	/* A call through a local pointer that holds only named functions
+	 * (extract_fnlocals.c): one branch per function, each a direct call.
+	 * Not inside an operand that stays in one block (?:, &&, ||). */
+	local = !target && n > 0 && !x->conditional ? function_local_called(x, kids[0]) : NULL;
+	if (local) {
+		int from = x->cur, join = new_block(x);
 
-		deps_add(outer, item);
-		free(item);
+		for (int i = 0; i < local->n; i++) {
+			x->cur = new_block(x);
+			block_add_edge(x->fn, from, x->cur);
+			emit_call(x, c, xstrdup(local->targets[i]), calldeps.buf ? xstrdup(calldeps.buf) : NULL,
+				  args ? xstrdup(args) : NULL);
+			block_add_edge(x->fn, x->cur, join);
+		}
+		x->cur = join;
+		free(calldeps.buf);
+		free(args);
+		free(passed);
+		free(kids);
+		return;
 	}
-	e->uses = calldeps.buf;
-	e->target = link_key_of_callee(c);
-	e->name = spelling_of(c);
+	e = emit_call(x, c, target, calldeps.buf, args);
 	/* ... unless the callee keeps it (a direct call only: which function
 	 * a pointer reaches is not known when the marks are resolved) */
 	if (e->target)
 		keep_passed_fresh(x, passed, npassed, e->index);
 	free(passed);
-	e->args = arg_list_text(&targets);
-	arg_list_free(&targets);
 	/* A call through a pointer names the pointer's object (j->complete):
 	 * the analysis resolves it to the functions stored there. */
 	if (!e->target && n > 0)

@@ -13,6 +13,7 @@
  *   locals   extract_locals.h   which locals stay private, points-to sets
  *   aliases  extract_object.h   local pointers that stand for one object
  *   fresh    extract_fresh.h    local pointers to memory not yet shared
+ *   fnlocals extract_fnlocals.h local function pointers and what they hold
  *
  * What stays here is what the walks of statements and expressions share:
  * the TU, the function being walked, the block events go to, and the
@@ -33,6 +34,7 @@
 #include "extract_locals.h"
 #include "extract_object.h"
 #include "extract_fresh.h"
+#include "extract_fnlocals.h"
 
 struct deps;
 
@@ -62,6 +64,7 @@ struct ectx {
 	struct locals *locals;
 	struct alias_table aliases;
 	struct fresh_table fresh;
+	struct fn_local_table fnlocals;
 
 	/* The value flow of the expression being walked (statements set
 	 * it up, expressions and primitives follow it). */

@@ -6,6 +6,10 @@
  * reported.  Real scans, through scan_helper.c. */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "scan_helper.h"
 
 #define LKMM "#include <kcsan/lkmm.h>\n"
@@ -752,4 +756,74 @@ Test(locks, a_lockset_race_names_the_access_and_its_caller)
 		   "int peek(void) { return count; } /*D*/\n");
 	cr_assert_not_null(strstr(last_findings_text(), "the read-modify-write in bump() called from locked() holds 'm'"),
 			   "%s", last_findings_text());
+}
+
+/* W20: main() picks its test through a local function pointer (perfbook's
+ * torture harnesses).  The pointer holds only stress_test, so the call is
+ * a direct call: what stress_test() does before its first pthread_create
+ * and after its joins runs alone. */
+#define STRESS \
+	"#include <pthread.h>\n#include <stdio.h>\n#include <string.h>\n" \
+	"struct child { long ops; } cp[2];\n" \
+	"static int goflag;\n" \
+	"static void *child(void *arg) {\n" \
+	"	struct child *c = arg;\n" \
+	"	while (!READ_ONCE(goflag))\n" \
+	"		;\n" \
+	"	c->ops++;\n" \
+	"	return NULL;\n" \
+	"}\n" \
+	"static void stress_test(void) {\n" \
+	"	pthread_t t[2];\n" \
+	"	long ops = 0;\n" \
+	"	for (int i = 0; i < 2; i++) {\n" \
+	"		cp[i].ops = 0;\n" \
+	"		pthread_create(&t[i], 0, child, &cp[i]); %s\n" \
+	"	}\n" \
+	"	WRITE_ONCE(goflag, 1);\n" \
+	"	for (int i = 0; i < 2; i++)\n" \
+	"		pthread_join(t[i], 0);\n" \
+	"	for (int i = 0; i < 2; i++)\n" \
+	"		if (READ_ONCE(goflag))\n" \
+	"			ops += cp[i].ops; %s\n" \
+	"	printf(\"%%ld\\n\", ops);\n" \
+	"}\n" \
+	"static void smoke_test(void) { }\n" \
+	"extern void (*hook)(void);\n" \
+	"int main(int argc, char **argv) {\n" \
+	"	void (*test_to_do)(void) = NULL;\n" \
+	"	if (argc > 1 && strcmp(argv[1], \"--stresstest\") == 0)\n" \
+	"		test_to_do = stress_test;\n" \
+	"	else\n" \
+	"		test_to_do = %s;\n" \
+	"	if (test_to_do)\n" \
+	"		test_to_do();\n" \
+	"	return 0;\n" \
+	"}\n"
+
+/* BARRIER and MARKER: the expected findings' markers at pthread_create
+ * and at the read of cp[i].ops; OTHER: what main() may store in the
+ * pointer besides stress_test; EXTRA: a second file, or NULL. */
+static void expect_stress(const char *barrier, const char *marker, const char *other, const char *extra)
+{
+	size_t size = strlen(LKMM STRESS) + strlen(barrier) + strlen(marker) + strlen(other) + 1;
+	char *text = malloc(size);
+	struct src s[2] = { { "t.c", NULL }, { "hook.c", extra } };
+
+	cr_assert(text && snprintf(text, size, LKMM STRESS, barrier, marker, other) > 0);
+	s[0].text = text;
+	expect_findings(s, extra ? 2 : 1, NULL);
+	free(text);
+}
+
+Test(context, test_picked_through_a_local_function_pointer_is_called_by_main)
+{
+	expect_stress("", "", "smoke_test", NULL);
+}
+
+/* The other direction: a pointer that may also hold what another file
+ * returns is a call through an unknown pointer, as before. */
+Test(context, test_picked_through_an_unknown_pointer_runs_in_any_thread)
+{
+	expect_stress("/*B*/", "/*R*/", "hook", "void (*hook)(void);\n");
 }
