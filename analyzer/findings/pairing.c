@@ -182,12 +182,55 @@ static int records_exclude(const struct analysis *a, const struct lock_record *x
 	return 0;
 }
 
-/* Are plain accesses X and Y always made holding a common lock: does
- * every complete record of one (each way the analysis reached it, with
- * its callers' locks) exclude every complete record of the other?  Then
- * they never run at the same time, and the pair is no race whatever the
- * rest of the object does (W21: both accesses under one lock).  Without
- * a complete record of each, nothing is known. */
+/* Is lock L a field of the struct type whose field object is DATA
+ * ("c:@S@acct@FI@in_lock" for "c:@S@acct@FI@balance")? */
+static int lock_in_same_struct(const char *l, const char *data)
+{
+	const char *fi = strstr(data, "@FI@");
+
+	l = object_unshared(l);
+	return fi && strncmp(l, data, (size_t)(fi - data) + 4) == 0;
+}
+
+/* X and Y, two accesses of one field object (one object for every
+ * instance of the struct type), each hold a lock but no common one: are
+ * they taken for accesses of two instances, each guarded by its own lock
+ * (two lists, each under its own global mutex)?  Not when a lock is a
+ * field of the same struct: that is a lock inside the object, and two of
+ * them on one field (deposit under in_lock, withdraw under out_lock) do
+ * not exclude each other.  Nor when a lock is a single-writer group's
+ * (WRITER_LOCK_PREFIX): a contract between operations, which guards no
+ * instance. */
+static int instance_lock(const char *l, const char *data)
+{
+	return !lock_in_same_struct(l, data) && strncmp(l, WRITER_LOCK_PREFIX, strlen(WRITER_LOCK_PREFIX)) != 0;
+}
+
+static int other_instances(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
+{
+	const char *l;
+
+	if (!x->e->object || !strstr(x->e->object, "@FI@"))
+		return 0;
+	for (int i = 0; (l = effective_lock(a, x, i)); i++)
+		if (!instance_lock(l, x->e->object))
+			return 0;
+	for (int i = 0; (l = effective_lock(a, y, i)); i++)
+		if (!instance_lock(l, x->e->object))
+			return 0;
+	return 1;
+}
+
+/* Are plain accesses X and Y always kept apart by locks: does every
+ * complete record of one (each way the analysis reached it, with its
+ * callers' locks) exclude every complete record of the other, or hold a
+ * lock of its own as the other does, on a field (other_instances: two
+ * lists, each under its own mutex, whose nodes are one field object)?
+ * Then they never run at the same time on one instance, and the pair is
+ * no race whatever the rest of the object does (W21: both accesses under
+ * one lock); the same instance under two unrelated locks is the lockset
+ * rule's data race, not an ordering bug.  Without a complete record of
+ * each, nothing is known. */
 static int always_under_one_lock(const struct analysis *a, const struct event *x, const struct event *y)
 {
 	int n, known = 0;
@@ -200,7 +243,9 @@ static int always_under_one_lock(const struct analysis *a, const struct event *x
 		     k = analysis_next(a, RECORDS_OF_EVENT, k)) {
 			if (!records[k].complete)
 				continue;
-			if (!records_exclude(a, &records[i], &records[k]))
+			if (!records_exclude(a, &records[i], &records[k]) &&
+			    !(effective_lock(a, &records[i], 0) && effective_lock(a, &records[k], 0) &&
+			      other_instances(a, &records[i], &records[k])))
 				return 0;
 			known = 1;
 		}
@@ -670,38 +715,6 @@ static const char *lock_name(const char *key)
 	const char *at = strrchr(key, '@');
 
 	return at ? at + 1 : key;
-}
-
-/* Is lock L a field of the struct type whose field object is DATA
- * ("c:@S@acct@FI@in_lock" for "c:@S@acct@FI@balance")? */
-static int lock_in_same_struct(const char *l, const char *data)
-{
-	const char *fi = strstr(data, "@FI@");
-
-	l = object_unshared(l);
-	return fi && strncmp(l, data, (size_t)(fi - data) + 4) == 0;
-}
-
-/* X and Y, two accesses of one field object (one object for every
- * instance of the struct type), each hold a lock but no common one: are
- * they taken for accesses of two instances, each guarded by its own lock
- * (two lists, each under its own global mutex)?  Not when a lock is a
- * field of the same struct: that is a lock inside the object, and two of
- * them on one field (deposit under in_lock, withdraw under out_lock) do
- * not exclude each other. */
-static int other_instances(const struct analysis *a, const struct lock_record *x, const struct lock_record *y)
-{
-	const char *l;
-
-	if (!x->e->object || !strstr(x->e->object, "@FI@"))
-		return 0;
-	for (int i = 0; (l = effective_lock(a, x, i)); i++)
-		if (lock_in_same_struct(l, x->e->object))
-			return 0;
-	for (int i = 0; (l = effective_lock(a, y, i)); i++)
-		if (lock_in_same_struct(l, x->e->object))
-			return 0;
-	return 1;
 }
 
 /* Where R's access is made, as a message says it: "f()", or "f() called

@@ -97,7 +97,7 @@ static char *writer_lock(struct ectx *x, CXCursor fn)
 	const struct vocab_entry *v = name ? vocab_find_writer(x->vocab, name, file) : NULL;
 
 	if (v)
-		key = xasprintf("writer:%s", v->group);
+		key = xasprintf(WRITER_LOCK_PREFIX "%s", v->group);
 	free(name);
 	free(file);
 	return key;

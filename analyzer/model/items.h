@@ -169,6 +169,12 @@ char *object_function(const char *key, const struct object_ref *ref);
  * caller frees it. */
 char *object_unscoped(const char *key);
 
+/* The key of the lock that a single-writer group's operations hold for
+ * the whole call (profile op "writer", extract.c): WRITER_LOCK_PREFIX
+ * then the group's name.  A contract, not a lock in memory: it guards no
+ * instance of anything. */
+#define WRITER_LOCK_PREFIX "writer:"
+
 /* Where the value of an EV_LOCAL event goes (events.defines): a local
  * (its name), or "?test" (a condition), "?ret" (the function's result),
  * "?loop" (a loop's condition).  On a plain read access, "?polled": the

@@ -827,3 +827,52 @@ Test(context, test_picked_through_an_unknown_pointer_runs_in_any_thread)
 {
 	expect_stress("/*B*/", "/*R*/", "hook", "void (*hook)(void);\n");
 }
+
+/* The same for the ordering rules (W5): a helper's accesses to list
+ * fields (one object for every list) made holding ma in one thread and mb
+ * in the other are two instances, each kept apart by its own lock, and
+ * the flag between the threads publishes nothing from one to the other.
+ * Without the second lock the pair is still reported. */
+#define LOCKED_LISTS(lock, unlock, m1, m2, m3) \
+	"#include <pthread.h>\n" \
+	"struct node { int v; struct node *next; };\n" \
+	"struct list { struct node *first; };\n" \
+	"struct list la, lb;\n" \
+	"struct node na, nb;\n" \
+	"pthread_mutex_t ma, mb;\n" \
+	"int ready;\n" \
+	"static void add(struct list *l, struct node *n) { n->next = l->first; " m1 " l->first = n; " m2 " }\n" \
+	"static void *t1(void *a) {\n" \
+	"	pthread_mutex_lock(&ma);\n" \
+	"	add(&la, &na);\n" \
+	"	pthread_mutex_unlock(&ma);\n" \
+	"	WRITE_ONCE(ready, 1);\n" \
+	"	return a;\n" \
+	"}\n" \
+	"static void *t2(void *a) {\n" \
+	"	if (READ_ONCE(ready)) { " m3 "\n" \
+	"		" lock "\n" \
+	"		add(&lb, &nb);\n" \
+	"		" unlock "\n" \
+	"	}\n" \
+	"	return a;\n" \
+	"}\n" \
+	"int main(void) {\n" \
+	"	pthread_t x, y;\n" \
+	"	pthread_create(&x, 0, t1, 0);\n" \
+	"	pthread_create(&y, 0, t2, 0);\n" \
+	"	pthread_join(x, 0);\n" \
+	"	pthread_join(y, 0);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+Test(locks, two_lists_each_under_its_own_mutex_publish_nothing_to_each_other)
+{
+	expect_one(LKMM LOCKED_LISTS("pthread_mutex_lock(&mb);", "pthread_mutex_unlock(&mb);", "", "", ""));
+}
+
+Test(locks, a_list_updated_without_its_mutex_still_pairs_with_the_flag)
+{
+	/* the writes of n->next and l->first, each a missing-acquire */
+	expect_one(LKMM LOCKED_LISTS("", "", "/*R*/", "/*R*/", ""));
+}

@@ -11,27 +11,27 @@
 #include "analyzer/model/vocab.h"
 
 #define LKMM "#include <kcsan/lkmm.h>\n"
-/* A set whose writers are set_put() and set_remove(); PUT_MARK marks the
- * set_put() line, READER is the reader's line. */
-#define SET(put_mark, reader) \
+/* A set whose writers are set_put() and set_remove(); PUT_MARK and
+ * REMOVE_MARK mark their lines, READER is the reader's line. */
+#define SET(put_mark, remove_mark, reader) \
 	"struct map { unsigned probes; unsigned max; };\n" \
 	"struct set { struct map *map; };\n" \
 	"void set_put(struct set *s) { struct map *m = READ_ONCE(s->map); m->probes = 3; WRITE_ONCE(m->max, 3); } " put_mark "\n" \
-	"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; }\n" \
+	"void set_remove(struct set *s) { struct map *m = READ_ONCE(s->map); if (READ_ONCE(m->max) > 2) m->probes = 0; } " remove_mark "\n" \
 	reader "\n"
 #define GET "unsigned set_get(struct set *s) { return READ_ONCE(READ_ONCE(s->map)->max); }"
 #define WRITERS "set_put writer none group=set\nset_remove writer none group=set\n"
 
 Test(writers, two_writer_operations_of_one_structure_are_not_paired)
 {
-	struct src s[] = { { "set.c", LKMM SET("", GET) } };
+	struct src s[] = { { "set.c", LKMM SET("", "", GET) } };
 
 	expect_findings(s, 1, WRITERS);
 }
 
 Test(writers, without_the_declaration_the_writers_are_paired)
 {
-	struct src s[] = { { "set.c", LKMM SET("/*W*/", GET) } };
+	struct src s[] = { { "set.c", LKMM SET("/*W*/", "", GET) } };
 
 	expect_findings(s, 1, NULL);
 }
@@ -40,15 +40,19 @@ Test(writers, a_reader_without_the_lock_still_races_with_a_writer)
 {
 	/* (the reader's plain read is a data race first: the writers hold
 	 * "writer:set", the reader nothing; the missing acquire is inside) */
-	struct src s[] = { { "set.c", LKMM SET("/*W*/",
+	struct src s[] = { { "set.c", LKMM SET("/*W*/", "",
 		"unsigned set_probes(struct set *s) { struct map *m = READ_ONCE(s->map); return READ_ONCE(m->max) ? m->probes : 0; } /*D*/") } };
 
 	expect_findings(s, 1, WRITERS);
 }
 
+/* Two groups run at the same time: set_put()'s write is paired with
+ * set_remove(), and the two writes race (each holds its own group's lock,
+ * which guards no instance): the race is inside set_put()'s finding and
+ * is set_remove()'s. */
 Test(writers, writers_of_two_groups_are_still_paired)
 {
-	struct src s[] = { { "set.c", LKMM SET("/*W*/", GET) } };
+	struct src s[] = { { "set.c", LKMM SET("/*W*/ /*D*/", "/*D*/", GET) } };
 
 	expect_findings(s, 1, "set_put writer none group=a\nset_remove writer none group=b\n");
 }
