@@ -142,7 +142,13 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			x->collect = &value;
 			walk_expr(x, u->roots[a], M_READ);
 			x->collect = outer;
-			deps_merge(outer, &value);
+			/* What a marked read-modify-write returns is the location's
+			 * own value (its event, note_marked_read below), not what
+			 * it was given: a CAS retry loop (while (!cas(&s->head,
+			 * old, n))) waits for the CAS to succeed, not for the read
+			 * that gave it OLD. */
+			if (op != OP_RMW || v->plain)
+				deps_merge(outer, &value);
 			deps_add_role(&uses, value.buf, DEP_VALUE, 0);
 			deps_add(&uses, publishes);
 			free(publishes);

@@ -4,6 +4,7 @@
  * Each ordered shape must give nothing; its twin without the dependency
  * must still be reported.  Real scans, through scan_helper.c. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 
 #include "scan_helper.h"
 
@@ -204,4 +205,50 @@ Test(guards, a_tested_result_that_carries_no_read_guards_nothing)
 		   "static int futex_op(int op) { switch (op) { case 0: while (READ_ONCE(futex) == 0) ; break; default: break; } return 0; }\n"
 		   "void writer(void) { data = 1; smp_store_release(&ready, 1); WRITE_ONCE(futex, 1); }\n"
 		   "int reader(void) { while (!smp_load_acquire(&ready)) ; if (futex_op(1) < 0) return 0; return data; }\n");
+}
+
+/* A CAS retry loop waits for the CAS, not for the read that gave it the
+ * expected value: two pushers (relaxed CAS) read nobody's node, so the
+ * read of head inside push() guards nothing of theirs.  With a popper that
+ * reads the top node's next, the pushers' writes miss their release. */
+#define RETRY_PUSH(reader) \
+	"#include <pthread.h>\n" \
+	"struct node { int key; struct node *next; };\n" \
+	"struct stack { struct node *head; } s;\n" \
+	"int data;\n" \
+	"struct node n1, n2;\n" \
+	"static void push(struct stack *st, struct node *n) {\n" \
+	"	struct node *old = READ_ONCE(st->head);\n" \
+	"	n->next = old; " reader "\n" \
+	"	while (cmpxchg_relaxed(&st->head, old, n) != old) {\n" \
+	"		old = READ_ONCE(st->head);\n" \
+	"		n->next = old; " reader "\n" \
+	"	}\n" \
+	"}\n" \
+	"static void *writer(void *a) { push(&s, &n1); return a; }\n" \
+	"static void *other(void *a) { %s }\n" \
+	"int main(void) {\n" \
+	"	pthread_t x, y;\n" \
+	"	pthread_create(&x, 0, writer, 0);\n" \
+	"	pthread_create(&y, 0, other, 0);\n" \
+	"	pthread_join(x, 0);\n" \
+	"	pthread_join(y, 0);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+Test(deps, a_cas_retry_loop_waits_for_the_cas_not_for_its_expected_value)
+{
+	char text[2048];
+
+	snprintf(text, sizeof text, LKMM RETRY_PUSH(""), "push(&s, &n2); return a;");
+	expect_one(text);
+}
+
+Test(deps, pushes_read_by_a_popper_still_miss_their_release)
+{
+	char text[2048];
+
+	snprintf(text, sizeof text, LKMM RETRY_PUSH("/*W*/"),
+		 "struct node *top = READ_ONCE(s.head); return top ? (void *)top->next : a;");
+	expect_one(text);
 }
