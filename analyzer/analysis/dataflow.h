@@ -128,6 +128,10 @@ struct object_tally {
 	int counting_rmws;        /* RMWs that add, subtract, increment, decrement */
 	int other_rmws;           /* exchanges, compare-and-swaps, bit operations */
 };
+/* Is E a marked store of the constant 0 (atomic_set(&n, 0))?  Its value
+ * is the primitive's second argument, as every store primitive of the
+ * vocabulary spells it. */
+int stores_zero(const struct event *e);
 /* The tally of object OID (all zero for an unknown one). */
 const struct object_tally *analysis_tally(const struct analysis *a, int oid);
 

@@ -36,7 +36,7 @@ static int counting_rmw(const struct event *e)
  * a value a reader waits for, so a counter that is reset stays a counter.
  * The stored value is the primitive's second argument, as every store
  * primitive of the vocabulary spells it (object first, value second). */
-static int stores_zero(const struct event *e)
+int stores_zero(const struct event *e)
 {
 	const char *v = e->argv.n >= 2 ? e->argv.v[1] : NULL;
 

@@ -152,6 +152,14 @@ int is_counter(const struct analysis *a, int oid)
 	       !t->ordered_reads;
 }
 
+int restarts_a_count(const struct analysis *a, const struct event *e)
+{
+	const struct object_tally *t = analysis_tally(a, e->oid);
+
+	return e->marked && e->access == ACC_WRITE && stores_zero(e) && t->counting_rmws && t->stores == t->resets &&
+	       !t->other_rmws;
+}
+
 int takes_a_ticket(const struct analysis *a, const struct event *e)
 {
 	return e->access == ACC_RMW && is_counter(a, e->oid);

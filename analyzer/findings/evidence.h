@@ -97,6 +97,10 @@ int evidence_strength(unsigned facts);
 /* Is object OID a counter: every marked update of it an arithmetic RMW or
  * a reset to 0, and none of its accesses ordered (FACT_COUNTER)? */
 int is_counter(const struct analysis *a, int oid);
+/* Is E a reset of a count (a marked store of 0 to an object otherwise
+ * updated only by arithmetic RMWs)?  It publishes nothing: readers wait
+ * for counts, which only the increments make. */
+int restarts_a_count(const struct analysis *a, const struct event *e);
 
 /* Does reading flag access E (the reader's side of a pairing) take an id
  * from a counter rather than observe a publication?  An increment that

@@ -318,7 +318,7 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 
 	return other_activation(a, w->fn, l) && (!w->need_write || l->plain->access != ACC_READ) &&
 	       !same_critical_section(a, w->other, l->marked) &&
-	       !(w->consumer && takes_a_ticket(a, l->marked)) &&
+	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&
 	       !always_under_one_lock(a, w->plain, l->plain);
 }
 
@@ -551,7 +551,7 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 
 		cid = store_candidate(w, "writer", c);
 		if (seen_before(&seen, c->plain, c->marked) || under_common_lock(a, w->lock_cache, c->plain->oid) ||
-		    unknown_target(c->plain))
+		    unknown_target(c->plain) || restarts_a_count(a, c->marked))
 			continue;
 		cons = find_consumer(a, c->fn, c->marked, c->plain, c->plain->access == ACC_READ);
 		if (!cons)
@@ -836,7 +836,7 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 		const char *func;
 		int reported = 0;
 
-		if (!rd->complete || rd->e->oid < 0 || rd->e->sink != SINK_POLLED || rd->e->fresh_init ||
+		if (!rd->complete || rd->e->oid < 0 || rd->e->marked || rd->e->sink != SINK_POLLED || rd->e->fresh_init ||
 		    analysis_first_complete(a, rd->e->gid) != i)
 			continue;
 		func = rd->e->func ? rd->e->func : rd->fn->name;

@@ -142,10 +142,11 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 			e->ord = !atomic ? ORD_RELAXED : e->access == ACC_READ ? ORD_ACQUIRE
 				: e->access == ACC_WRITE ? ORD_RELEASE : ORD_FULL;
 			note_marked_read(x, e);
-		} else if (e->access == ACC_READ && x->loop_cond && !e->defines) {
-			/* a plain read the loop waits on (pairing.c's plain flags) */
-			e->defines = xstrdup("?polled");
 		}
+		/* a read the loop waits on (pairing.c's plain flags, tally.c's
+		 * counters that readers wait for) */
+		if (e->access == ACC_READ && x->loop_cond && !e->defines)
+			e->defines = xstrdup("?polled");
 	}
 	free(uses.buf);
 	free(kids);

@@ -208,6 +208,9 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	u->args = NULL;
 	if (kind == EV_ACCESS && e->marked)
 		note_marked_read(x, e);
+	/* a read made in a loop's condition: waited for (extract_stmt.c) */
+	if (kind == EV_ACCESS && e->access == ACC_READ && x->loop_cond)
+		e->defines = xstrdup("?polled");
 	if (v->then != ORD_NONE) {
 		struct event *b = emit(x, EV_BARRIER, c);
 		b->line = u->line;

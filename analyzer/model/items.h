@@ -177,9 +177,9 @@ char *object_unscoped(const char *key);
 
 /* Where the value of an EV_LOCAL event goes (events.defines): a local
  * (its name), or "?test" (a condition), "?ret" (the function's result),
- * "?loop" (a loop's condition).  On a plain read access, "?polled": the
- * read is made in a loop's condition itself (while (!stop)), a wait on the
- * object. */
+ * "?loop" (a loop's condition).  On a read access, "?polled": the read is
+ * made in a loop's condition itself (while (!stop), while
+ * (atomic_read(&arrived) != n)), a wait on the object. */
 enum value_sink { SINK_NONE, SINK_LOCAL, SINK_TEST, SINK_RETURN, SINK_LOOP, SINK_POLLED };
 
 /* DEFINES (NULL: SINK_NONE) as a sink; an unknown "?..." is SINK_NONE. */

@@ -982,3 +982,22 @@ Test(profiles, header_list_does_not_apply_to_other_files)
 
 	expect_findings(s, 2, HEADER_PROFILE);
 }
+
+/* A count restarted from 0 (atomic_set(&n, 0)) publishes nothing: readers
+ * wait for counts, which only the increments make.  A store of any other
+ * value is a flag's write and still publishes. */
+Test(counters, a_reset_of_a_count_publishes_nothing)
+{
+	expect_one(LKMM "int arrived; long total;\n"
+		   "void arrive(void) { atomic_inc(&arrived); }\n"
+		   "void restart(void) { total = 0; atomic_set(&arrived, 0); }\n"
+		   "long check(void) { if (atomic_read(&arrived) == 4) return total; return 0; }\n");
+}
+
+Test(counters, a_store_of_a_value_still_publishes)
+{
+	expect_one(LKMM "int arrived; long total;\n"
+		   "void arrive(void) { atomic_inc(&arrived); }\n"
+		   "void restart(void) { total = 0; atomic_set(&arrived, 4); } /*W*/\n"
+		   "long check(void) { if (atomic_read(&arrived) == 4) return total; return 0; } /*R*/\n");
+}
