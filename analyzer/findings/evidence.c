@@ -255,6 +255,9 @@ void evidence_sentences(const struct analysis *a, unsigned f, const struct event
 		} else if (!(f & sentences[i].fact) ||
 			   (!flag_name && (sentences[i].first == FLAG_NAME || sentences[i].second == FLAG_NAME))) {
 			continue;
+		} else if (sentences[i].fact == FACT_VARIABLES && (f & FACT_POLLED)) {
+			/* (a polled flag is its own "flag": one variable) */
+			s = xasprintf("'%s' is a variable, not a field", data_name);
 		} else {
 			s = xasprintf(sentences[i].fmt, names[sentences[i].first], names[sentences[i].second]);
 		}
