@@ -148,8 +148,7 @@ int is_counter(const struct analysis *a, int oid)
 {
 	const struct object_tally *t = analysis_tally(a, oid);
 
-	return t->counting_rmws && t->stores == t->resets && !t->other_rmws && !t->ordered_writes &&
-	       !t->ordered_reads;
+	return t->counting_rmws && !t->stores && !t->other_rmws && !t->ordered_writes && !t->ordered_reads;
 }
 
 int restarts_a_count(const struct analysis *a, const struct event *e)

@@ -36,8 +36,8 @@ enum evidence_fact {
 	/* The data is written holding a lock at two or more sites. */
 	FACT_LOCKED_WRITES = 1u << 6,
 	/* Against: the flag is a counter.  Every marked update of it is an
-	 * arithmetic RMW (an id, an index, a statistic) or a reset to 0, and
-	 * nothing in the tree orders it: two increments are different RMWs, and making them
+	 * arithmetic RMW (an id, an index, a statistic) and nothing in the
+	 * tree orders it: two increments are different RMWs, and making them
 	 * release and acquire would order nothing between the two threads. */
 	FACT_COUNTER       = 1u << 7,
 	/* Not evidence but the rule: a lockset race (inconsistent locking),
@@ -94,8 +94,10 @@ int is_named_variable(const struct event *e);
  * (more first). */
 int evidence_strength(unsigned facts);
 
-/* Is object OID a counter: every marked update of it an arithmetic RMW or
- * a reset to 0, and none of its accesses ordered (FACT_COUNTER)? */
+/* Is object OID a counter: every marked update of it an arithmetic RMW,
+ * and none of its accesses ordered (FACT_COUNTER)?  A count that is also
+ * stored (reset to 0 between rounds) is not: its readers often wait for
+ * it (an event count, corpus 26), and then it is a flag. */
 int is_counter(const struct analysis *a, int oid);
 /* Is E a reset of a count (a marked store of 0 to an object otherwise
  * updated only by arithmetic RMWs)?  It publishes nothing: readers wait
