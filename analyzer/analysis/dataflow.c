@@ -67,6 +67,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	out->fns = fns;
 	out->nfns = nfns;
 	starts = find_starts(&p, &nstarts);
+	find_owner_only_fields(&p);
 	find_thread_roots(&p);
 	count_instances(&p, starts, nstarts);
 	free(starts);

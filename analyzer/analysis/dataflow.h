@@ -132,6 +132,9 @@ struct object_tally {
  * is the primitive's second argument, as every store primitive of the
  * vocabulary spells it. */
 int stores_zero(const struct event *e);
+/* Is object OID a struct field that only the activation owning an
+ * instance ever touches (analysis/owned.c)?  No pairing on it is a race. */
+int object_owner_only(const struct analysis *a, int oid);
 /* The tally of object OID (all zero for an unknown one). */
 const struct object_tally *analysis_tally(const struct analysis *a, int oid);
 

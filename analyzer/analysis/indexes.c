@@ -133,6 +133,7 @@ void analysis_free(struct analysis *a)
 	pairset_free(&a->recseen);
 	free(a->late);
 	free(a->instances);
+	free(a->owner_only);
 	free(a->roots);
 	free(a->unknown_root);
 	free(a->started_root);

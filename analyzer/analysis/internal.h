@@ -66,6 +66,10 @@ struct analysis {
 	int nkept, keptcap;
 	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
 					 several threads at once */
+	unsigned char *owner_only;    /* per object: a field that only the
+					 activation owning an instance touches
+					 (owned.c) */
+	int nowner_only;
 };
 
 /* What an ordering kills (struct state.killed, writer_kills): the pending
@@ -292,6 +296,19 @@ void find_called(struct program *p);
  * argument N of CALL is thread-private memory: a private local, or such
  * a parameter of the caller. */
 void find_private_params(struct program *p);
+/* Functions whose address is taken (passed to a call, stored): their
+ * callers are not all known.  The caller frees the result. */
+unsigned char *address_taken(struct program *p);
+/* Does CALL, made by function CALLER, pass for argument N what parameter
+ * bits BITS (per function) ask for? */
+typedef int (*param_passes_fn)(const struct program *p, const unsigned *bits, int caller,
+			       const struct event *call, int n, void *ctx);
+/* The greatest fixpoint of BITS (per function, bit N: parameter N; set
+ * beforehand for the parameters that may hold): a bit is cleared when some
+ * direct call passes for it what PASSES (given CTX) rejects. */
+void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, void *ctx);
+/* owned.c: the struct fields only their owner touches (out->owner_only). */
+void find_owner_only_fields(struct program *p);
 int private_argument(const struct program *p, const struct event *call, int n);
 struct call_edge *call_edges(struct program *p, int *n);
 void solve_summaries(struct program *p);

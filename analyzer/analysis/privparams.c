@@ -38,7 +38,7 @@ static void mark_every_definition(const struct program *p, const char *key, unsi
 
 /* Functions whose address is taken: passed as an argument ("f:KEY", a
  * thread start routine, a callback) or stored (fnptrs). */
-static unsigned char *address_taken(struct program *p)
+unsigned char *address_taken(struct program *p)
 {
 	unsigned char *taken = xcalloc((size_t)p->nfns + 1, 1);
 
@@ -63,11 +63,12 @@ static unsigned char *address_taken(struct program *p)
  * to the calling thread, given the private parameters found so far (PRIV,
  * per function, bit M: parameter M)? */
 static int passes_private(const struct program *p, const unsigned *priv, int caller,
-			  const struct event *call, int n)
+			  const struct event *call, int n, void *ctx)
 {
 	const struct object_ref *ref;
 	const char *arg = call_argument(call, n, &ref);
 
+	(void)ctx;
 	if (arg && ref->kind == OBJ_LOCAL)
 		return 1;
 	/* "#N=$KEY:M": the caller's own parameter M, passed on; "#N=!null":
@@ -84,15 +85,10 @@ static int passes_private(const struct program *p, const unsigned *priv, int cal
 	return 0;
 }
 
-void find_private_params(struct program *p)
+void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, void *ctx)
 {
-	unsigned char *taken = address_taken(p);
-	unsigned *priv = xcalloc((size_t)p->nfns + 1, sizeof *priv);
 	int changed = 1;
 
-	for (int fi = 0; fi < p->nfns; fi++)
-		if (p->called[fi] && !taken[fi])
-			priv[fi] = ~0u;
 	/* Bits are only cleared: at most 32 rounds per function. */
 	while (changed) {
 		changed = 0;
@@ -105,14 +101,25 @@ void find_private_params(struct program *p)
 
 					if (e->kind != EV_CALL || !(s = callee_of(p, e, &p->fns[fi])))
 						continue;
-					callee = &priv[s - p->sums];
+					callee = &bits[s - p->sums];
 					for (int n = 0; n < 32 && *callee; n++)
-						if ((*callee >> n & 1u) && !passes_private(p, priv, fi, e, n)) {
+						if ((*callee >> n & 1u) && !passes(p, bits, fi, e, n, ctx)) {
 							*callee &= ~(1u << n);
 							changed = 1;
 						}
 				}
 	}
+}
+
+void find_private_params(struct program *p)
+{
+	unsigned char *taken = address_taken(p);
+	unsigned *priv = xcalloc((size_t)p->nfns + 1, sizeof *priv);
+
+	for (int fi = 0; fi < p->nfns; fi++)
+		if (p->called[fi] && !taken[fi])
+			priv[fi] = ~0u;
+	params_fixpoint(p, priv, passes_private, NULL);
 	free(taken);
 	/* What through_call asks, per call: which arguments are private. */
 	p->nprivate_args = p->next_gid;
@@ -123,7 +130,7 @@ void find_private_params(struct program *p)
 				const struct event *e = &p->fns[fi].blocks[b].events[i];
 
 				for (int n = 0; e->kind == EV_CALL && n < e->argv.n && n < 32; n++)
-					if (e->gid >= 0 && e->gid < p->nprivate_args && passes_private(p, priv, fi, e, n))
+					if (e->gid >= 0 && e->gid < p->nprivate_args && passes_private(p, priv, fi, e, n, NULL))
 						p->private_args[e->gid] |= 1u << n;
 			}
 	free(priv);

@@ -503,6 +503,13 @@ static void found(struct writer *w, const char *kind, char *msg, const struct ev
 {
 	struct pairing p = { kind, msg, data, flag, fn, fix_at, fix, pair, { { 0 } }, nlocs, facts, 0 };
 
+	/* A field that only its owner touches races with nothing
+	 * (analysis/owned.c), whichever rule paired it. */
+	if (object_owner_only(w->a, data->oid)) {
+		free(msg);
+		free(fix);
+		return;
+	}
 	memcpy(p.locs, locs, sizeof *locs * (size_t)nlocs);
 	sites_add(w->sites, &p);
 }

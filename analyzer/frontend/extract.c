@@ -186,6 +186,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	cfg_start_function(x);
 	forget_aliases(x);
 	forget_fresh(x);
+	forget_owned(x);
 	forget_active_sites(x);
 	x->no_escape = 0;
 	x->conditional = 0;
@@ -369,6 +370,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	free(x.fnlocals.v);
 	forget_fresh(&x);
 	free_fresh(&x.fresh);
+	free_owned(&x.owned);
 	forget_aliases(&x);
 	free_aliases(&x.aliases);
 	free_sites(&x.sites);

@@ -125,8 +125,10 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 	/* Only this access initialises fresh memory: an access whose address
 	 * merely uses a value read from it (shared[n->idx]) does not, so the
 	 * mark is not passed on to the enclosing expression. */
-	if (k != CXCursor_DeclRefExpr)
+	if (k != CXCursor_DeclRefExpr) {
 		deps_add(&uses, points_to_fresh(x, c));
+		deps_add(&uses, owned_mark(x, c));
+	}
 
 	obj = m == M_ADDR || is_signal_flag(clang_getCursorType(c)) ? NULL : object_of_lvalue(x, c);
 	if (obj) {
@@ -259,6 +261,13 @@ static void walk_call(struct ectx *x, CXCursor c)
 		arg_list_add(&targets, obj);
 		len++;
 		note_fresh_argument(x, &calldeps, kids[i], i - 1);
+		if (!clang_Cursor_isNull(owned_value(x, kids[i]))) {
+			/* "#N=!own": the callee gets memory this activation owns */
+			char *item = dep_item_with_role("!own", DEP_ARGUMENT, i - 1);
+
+			deps_add(&calldeps, item);
+			free(item);
+		}
 		if ((obj = param_passed(x, kids[i], i - 1)) != NULL) {
 			deps_add(&calldeps, obj);
 			free(obj);
@@ -337,8 +346,10 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 	x->self_store = self;
 	x->collect = outer;
 	deps_merge(outer, &from);
-	if (clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer)
+	if (clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer) {
 		set_fresh(x, var, escaping ? NULL : allocation_mark(value));
+		set_owned(x, var, value, escaping);
+	}
 	if (!escaping) {
 		struct event *e = emit(x, EV_LOCAL, at);
 

@@ -14,6 +14,7 @@
  *   aliases  extract_object.h   local pointers that stand for one object
  *   fresh    extract_fresh.h    local pointers to memory not yet shared
  *   fnlocals extract_fnlocals.h local function pointers and what they hold
+ *   owned    extract_owned.h    local pointers to memory allocated here
  *
  * What stays here is what the walks of statements and expressions share:
  * the TU, the function being walked, the block events go to, and the
@@ -35,6 +36,7 @@
 #include "extract_object.h"
 #include "extract_fresh.h"
 #include "extract_fnlocals.h"
+#include "extract_owned.h"
 
 struct deps;
 
@@ -65,6 +67,7 @@ struct ectx {
 	struct alias_table aliases;
 	struct fresh_table fresh;
 	struct fn_local_table fnlocals;
+	struct owned_table owned;
 
 	/* The value flow of the expression being walked (statements set
 	 * it up, expressions and primitives follow it). */

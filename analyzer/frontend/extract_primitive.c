@@ -81,6 +81,14 @@ static char *arg_texts(struct ectx *x, const struct site *s)
 	return out ? out : xstrdup("");
 }
 
+/* Does primitive V start a thread (its fourth argument the new thread's
+ * argument)?  The analysis knows thread creation by this name too
+ * (analysis/threads.c). */
+static int is_thread_creation(const struct vocab_entry *v)
+{
+	return v->name && strcmp(v->name, "pthread_create") == 0;
+}
+
 /* Walks the arguments of primitive U (written at C) and emits its event. */
 void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 {
@@ -125,6 +133,7 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			 * initialises it, marked or not (a marked one publishes
 			 * nothing, transfer.c) */
 			deps_add(&uses, points_to_fresh(x, u->roots[a]));
+			deps_add(&uses, owned_mark(x, u->roots[a]));
 			display = display_text(x, u->roots[a]);
 			if (display && !v->lvalue && display[0] == '&')
 				memmove(display, display + 1, strlen(display));
@@ -153,6 +162,15 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			deps_add(&uses, publishes);
 			free(publishes);
 			free(value.buf);
+			/* pthread_create(&t, attr, fn, arg): ARG goes to the new
+			 * thread ("#3=!own" when this activation owned it; it owns
+			 * nothing through it from here on, extract_owned.c) */
+			if (a == 3 && is_thread_creation(v) && hand_to_thread(x, u->roots[a])) {
+				char *item = dep_item_with_role("!own", DEP_ARGUMENT, 3);
+
+				deps_add(&uses, item);
+				free(item);
+			}
 		}
 	}
 	if (u->site)

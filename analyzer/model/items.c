@@ -61,6 +61,8 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 			d->kind = DEP_NEW;
 		} else if (len == 5 && memcmp(item, "!null", 5) == 0) {
 			d->kind = DEP_NULL;
+		} else if (len == 4 && memcmp(item, "!own", 4) == 0) {
+			d->kind = DEP_OWN;
 		} else if (len > 7 && memcmp(item, "!kept:@", 7) == 0) {
 			const char *colon = memchr(item + 7, ':', len - 7);
 
@@ -159,6 +161,14 @@ int dep_list_has(const struct dep_list *l, enum dep_role role, enum dep_kind kin
 	return 0;
 }
 
+int dep_list_has_arg(const struct dep_list *l, int arg, enum dep_kind kind)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i].role == DEP_ARGUMENT && l->v[i].arg == arg && l->v[i].kind == kind)
+			return 1;
+	return 0;
+}
+
 /* S with ',' and '\' escaped. */
 static char *escaped(const char *s)
 {
@@ -184,6 +194,7 @@ char *dep_item_text(const struct dep_item *d)
 	case DEP_NEW_FROM:  source = xasprintf("!new:%s", name); break;
 	case DEP_NEW_PARAM: source = xasprintf("!newarg:%d", d->n); break;
 	case DEP_NULL:      source = xstrdup("!null"); break;
+	case DEP_OWN:       source = xstrdup("!own"); break;
 	case DEP_KEPT:      source = xasprintf("!kept:@%d:%d", d->n, d->via); break;
 	default:            source = xstrdup(name ? name : ""); break;
 	}

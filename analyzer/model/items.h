@@ -54,6 +54,8 @@ enum dep_kind {
 	DEP_KEPT,        /* "!kept:@N:A": what was fresh before call event N
 			    passed it on as argument A, fresh still if that
 			    callee keeps it (analysis/fresh.c) */
+	DEP_OWN,         /* "!own": memory this activation allocated itself
+			    (extract_owned.c, analysis/owned.c) */
 };
 
 struct dep_item {
@@ -83,6 +85,8 @@ void dep_list_free(struct dep_list *l);
 
 /* Does L hold an item of ROLE and KIND? */
 int dep_list_has(const struct dep_list *l, enum dep_role role, enum dep_kind kind);
+/* Does L hold an item of KIND for argument ARG ("#ARG=...")? */
+int dep_list_has_arg(const struct dep_list *l, int arg, enum dep_kind kind);
 
 /* The text of item D (without separators): what dep_list_parse reads
  * back as D.  The caller frees it. */

@@ -876,3 +876,104 @@ Test(locks, a_list_updated_without_its_mutex_still_pairs_with_the_flag)
 	/* the writes of n->next and l->first, each a missing-acquire */
 	expect_one(LKMM LOCKED_LISTS("", "", "/*R*/", "/*R*/", ""));
 }
+
+/* W16: each thread allocates its record and links it into a global list
+ * for a scanner, which reads only 'active'.  'count' is touched by the
+ * owner alone, through its own pointer: no race on it, whatever the flag
+ * around it (analysis/owned.c).  When the scanner reads 'count' through
+ * the list too, it is shared and the pairings come back. */
+#define RECORDS(scanned, mark, mark2) \
+	"#include <pthread.h>\n#include <stdlib.h>\n" \
+	"struct rec { int count; int active; struct rec *next; };\n" \
+	"static struct rec *recs;\n" \
+	"static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static int go;\n" \
+	"static void *worker(void *a) {\n" \
+	"	struct rec *r = malloc(sizeof(*r));\n" \
+	"	if (!r) abort();\n" \
+	"	r->count = 0;\n" \
+	"	r->active = 0;\n" \
+	"	pthread_mutex_lock(&reg_lock);\n" \
+	"	r->next = recs;\n" \
+	"	recs = r;\n" \
+	"	pthread_mutex_unlock(&reg_lock);\n" \
+	"	for (int i = 0; i < 100; i++) {\n" \
+	"		if (READ_ONCE(go))\n" \
+	"			r->count++; " mark "\n" \
+	"		WRITE_ONCE(go, 1);\n" \
+	"		WRITE_ONCE(r->active, r->count & 1); " mark2 "\n" \
+	"	}\n" \
+	"	return a;\n" \
+	"}\n" \
+	"static void *scanner(void *a) {\n" \
+	"	int n = 0;\n" \
+	"	pthread_mutex_lock(&reg_lock);\n" \
+	"	for (struct rec *p = recs; p; p = p->next)\n" \
+	"		n += READ_ONCE(p->active)" scanned ";\n" \
+	"	pthread_mutex_unlock(&reg_lock);\n" \
+	"	return (void *)(long)n;\n" \
+	"}\n" \
+	"int main(void) {\n" \
+	"	pthread_t t[3];\n" \
+	"	pthread_create(&t[0], 0, worker, 0);\n" \
+	"	pthread_create(&t[1], 0, worker, 0);\n" \
+	"	pthread_create(&t[2], 0, scanner, 0);\n" \
+	"	for (int i = 0; i < 3; i++)\n" \
+	"		pthread_join(t[i], 0);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+Test(identity, a_field_only_its_owner_touches_races_with_nothing)
+{
+	expect_one(LKMM RECORDS("", "", ""));
+}
+
+Test(identity, a_field_a_scanner_reads_through_the_list_is_shared)
+{
+	/* the increment pairs with go both ways; the read of count for
+	 * active is published by go too early and races around it */
+	expect_one(LKMM RECORDS(" + p->count", "/*R*/ /*W*/", "/*W*/ /*D*/"));
+}
+
+/* W16 through a thread's argument (liburcu's call_rcu_data): the creator
+ * allocates the record, links it into a list and hands it to the thread
+ * it starts; only that thread touches gp_count, in a helper it passes the
+ * record to.  When the creator writes gp_count after the creation, it no
+ * longer owns the record and both sides are reported. */
+#define THREAD_RECORD(after_create, mark1, mark2) \
+	"#include <pthread.h>\n#include <stdlib.h>\n" \
+	"struct data { int gp_count; int flags; struct data *next; };\n" \
+	"static struct data *list;\n" \
+	"static pthread_mutex_t l = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static void affinity(struct data *d) { d->gp_count++; WRITE_ONCE(d->flags, d->flags | 2); } " mark1 "\n" \
+	"static void *thread(void *arg) {\n" \
+	"	struct data *d = arg;\n" \
+	"	while (!(READ_ONCE(d->flags) & 1))\n" \
+	"		affinity(d);\n" \
+	"	return 0;\n" \
+	"}\n" \
+	"static void start(void) {\n" \
+	"	pthread_t t;\n" \
+	"	struct data *d = malloc(sizeof *d);\n" \
+	"	if (!d) abort();\n" \
+	"	d->gp_count = 0;\n" \
+	"	d->flags = 0;\n" \
+	"	pthread_mutex_lock(&l);\n" \
+	"	d->next = list;\n" \
+	"	list = d;\n" \
+	"	pthread_mutex_unlock(&l);\n" \
+	"	pthread_create(&t, 0, thread, d);\n" \
+	"	" after_create " " mark2 "\n" \
+	"}\n" \
+	"void stop_all(void) { for (struct data *p = list; p; p = p->next) WRITE_ONCE(p->flags, 1); }\n" \
+	"int main(void) { start(); start(); stop_all(); return 0; }\n"
+
+Test(identity, a_field_only_the_thread_given_the_record_touches_races_with_nothing)
+{
+	expect_one(LKMM THREAD_RECORD("", "", ""));
+}
+
+Test(identity, a_field_the_creator_writes_after_the_creation_is_shared)
+{
+	expect_one(LKMM THREAD_RECORD("d->gp_count = 5; WRITE_ONCE(d->flags, 4);", "/*R*/", "/*W*/"));
+}

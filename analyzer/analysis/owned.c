@@ -1,0 +1,173 @@
+/* analyzer/analysis/owned.c — struct fields that only their owner ever
+ * touches (W16 of docs/limitations.md).
+ *
+ * Every instance of a struct type is one object per field to the analysis,
+ * so a thread's own record, linked into a global list for a scanner, is
+ * the same object as every other thread's: its private counter "races"
+ * with the other threads' counters.  An activation owns what it allocated
+ * itself, for as long as its local holds it (the front end's "!own" marks,
+ * extract_owned.c), what every caller passes it from memory the caller
+ * owns ("#N=!own", or an owned parameter passed on), and a thread owns the
+ * argument that every pthread_create starting it hands over from memory
+ * the creator owned (after which the creator owns nothing through it).
+ *
+ * A field whose every access in the tree, plain or marked, is made
+ * through memory its accessing activation owns is touched by one thread
+ * per instance: two of its accesses are either of two instances or one
+ * after the other in one thread, and no pairing on it is a race.  A field
+ * that any access reaches another way (a pointer read from the list, a
+ * global) stays shared.  Globals are never owner-only. */
+#include "internal.h"
+
+/* The locals of the start routines (per function; unset for the others):
+ * which come from the routine's one parameter (struct rec *r = arg). */
+struct owned_ctx {
+	struct deriv_map *derived;
+	unsigned char *have;
+};
+
+/* Is item D, argument or address, a local copied from start routine FI's
+ * parameter (the thread's argument)? */
+static int from_thread_argument(const struct program *p, struct owned_ctx *c, int fi, const struct dep_item *d)
+{
+	struct dep_item as_address = *d;
+
+	if (!p->started[fi] || d->kind != DEP_LOCAL)
+		return 0;
+	if (!c->have[fi]) {
+		compute_derived(&p->fns[fi], &c->derived[fi]);
+		c->have[fi] = 1;
+	}
+	as_address.role = DEP_ADDRESS;
+	return from_param(&c->derived[fi], &as_address);
+}
+
+/* Does CALL (made by CALLER) pass for argument N memory the caller owns:
+ * its own allocation, an owned parameter of the caller, or, in a start
+ * routine whose argument it owns, a local copied from that argument? */
+static int passes_owned(const struct program *p, const unsigned *bits, int caller, const struct event *call, int n,
+			void *ctx)
+{
+	for (int k = 0; k < call->deps.n; k++) {
+		const struct dep_item *d = &call->deps.v[k];
+
+		if (d->role != DEP_ARGUMENT || d->arg != n)
+			continue;
+		if (d->kind == DEP_OWN)
+			return 1;
+		if (d->kind == DEP_PARAM && d->n < 32 && (bits[caller] >> d->n & 1u) &&
+		    strcmp(d->name, p->fns[caller].link_key) == 0)
+			return 1;
+		if ((bits[caller] & 1u) && from_thread_argument(p, ctx, caller, d))
+			return 1;
+	}
+	return 0;
+}
+
+/* Start routines: bit 0 when every pthread_create of the tree that starts
+ * them hands over memory its creator owned ("#3=!own"); FROM_CALLS: the
+ * functions with direct calls.  Returns the initial bits. */
+static unsigned *initial_bits(struct program *p, const unsigned char *taken)
+{
+	unsigned *bits = xcalloc((size_t)p->nfns + 1, sizeof *bits);
+	unsigned char *created = xcalloc((size_t)p->nfns + 1, 1), *handed = xcalloc((size_t)p->nfns + 1, 1);
+
+	memset(handed, 1, (size_t)p->nfns + 1);
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[fi].blocks[b].events[i];
+				int t;
+
+				if (!is_named(e, "pthread_create") || (t = start_routine(p, e)) < 0)
+					continue;
+				created[t] = 1;
+				handed[t] &= dep_list_has_arg(&e->deps, 3, DEP_OWN);
+			}
+	for (int fi = 0; fi < p->nfns; fi++) {
+		if (taken[fi])
+			continue;
+		if (created[fi])
+			bits[fi] = handed[fi] ? 1u : 0u;
+		else if (p->called[fi])
+			bits[fi] = ~0u;
+	}
+	free(created);
+	free(handed);
+	return bits;
+}
+
+/* Is access E, an event of function FI, made through memory its
+ * activation owns (BITS: the owned parameters; M: FI's locals, derived
+ * from a start routine's owned argument when FI is one)? */
+static int owned_access(const struct program *p, const unsigned *bits, int fi, const struct event *e,
+			struct owned_ctx *c)
+{
+	for (int k = 0; k < e->deps.n; k++) {
+		const struct dep_item *d = &e->deps.v[k];
+
+		if (d->role != DEP_ADDRESS)
+			continue;
+		if (d->kind == DEP_OWN)
+			return 1;
+		if (d->kind == DEP_PARAM && d->n < 32 && (bits[fi] >> d->n & 1u) &&
+		    strcmp(d->name, p->fns[fi].link_key) == 0)
+			return 1;
+		/* struct rec *r = arg; r->count: the start routine's one
+		 * parameter, through a local copied from it */
+		if ((bits[fi] & 1u) && from_thread_argument(p, c, fi, d))
+			return 1;
+	}
+	return 0;
+}
+
+void find_owner_only_fields(struct program *p)
+{
+	unsigned char *taken = address_taken(p), *seen, *shared;
+	unsigned *bits = initial_bits(p, taken);
+	struct analysis *a = p->out;
+	struct owned_ctx c = { xcalloc((size_t)p->nfns + 1, sizeof *c.derived), xcalloc((size_t)p->nfns + 1, 1) };
+
+	params_fixpoint(p, bits, passes_owned, &c);
+	seen = xcalloc((size_t)a->nobjects + 1, 1);
+	shared = xcalloc((size_t)a->nobjects + 1, 1);
+	for (int fi = 0; fi < p->nfns; fi++) {
+		struct function *f = &p->fns[fi];
+
+		for (int b = 0; b < f->nblocks; b++)
+			for (int i = 0; i < f->blocks[b].nevents; i++) {
+				const struct event *e = &f->blocks[b].events[i];
+
+				if (e->kind != EV_ACCESS || e->oid < 0 || e->oid >= a->nobjects)
+					continue;
+				seen[e->oid] = 1;
+				if (!shared[e->oid] && !owned_access(p, bits, fi, e, &c))
+					shared[e->oid] = 1;
+			}
+	}
+	for (int fi = 0; fi < p->nfns; fi++)
+		if (c.have[fi])
+			dm_free(&c.derived[fi]);
+	free(c.derived);
+	free(c.have);
+	a->nowner_only = a->nobjects;
+	a->owner_only = xcalloc((size_t)a->nobjects + 1, 1);
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[fi].blocks[b].events[i];
+
+				if (e->kind == EV_ACCESS && e->oid >= 0 && e->oid < a->nobjects && seen[e->oid] &&
+				    !shared[e->oid] && e->object && strstr(e->object, "@FI@"))
+					a->owner_only[e->oid] = 1;
+			}
+	free(seen);
+	free(shared);
+	free(bits);
+	free(taken);
+}
+
+int object_owner_only(const struct analysis *a, int oid)
+{
+	return a->owner_only && oid >= 0 && oid < a->nowner_only && a->owner_only[oid];
+}

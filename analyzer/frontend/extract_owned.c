@@ -1,0 +1,115 @@
+/* analyzer/frontend/extract_owned.c — which local pointers hold memory that
+ * this activation allocated itself (r = malloc(...)), for as long as they
+ * hold it, whether or not it has been published since.
+ *
+ * Freshness (extract_fresh.c) ends when the pointer is handed on; ownership
+ * does not: a thread that allocates its record and links it into a global
+ * list for a scanner still touches the record's private fields through its
+ * own pointer, and no other thread touches those fields at all.  The marks
+ * ("!own" on an access, "#N=!own" on an argument) let the analysis find the
+ * fields that only their owner ever touches (analysis/owned.c, W16 of
+ * docs/limitations.md); a field that any access reaches through another
+ * pointer (read from the list) is shared as before.
+ *
+ * Only a direct allocation makes an owner: what a function returns may be
+ * shared (a pool, a cache).  A pointer handed to pthread_create goes to
+ * the new thread: its creator owns nothing through it afterwards. */
+#include "extract_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int owned_at(const struct ectx *x, const char *usr)
+{
+	for (int i = 0; usr && i < x->owned.n; i++)
+		if (strcmp(x->owned.usr[i], usr) == 0)
+			return i;
+	return -1;
+}
+
+static void drop(struct ectx *x, int i)
+{
+	free(x->owned.usr[i]);
+	x->owned.usr[i] = x->owned.usr[--x->owned.n];
+}
+
+void set_owned(struct ectx *x, CXCursor var, CXCursor value, int escaping)
+{
+	char *usr = usr_of(var), *mark;
+	int i = owned_at(x, usr);
+
+	if (i >= 0)
+		drop(x, i);
+	mark = escaping ? NULL : allocation_mark(value);
+	/* "!new" exactly: a direct allocator, not a function's result */
+	if (usr && mark && dep_text_is(mark, DEP_NEW)) {
+		grow(&x->owned.usr, &x->owned.cap, x->owned.n + 1, sizeof *x->owned.usr);
+		x->owned.usr[x->owned.n++] = usr;
+		usr = NULL;
+	}
+	free(mark);
+	free(usr);
+}
+
+/* Is declaration REF an owned local? */
+static int is_owned(const struct ectx *x, CXCursor ref)
+{
+	char *usr;
+	int r;
+
+	if (clang_Cursor_isNull(ref) || !is_local(ref))
+		return 0;
+	usr = usr_of(ref);
+	r = owned_at(x, usr) >= 0;
+	free(usr);
+	return r;
+}
+
+const char *owned_mark(struct ectx *x, CXCursor c)
+{
+	return is_owned(x, base_pointer(c)) ? "!own" : NULL;
+}
+
+CXCursor owned_value(struct ectx *x, CXCursor value)
+{
+	CXCursor base = base_pointer(value), v = strip(value);
+	enum CXCursorKind k = clang_getCursorKind(v);
+
+	/* the pointer itself or an address in its object, not a value
+	 * loaded through it (r->next) */
+	if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr)
+		return clang_getNullCursor();
+	if (k == CXCursor_UnaryOperator && clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Pointer)
+		return clang_getNullCursor();     /* *r */
+	return is_owned(x, base) ? base : clang_getNullCursor();
+}
+
+int hand_to_thread(struct ectx *x, CXCursor value)
+{
+	CXCursor base = owned_value(x, value);
+	char *usr;
+	int i;
+
+	if (clang_Cursor_isNull(base))
+		return 0;
+	usr = usr_of(base);
+	if ((i = owned_at(x, usr)) >= 0)
+		drop(x, i);
+	free(usr);
+	return i >= 0;
+}
+
+void forget_owned(struct ectx *x)
+{
+	while (x->owned.n)
+		drop(x, x->owned.n - 1);
+}
+
+void free_owned(struct owned_table *t)
+{
+	for (int i = 0; i < t->n; i++)
+		free(t->usr[i]);
+	free(t->usr);
+	t->usr = NULL;
+	t->n = t->cap = 0;
+}
