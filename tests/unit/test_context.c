@@ -975,5 +975,5 @@ Test(identity, a_field_only_the_thread_given_the_record_touches_races_with_nothi
 
 Test(identity, a_field_the_creator_writes_after_the_creation_is_shared)
 {
-	expect_one(LKMM THREAD_RECORD("d->gp_count = 5; WRITE_ONCE(d->flags, 4);", "/*R*/", "/*W*/"));
+	expect_one(LKMM THREAD_RECORD("d->gp_count = 5; WRITE_ONCE(d->flags, 4);", "/*R*/ /*D*/", "/*W*/"));
 }
