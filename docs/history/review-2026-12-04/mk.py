@@ -34,6 +34,30 @@ def write_entry(w,tag,i,f,root):
             w.write('      %-14s %s:%s in %s\n'%(l['role'],l['file'].replace(root,''),l['line'],l['function']))
     w.write('  evidence: %s\n'%('; '.join(f['confidence_evidence'])))
 
+def locs(f):
+    """What makes two findings identical besides their id: their locations."""
+    return sorted((l['role'],l['file'],l['line'],l['column']) for l in f['locations'])
+
+def write_samples(t,root,F,groups,earlier,outdir,header):
+    """Tree T's sampled findings (GROUPS: (tag, indexes into F)) into
+    OUTDIR: each one identical to an earlier review's finding (EARLIER: id ->
+    (finding, verdict row)) into T-carried.tsv with that verdict, the rest
+    into T-sheet.txt under HEADER.  Returns (carried, to review)."""
+    n_new=n_car=0
+    with open('%s/%s-carried.tsv'%(outdir,t),'w') as carried, open('%s/%s-sheet.txt'%(outdir,t),'w') as w:
+        carried.write('tag\tindex\tid\tconfidence\tkind\tverdict\tbenign\tcause\treason\n')
+        w.write(header)
+        for tag,idx in groups:
+            for i in idx:
+                f=F[i]
+                v=earlier.get(f['id'])
+                if v and locs(v[0])==locs(f):
+                    carried.write('\t'.join([tag,str(i),f['id'],f['confidence'],f['kind']]+v[1][5:9])+'\n'); n_car+=1
+                    continue
+                n_new+=1
+                write_entry(w,tag,i,f,root)
+    return n_car,n_new
+
 if __name__=='__main__':
     from collections import Counter
     KS=sys.argv[1]; TAG=sys.argv[2]

@@ -9,11 +9,10 @@
 # review's (../review-2026-12-04/mk.py).
 import csv,json,os,random,sys
 sys.path.insert(0,os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','review-2026-12-04'))
-from mk import roots,report,draw,write_entry
+from mk import roots,report,draw,write_samples
 from collections import Counter
 KS=sys.argv[1]; TAG=sys.argv[2]
 HERE=os.path.dirname(os.path.abspath(__file__))
-def locs(f): return sorted((l['role'],l['file'],l['line'],l['column']) for l in f['locations'])
 def judged(t):
     """Earlier verdicts by id, each with the finding it was given for."""
     out={}
@@ -27,22 +26,8 @@ def judged(t):
     return out
 for t,root in roots.items():
     F=report(KS,TAG,t,'/tmp/review3/%s.json'%t)
-    verd=judged(t)
     top,rnd,hi,med=draw(F,20261208,20261209)
     if len(hi)>25: hi=sorted(random.Random(20261210).sample(hi,25))
-    carried=open('/tmp/review3/%s-carried.tsv'%t,'w')
-    carried.write('tag\tindex\tid\tconfidence\tkind\tverdict\tbenign\tcause\treason\n')
-    n_new=n_car=0
-    with open('/tmp/review3/%s-sheet.txt'%t,'w') as w:
-        w.write('# %s: %d findings; TOP = report order 0..19; RND = seed 20261208, 30 of the rest; HIGH = other high (all, or 25 at random, seed 20261210); MED = seed 20261209, 10 other medium\n'%(t,len(F)))
-        for tag,idx in (('TOP',top),('RND',rnd),('HIGH',hi),('MED',med)):
-            for i in idx:
-                f=F[i]
-                v=verd.get(f['id'])
-                if v and locs(v[0])==locs(f):
-                    carried.write('\t'.join([tag,str(i),f['id'],f['confidence'],f['kind']]+v[1][5:9])+'\n'); n_car+=1
-                    continue
-                n_new+=1
-                write_entry(w,tag,i,f,root)
-    carried.close()
+    header='# %s: %d findings; TOP = report order 0..19; RND = seed 20261208, 30 of the rest; HIGH = other high (all, or 25 at random, seed 20261210); MED = seed 20261209, 10 other medium\n'%(t,len(F))
+    n_car,n_new=write_samples(t,root,F,(('TOP',top),('RND',rnd),('HIGH',hi),('MED',med)),judged(t),'/tmp/review3',header)
     print(t,len(F),dict(Counter(f['confidence'] for f in F)),'sample',len(top)+len(rnd)+len(hi)+len(med),'carried',n_car,'to review',n_new)
