@@ -10,6 +10,15 @@
 #include "scan_helper.h"
 
 #define HEAD "#include <kcsan/lkmm.h>\n#include <pthread.h>\n#include <poll.h>\n"
+/* main(): starts worker(), runs BODY (lines of C) meanwhile, joins it. */
+#define MAIN(body) \
+	"int main(void) {\n" \
+	"	pthread_t t;\n" \
+	"	pthread_create(&t, 0, worker, 0);\n" \
+	body \
+	"	pthread_join(t, 0);\n" \
+	"	return 0;\n" \
+	"}\n"
 
 /* A start flag: the workers wait for main to say go, main stops them. */
 Test(polled, a_plain_start_flag_races_at_the_wait_and_at_each_write)
@@ -20,13 +29,7 @@ Test(polled, a_plain_start_flag_races_at_the_wait_and_at_each_write)
 		   "		poll(0, 0, 1);\n"
 		   "	return a;\n"
 		   "}\n"
-		   "int main(void) {\n"
-		   "	pthread_t t;\n"
-		   "	pthread_create(&t, 0, worker, 0);\n"
-		   "	goflag = 1; /*D*/\n"
-		   "	pthread_join(t, 0);\n"
-		   "	return 0;\n"
-		   "}\n");
+		   MAIN("	goflag = 1; /*D*/\n"));
 	cr_assert(strstr(last_findings_text(), "polled in a loop in worker()"), "%s", last_findings_text());
 }
 
@@ -38,13 +41,7 @@ Test(polled, a_marked_start_flag_is_no_race)
 		   "		poll(0, 0, 1);\n"
 		   "	return a;\n"
 		   "}\n"
-		   "int main(void) {\n"
-		   "	pthread_t t;\n"
-		   "	pthread_create(&t, 0, worker, 0);\n"
-		   "	WRITE_ONCE(goflag, 1);\n"
-		   "	pthread_join(t, 0);\n"
-		   "	return 0;\n"
-		   "}\n");
+		   MAIN("	WRITE_ONCE(goflag, 1);\n"));
 }
 
 /* Written before the thread exists: pthread_create orders it. */
@@ -80,16 +77,10 @@ Test(polled, a_flag_read_and_written_under_one_lock_is_no_race)
 		   "	pthread_mutex_unlock(&m);\n"
 		   "	return a;\n"
 		   "}\n"
-		   "int main(void) {\n"
-		   "	pthread_t t;\n"
-		   "	pthread_create(&t, 0, worker, 0);\n"
-		   "	pthread_mutex_lock(&m);\n"
-		   "	goflag = 1;\n"
-		   "	pthread_mutex_unlock(&m);\n"
-		   "	(void)go;\n"
-		   "	pthread_join(t, 0);\n"
-		   "	return 0;\n"
-		   "}\n");
+		   MAIN("	pthread_mutex_lock(&m);\n"
+					   "	goflag = 1;\n"
+					   "	pthread_mutex_unlock(&m);\n"
+					   "	(void)go;\n"));
 }
 
 /* A loop that counts its own object down waits for no one. */
@@ -102,16 +93,10 @@ Test(polled, a_loop_on_what_it_changes_itself_is_no_wait)
 		   "	pthread_mutex_unlock(&m);\n"
 		   "	return a;\n"
 		   "}\n"
-		   "int main(void) {\n"
-		   "	pthread_t t;\n"
-		   "	pthread_create(&t, 0, worker, 0);\n"
-		   "	pthread_mutex_lock(&m);\n"
-		   "	while (left)\n"
-		   "		left--;\n"
-		   "	pthread_mutex_unlock(&m);\n"
-		   "	pthread_join(t, 0);\n"
-		   "	return 0;\n"
-		   "}\n");
+		   MAIN("	pthread_mutex_lock(&m);\n"
+					   "	while (left)\n"
+					   "		left--;\n"
+					   "	pthread_mutex_unlock(&m);\n"));
 }
 
 /* A counting loop reads its bound each time round; it waits for nothing. */
@@ -123,11 +108,5 @@ Test(polled, a_counting_loop_reads_its_bound_and_does_not_wait)
 		   "		poll(0, 0, i);\n"
 		   "	return a;\n"
 		   "}\n"
-		   "int main(void) {\n"
-		   "	pthread_t t;\n"
-		   "	pthread_create(&t, 0, worker, 0);\n"
-		   "	limit = 5;\n"
-		   "	pthread_join(t, 0);\n"
-		   "	return 0;\n"
-		   "}\n");
+		   MAIN("	limit = 5;\n"));
 }
