@@ -78,9 +78,9 @@ Test(polled, a_flag_read_and_written_under_one_lock_is_no_race)
 		   "	return a;\n"
 		   "}\n"
 		   MAIN("	pthread_mutex_lock(&m);\n"
-					   "	goflag = 1;\n"
-					   "	pthread_mutex_unlock(&m);\n"
-					   "	(void)go;\n"));
+			"	goflag = 1;\n"
+			"	pthread_mutex_unlock(&m);\n"
+			"	(void)go;\n"));
 }
 
 /* A loop that counts its own object down waits for no one. */
@@ -94,9 +94,9 @@ Test(polled, a_loop_on_what_it_changes_itself_is_no_wait)
 		   "	return a;\n"
 		   "}\n"
 		   MAIN("	pthread_mutex_lock(&m);\n"
-					   "	while (left)\n"
-					   "		left--;\n"
-					   "	pthread_mutex_unlock(&m);\n"));
+			"	while (left)\n"
+			"		left--;\n"
+			"	pthread_mutex_unlock(&m);\n"));
 }
 
 /* A counting loop reads its bound each time round; it waits for nothing. */
