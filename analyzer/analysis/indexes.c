@@ -134,6 +134,8 @@ void analysis_free(struct analysis *a)
 	free(a->late);
 	free(a->instances);
 	free(a->owner_only);
+	pairset_free(&a->apart);
+	pairset_free(&a->busy_creations);
 	free(a->roots);
 	free(a->unknown_root);
 	free(a->started_root);

@@ -66,6 +66,11 @@ struct analysis {
 	int nkept, keptcap;
 	unsigned char *instances;     /* per function: 1 runs once, 2 may run in
 					 several threads at once */
+	struct pairset busy_creations;    /* (gid, 0): a pthread_create made
+					     while other threads may run */
+	struct pairset apart;         /* (root, root): start routines of main
+					 whose threads never run together
+					 (phases.c) */
 	unsigned char *owner_only;    /* per object: a field that only the
 					 activation owning an instance touches
 					 (owned.c) */
@@ -319,6 +324,13 @@ struct start_edge *find_starts(struct program *p, int *n);
 void count_instances(struct program *p, const struct start_edge *edges, int n);
 void find_quiet_entries(struct program *p);
 void find_thread_roots(struct program *p);
+/* Is E a direct pthread_join, or a call of a function that joins threads
+ * itself (after find_quiet_entries)? */
+int event_joins(struct program *p, const struct function *f, const struct event *e);
+/* phases.c: start routines whose threads never run together (out->apart). */
+void find_phases(struct program *p);
+/* Are start routines X and Y (function indexes) apart (find_phases)? */
+int start_routines_apart(const struct analysis *a, int x, int y);
 
 /* indexes.c */
 int *new_heads(int n);

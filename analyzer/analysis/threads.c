@@ -264,7 +264,7 @@ static int event_creates(struct program *p, const struct function *f, const stru
 	       (e->kind == EV_CALL && (s = callee_of(p, e, f)) && p->creates[s - p->sums]);
 }
 
-static int event_joins(struct program *p, const struct function *f, const struct event *e)
+int event_joins(struct program *p, const struct function *f, const struct event *e)
 {
 	struct summary *s;
 
@@ -561,6 +561,8 @@ int may_run_concurrently(const struct analysis *a, const struct function *f, con
 				continue;       /* two programs' main() threads */
 			if (other_programs(a, x->v[i], y->v[j]))
 				continue;       /* threads of two programs */
+			if (x->v[i] != y->v[j] && start_routines_apart(a, x->v[i], y->v[j]))
+				continue;       /* two phases of one main() */
 			if (x->v[i] != y->v[j] || a->instances[x->v[i]] >= 2)
 				return 1;
 		}

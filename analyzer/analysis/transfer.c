@@ -549,6 +549,9 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if (e->ord == ORD_GRACE)
 			s->published.n = 0;
 		if (is_named(e, "pthread_create")) {
+			/* (phases.c: a creation while threads run) */
+			if (c->p->emit && !quiet(s))
+				pairset_put(&c->p->out->busy_creations, e->gid, 0, 1);
 			spawn(s);
 			if (me)
 				me->calls_create = 1;

@@ -977,3 +977,37 @@ Test(identity, a_field_the_creator_writes_after_the_creation_is_shared)
 {
 	expect_one(LKMM THREAD_RECORD("d->gp_count = 5; WRITE_ONCE(d->flags, 4);", "/*R*/ /*D*/", "/*W*/"));
 }
+
+/* Phases of main(): test()'s threads are all joined before test_spmc()'s
+ * are created (Concurrency Kit's ring validation programs), so the two
+ * start routines never run together.  Without the joins between the
+ * phases they do, and the pair is reported. */
+#define PHASES(joins, mark1, mark2) \
+	"#include <pthread.h>\n" \
+	"struct entry { int value; };\n" \
+	"struct entry entries[16];\n" \
+	"int flag;\n" \
+	"static void *test(void *a) { entries[1].value = 1; WRITE_ONCE(flag, 1); return a; } " mark1 "\n" \
+	"static void *test_spmc(void *a) { if (READ_ONCE(flag)) return (void *)(long)entries[1].value; return a; } " mark2 "\n" \
+	"int main(void) {\n" \
+	"	pthread_t t[4];\n" \
+	"	int i;\n" \
+	"	for (i = 0; i < 4; i++)\n" \
+	"		if (pthread_create(t + i, NULL, test, NULL)) return 1;\n" \
+	joins \
+	"	for (i = 0; i < 4; i++)\n" \
+	"		if (pthread_create(t + i, NULL, test_spmc, NULL)) return 1;\n" \
+	"	for (i = 0; i < 4; i++)\n" \
+	"		pthread_join(t[i], NULL);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+Test(context, start_routines_of_two_phases_of_main_never_run_together)
+{
+	expect_one(LKMM PHASES("	for (i = 0; i < 4; i++)\n		pthread_join(t[i], NULL);\n", "", ""));
+}
+
+Test(context, start_routines_created_without_a_join_between_run_together)
+{
+	expect_one(LKMM PHASES("", "/*W*/", "/*R*/"));
+}
