@@ -125,6 +125,7 @@ struct object_tally {
 	int ordered_reads;        /* marked reads or RMWs that acquire, or more */
 	int stores;               /* marked stores (WRITE_ONCE, atomic_store) */
 	int resets;               /* of them, stores of the constant 0 */
+	int polled;               /* plain reads made in a loop's condition */
 	int counting_rmws;        /* RMWs that add, subtract, increment, decrement */
 	int other_rmws;           /* exchanges, compare-and-swaps, bit operations */
 };

@@ -78,6 +78,7 @@ void build_tallies(struct analysis *a)
 				t = &a->tallies[e->oid];
 				if (!e->marked) {
 					t->plain++;
+					t->polled += e->access == ACC_READ && e->sink == SINK_POLLED;
 					continue;
 				}
 				t->marked++;

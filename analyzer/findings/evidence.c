@@ -22,7 +22,7 @@ enum confidence confidence_of(unsigned f)
 
 	if (f & FACT_POLLED)
 		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
-	if (f & FACT_COUNTER)
+	if (f & (FACT_COUNTER | FACT_DATA_POLLED))
 		return CONFIDENCE_LOW;
 	if (f & FACT_LOCKSET) {
 		int locked = (f & FACT_LOCKED_WRITES) != 0;
@@ -103,6 +103,7 @@ int evidence_strength(unsigned f)
 	s += f & FACT_TIED_WRITER ? 2 : 0;
 	s += f & FACT_TIED_READER ? 2 : 0;
 	s -= f & FACT_COUNTER ? 4 : 0;
+	s -= f & FACT_DATA_POLLED ? 4 : 0;
 	return s;
 }
 
@@ -171,6 +172,10 @@ unsigned object_facts(const struct analysis *a, const struct event *data, const 
 
 	if (d->marked > d->plain)
 		f |= FACT_MOSTLY_MARKED;
+	/* (not for a plain-flag or lockset finding, where the data is the
+	 * flag: the callers pass no flag) */
+	if (flag && flag->oid != data->oid && d->polled)
+		f |= FACT_DATA_POLLED;
 	if (flag && flag->oid != data->oid) {
 		const struct object_tally *t = analysis_tally(a, flag->oid);
 		size_t nd = 0, nf = 0;
@@ -234,6 +239,8 @@ static const struct {
 	{ FACT_LOCKED_WRITES, "'%s' is written holding a lock at two or more sites", DATA_NAME, NO_NAME },
 	{ FACT_COUNTER, "against: '%s' is only updated by arithmetic read-modify-writes, a counter rather than a flag",
 	  FLAG_NAME, NO_NAME },
+	{ FACT_DATA_POLLED, "against: '%s' is itself a plain flag, polled in a loop elsewhere; its own races come first",
+	  DATA_NAME, NO_NAME },
 };
 
 void evidence_sentences(const struct analysis *a, unsigned f, const struct event *data,

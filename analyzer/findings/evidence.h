@@ -56,6 +56,11 @@ enum evidence_fact {
 	 * a flag itself: its pairings as data published by some other flag
 	 * come after this one. */
 	FACT_POLLED        = 1u << 12,
+	/* Against: the data is itself a plain flag, polled in a loop
+	 * somewhere in the tree.  Its races are reported as such (the
+	 * plain-flag and lockset rules); taking it for data that another
+	 * flag publishes misreads it. */
+	FACT_DATA_POLLED   = 1u << 13,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };

@@ -124,19 +124,26 @@ static int kind_rank(const char *kind)
 
 /* Surest first: confidence, then a polled flag (the object is a flag
  * itself, so a pairing that takes it for data published by another flag
- * misreads it), then strength, then kind; otherwise the order found
- * (qsort is not stable: the recorded order decides). */
+ * misreads it), then a lockset race on data written holding a lock at two
+ * or more sites (the authors protect it with the lock: the access without
+ * it is the defect, which no barrier fixes), then strength, then kind;
+ * otherwise the order found (qsort is not stable: the recorded order
+ * decides). */
 static int by_sureness(const void *x, const void *y)
 {
 	const struct pairing *a = x, *b = y;
 	enum confidence ca = confidence_of(a->facts), cb = confidence_of(b->facts);
 	int sa = evidence_strength(a->facts), sb = evidence_strength(b->facts);
 	int pa = (a->facts & FACT_POLLED) != 0, pb = (b->facts & FACT_POLLED) != 0;
+	unsigned locked = FACT_LOCKSET | FACT_LOCKED_WRITES;
+	int la = (a->facts & locked) == locked, lb = (b->facts & locked) == locked;
 
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
 	if (pa != pb)
 		return pb - pa;
+	if (la != lb)
+		return lb - la;
 	if (sa != sb)
 		return sa > sb ? -1 : 1;
 	if (kind_rank(a->kind) != kind_rank(b->kind))

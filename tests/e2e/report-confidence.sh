@@ -138,7 +138,51 @@ assert len(r) == 3 and all(x["rank"] == 90 and x["properties"]["confidence"] == 
 		[ ! -s "$WORK/o.txt" ] || { echo "bad level: exit $rc"; cat "$WORK/e.txt"; return 1; }
 }
 
+# A site with a lockset race and an ordering pairing, both high: the data is
+# written holding a lock at two sites (a check-then-lock initialisation),
+# and the unlocked check is the defect: its race comes first, the missing
+# release with the counter inside.
+lock_protected_first() {
+	mkdir -p "$WORK/l/src" || return 1
+	cat >"$WORK/l/src/init.c" <<'C'
+#include <kcsan/lkmm.h>
+#include <pthread.h>
+int initialized, counter;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static void *worker(void *a) {
+	if (!initialized) {
+		pthread_mutex_lock(&m);
+		initialized = 1;
+		atomic_inc(&counter);
+		pthread_mutex_unlock(&m);
+	}
+	return a;
+}
+int main(void) {
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], 0, worker, 0);
+	while (atomic_read(&counter) < 1)
+		;
+	pthread_mutex_lock(&m);
+	initialized = 0;
+	atomic_set(&counter, 0);
+	pthread_mutex_unlock(&m);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], 0);
+	return 0;
+}
+C
+	json "$WORK/l" "$WORK/l.json" || return 1
+	py "$WORK/l.json" '
+f = [f for f in F if f["locations"][0]["line"] == 6]
+assert len(f) == 1 and f[0]["kind"] == "data-race" and f[0]["confidence"] == "high", f
+assert [c["kind"] for c in f[0]["counterparts"]] == ["missing-release"], f
+' || return 1
+}
+
 check "one finding per site: two flags, one finding, the id names the site" one_finding_per_site
+check "a lock-protected variable read without the lock: the race first" lock_protected_first
 check "confidence: message passing between threads high, counters and unrelated data low" confidence_levels
 check "--min-confidence: text, JSON, SARIF, --fail-on; a bad level is one line, exit 2" min_confidence
 finish
