@@ -102,11 +102,13 @@ static void say_off(const char *why)
 #define FOCUS_MAP_MAX_SPAN	((uintptr_t)64 << 20)
 
 /* kcsan_focus_code: each chunk of code that holds (part of) a range gets
- * that range's index + 1, or KCSAN_FOCUS_SEVERAL if it holds parts of two. */
+ * that range's index + 1, or KCSAN_FOCUS_SEVERAL if it holds parts of two,
+ * and its bit set. */
 static int build_code_map(void)
 {
 	struct kcsan_focus_code *c = &kcsan_focus_code;
-	size_t i;
+	uint64_t *bits;
+	size_t i, nchunks;
 
 	if (!table.nranges)
 		return 0;
@@ -114,8 +116,13 @@ static int build_code_map(void)
 		return -1;
 	c->base = range_min & ~(uintptr_t)(KCSAN_FOCUS_CHUNK - 1);
 	c->span = range_max - c->base;
-	c->chunk = calloc(c->span / KCSAN_FOCUS_CHUNK + 1, sizeof(*c->chunk));
-	if (!c->chunk) {
+	nchunks = c->span / KCSAN_FOCUS_CHUNK + 1;
+	c->chunk = calloc(nchunks, sizeof(*c->chunk));
+	bits = calloc(nchunks / 64 + 1, sizeof(*bits));
+	if (!c->chunk || !bits) {
+		free(c->chunk);
+		free(bits);
+		c->chunk = NULL;
 		c->span = 0;
 		return -1;
 	}
@@ -123,9 +130,12 @@ static int build_code_map(void)
 		uintptr_t k = (table.ranges[i].lo - c->base) / KCSAN_FOCUS_CHUNK;
 		uintptr_t last = (table.ranges[i].hi - 1 - c->base) / KCSAN_FOCUS_CHUNK;
 
-		for (; k <= last; k++)
+		for (; k <= last; k++) {
 			c->chunk[k] = c->chunk[k] ? KCSAN_FOCUS_SEVERAL : (uint32_t)(i + 1);
+			bits[k / 64] |= (uint64_t)1 << (k % 64);
+		}
 	}
+	c->bits = bits;
 	return 0;
 }
 

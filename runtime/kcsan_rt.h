@@ -123,6 +123,7 @@ struct kcsan_ctx {
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
 	unsigned int focus_state;	/* focus.c: this access / re-check is focused */
+	unsigned long gated;	/* calls of kcsan_check_gated (fastpath.h) */
 	/* Delay budget (core.c, max_delay_pct): when this thread was first
 	 * seen and how long it has spent in delay windows, nanoseconds. */
 	uint64_t born_ns, delayed_ns;
