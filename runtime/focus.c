@@ -185,13 +185,18 @@ void kcsan_focus_init(void)
 	struct kcsan_focus_sites sites;
 	char why[600];
 	size_t i, cands = 0, marked = 0;
+	struct timespec t0, t1, t2;
 
 	if (!kcsan_opts.focus)
 		return say_off("focus=0");
 	if (!db || !*db)
 		return say_off("no KCSAN_DB");
+	/* Start-up is paid by every process of a run (a test suite's short
+	 * programs: most of their run), so verbose=1 says what it cost. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (kcsan_focus_read_db(db, &sites, why, sizeof(why)))
 		return say_off(why);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!sites.n) {
 		kcsan_focus_free_sites(&sites);
 		return say_off("no candidates in the database");
@@ -200,6 +205,15 @@ void kcsan_focus_init(void)
 		kcsan_focus_free_sites(&sites);
 		return say_off(why);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t2);
+	if (kcsan_opts.verbose)
+		dprintf(kcsan_opts.log_fd,
+			"kcsan: focus: start-up %ld us: %zu sites read from the database in %ld us, "
+			"mapped to code in %ld us\n",
+			(long)((t2.tv_sec - t0.tv_sec) * 1000000 + (t2.tv_nsec - t0.tv_nsec) / 1000),
+			sites.n,
+			(long)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000),
+			(long)((t2.tv_sec - t1.tv_sec) * 1000000 + (t2.tv_nsec - t1.tv_nsec) / 1000));
 	for (i = 0; i < sites.n; i++) {
 		if (!sites.v[i].matched)
 			continue;
