@@ -92,9 +92,10 @@ void kcsan_focus_summary(void);		/* verbose=1, at exit */
  * KCSAN_FOCUS_SEVERAL (kcsan_focus_wants, out of line).
  *
  * Every instrumented access of the program reads base, span and bits, so
- * they have a cache line of their own: the pacing counters that focus
- * writes (focus.c) sat in the same line and made every access of every
- * other thread miss it after each focused watch.  The bitmap is 32 times
+ * they have a cache line of their own: the counters that focus writes at
+ * each watch (focus.c) were linked into the same line, and each such
+ * write would cost every other thread a miss on its next access (how much
+ * that weighed was not measured apart from the rest).  The bitmap is 32 times
  * smaller than chunk[] (one bit per chunk, not four bytes), so that the
  * part of it a program's hot loops touch stays in the first-level cache.
  */
