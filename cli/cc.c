@@ -25,6 +25,9 @@
  *       __tsan_* references bind to the executable's runtime.
  *   no inputs (--version, -print-*): passed through untouched.
  *
+ * With $KCSAN_COMPILE_DB set, a compiling invocation also adds its sources
+ * to that compile database (cc_compdb.c), for `kcsan-scan scan -p`.
+ *
  * clang compiles and links in one invocation with -fno-sanitize-link-runtime.
  * gcc has no such switch (-fsanitize=thread at link time adds libtsan), so a
  * gcc invocation that both compiles and links is split: each source is
@@ -43,6 +46,7 @@
 #include <unistd.h>
 
 #include "analyzer/driver/scan.h"
+#include "cc_compdb.h"
 #include "analyzer/model/vocab.h"
 #include "commands.h"
 #include "options.h"
@@ -561,9 +565,12 @@ static int compiler_driver(int argc, char **argv, int is_cxx)
 	char **user = argv + 1;
 	int nuser = argc - 1;
 	int preprocess = 0, compile = 0, shared = 0, inputs = 0, sources = 0;
-	const char *lang = NULL;
+	const char *lang = NULL, *output = NULL;
+	const char **srcs = calloc((size_t)argc, sizeof(*srcs));
 	enum family fam;
 
+	if (!srcs)
+		kdie(2, is_cxx ? "c++" : "cc", "out of memory");
 	cxx = is_cxx;
 	tool = is_cxx ? "c++" : "cc";
 	/* What does this invocation do? */
@@ -580,14 +587,29 @@ static int compiler_driver(int argc, char **argv, int is_cxx)
 			lang = user[i + 1];
 		else if (strncmp(a, "-x", 2) == 0 && a[2])
 			lang = a + 2;
+		else if (strcmp(a, "-o") == 0 && i + 1 < nuser)
+			output = user[i + 1];
 		if (a[0] == '-' && a[1]) {
 			if (takes_value(a))
 				i++;
 			continue;
 		}
 		inputs++;
+		if (is_source(a, lang) && strcmp(a, "-") != 0)
+			srcs[sources] = a;
 		sources += is_source(a, lang);
 	}
+	/* $KCSAN_COMPILE_DB: this invocation's sources into the build's
+	 * compile database (cc_compdb.c); not for -E/-M alone. */
+	if (!preprocess) {
+		int n = 0;
+
+		for (int i = 0; i < sources; i++)
+			if (srcs[i])
+				srcs[n++] = srcs[i];
+		cc_compdb_record(tool, user, nuser, srcs, n, output);
+	}
+	free(srcs);
 
 	compiler_command(&cmd);
 	if (inputs == 0) {

@@ -12,7 +12,8 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "scan",   cmd_scan,   "analyse C sources and record missing-barrier candidates" },
-	{ "cc",     cmd_cc,     "compile and link like cc, for the runtime (CC=\"kcsan-scan cc\")" },
+	{ "cc",     cmd_cc,     "compile and link like cc, for the runtime (CC=\"kcsan-scan cc\";\n"
+		    "           with KCSAN_COMPILE_DB=FILE it also adds its entries to that compile database)" },
 	{ "c++",    cmd_cxx,    "the same for C++ (CXX=\"kcsan-scan c++\"; $KCSAN_CXX, default clang++)" },
 	{ "run",    cmd_run,    "run a command built with 'cc', recording races into the database" },
 	{ "report", cmd_report, "print the findings as text, JSON or SARIF" },

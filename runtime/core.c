@@ -42,7 +42,7 @@ static uint64_t watchpoints[KCSAN_NUM_WATCHPOINTS];
 
 /* fastpath.h: closed until kcsan_init() opens it; counts the watchpoints
  * being set up in its low bits. */
-unsigned int kcsan_gate = KCSAN_GATE_CLOSED;
+struct kcsan_gate kcsan_gate = { KCSAN_GATE_CLOSED };
 
 /* Filled by the thread that consumed the watchpoint of the same slot; the
  * slot stays KCSAN_WP_CONSUMED (nobody else can claim or consume it) until
@@ -73,7 +73,7 @@ static void child_after_fork(void)
 		__atomic_store_n(&watchpoints[i], KCSAN_WP_INVALID, __ATOMIC_RELAXED);
 		__atomic_store_n(&other_info[i].ready, 0, __ATOMIC_RELAXED);
 	}
-	__atomic_and_fetch(&kcsan_gate, ~KCSAN_GATE_WATCHES, __ATOMIC_RELAXED);
+	__atomic_and_fetch(&kcsan_gate.word, ~KCSAN_GATE_WATCHES, __ATOMIC_RELAXED);
 }
 
 __attribute__((constructor)) static void core_register_fork(void)
@@ -135,7 +135,7 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 	int i;
 
 	/* Counted first: an access that sees the count 0 skips the table. */
-	__atomic_fetch_add(&kcsan_gate, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&kcsan_gate.word, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 3; i++) {
 		unsigned int slot = slot_of(addr, order[i]);
 		uint64_t expected = KCSAN_WP_INVALID;
@@ -148,7 +148,7 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 			return (int)slot;
 		}
 	}
-	__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&kcsan_gate.word, 1, __ATOMIC_RELAXED);
 	return -1;
 }
 
@@ -288,9 +288,9 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 		 * allocator's own writes to it are no race, and whoever gets
 		 * it next owns it.  Nothing to report. */
 		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
-		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&kcsan_gate.word, 1, __ATOMIC_RELAXED);
 	} else if (expected == enc) {
-		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&kcsan_gate.word, 1, __ATOMIC_RELAXED);
 		/* Not consumed.  A changed value means a writer the runtime
 		 * does not see (uninstrumented code, another process). */
 		if (old != new_ && kcsan_opts.report_unknown_origin) {
@@ -322,7 +322,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 			__atomic_store_n(&other_info[slot].ready, 0, __ATOMIC_RELAXED);
 		}
 		__atomic_store_n(&watchpoints[slot], KCSAN_WP_INVALID, __ATOMIC_RELEASE);
-		__atomic_fetch_sub(&kcsan_gate, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&kcsan_gate.word, 1, __ATOMIC_RELAXED);
 		/* Two assertions are not accesses: no race between them.  An
 		 * access the other thread ignores (annotate.c) is no race
 		 * either: it consumed the watchpoint only to say so. */
@@ -359,7 +359,7 @@ void kcsan_forget_watchpoints(uintptr_t addr, size_t size)
 {
 	uintptr_t lo, first, last, page;
 
-	if (!(__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES) || !size)
+	if (!(__atomic_load_n(&kcsan_gate.word, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES) || !size)
 		return;
 	lo = addr > KCSAN_WP_SIZE_MAX ? addr - KCSAN_WP_SIZE_MAX : 0;
 	first = lo >> KCSAN_SLOT_PAGE_SHIFT;
@@ -457,20 +457,22 @@ out:
 }
 
 /*
- * The gate is not 0, and more than focus alone may be the reason.  While a
- * watchpoint exists anywhere, every access of every thread would otherwise
- * take the slow path; most have nothing to do with it, which three loads
- * tell (the access, and the delayed access it also re-checks).  A
- * watchpoint set up after this look is missed, as in the kernel: the same
- * happens to an access made just before it.
+ * The gate is not 0, and the inline test (fastpath.h) could not keep the
+ * access: a watchpoint exists, the runtime is off or starting, or focus
+ * may have business with the access.  While a watchpoint exists anywhere,
+ * every access of every thread would otherwise take the slow path; most
+ * have nothing to do with it, which three loads tell (the access, and the
+ * delayed access it also re-checks).  A watchpoint set up after this look
+ * is missed, as in the kernel: the same happens to an access made just
+ * before it.
  */
-static __attribute__((noinline)) void
-check_gated_full(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+void kcsan_check_gated(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct kcsan_ctx *ctx = &kcsan_tls;
-	const unsigned int gate = __atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED);
+	const unsigned int gate = __atomic_load_n(&kcsan_gate.word, __ATOMIC_RELAXED);
 	uint64_t enc;
 
+	ctx->gated++;
 	if (gate & KCSAN_GATE_CLOSED)
 		goto slow;
 	if (gate & KCSAN_GATE_WATCHES) {
@@ -491,18 +493,6 @@ slow:
 	kcsan_check_access(ptr, size, type, ip);
 }
 
-/* The gate is not 0.  Focus alone, and an access outside focused code: as
- * fast as without focus (no call but the last, so no register saved). */
-void kcsan_check_gated(const volatile void *ptr, size_t size, int type, uintptr_t ip)
-{
-	struct kcsan_ctx *ctx = &kcsan_tls;
-
-	if (__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) == KCSAN_GATE_FOCUS &&
-	    kcsan_focus_idle(ctx, ip) && kcsan_skip_fast(ctx, type))
-		return;
-	check_gated_full(ptr, size, type, ip);
-}
-
 /*
  * An access the thread ignores (AnnotateIgnoreReads/WritesBegin, a custom
  * mutex's own code: annotate.c) is neither watched nor re-checks the
@@ -517,7 +507,7 @@ ignored_access(struct kcsan_ctx *ctx, const volatile void *ptr, size_t size,
 	uint64_t enc;
 	int slot;
 
-	if (!(__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES))
+	if (!(__atomic_load_n(&kcsan_gate.word, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES))
 		return;
 	slot = find_watchpoint((uintptr_t)ptr, size, !(type & KCSAN_ACCESS_WRITE), &enc);
 	if (slot >= 0)

@@ -69,7 +69,8 @@ static const char *const sqlite_names[] = {
 static const char *const libdw_names[] = {
 	"begin", "end", "nextcu", "offdie", "haspc", "getsrc_die", "getsrclines",
 	"onesrcline", "lineaddr", "lineno", "linesrc", "lineendsequence", "getfuncs",
-	"lowpc", "highpc", "attr", "formstring",
+	"lowpc", "highpc", "attr", "formstring", "getscopes", "tag", "formudata",
+	"getsrcfiles", "filesrc", "diename",
 };
 
 _Static_assert(sizeof kcsan_sq == sizeof sqlite_names / sizeof *sqlite_names * sizeof(void *),

@@ -33,6 +33,13 @@ struct kcsan_libdw {
 	__typeof__(&dwarf_highpc) highpc;
 	__typeof__(&dwarf_attr) attr;
 	__typeof__(&dwarf_formstring) formstring;
+	/* srcline.c's inline chain, for code the line table gives line 0 */
+	__typeof__(&dwarf_getscopes) getscopes;
+	__typeof__(&dwarf_tag) tag;
+	__typeof__(&dwarf_formudata) formudata;
+	__typeof__(&dwarf_getsrcfiles) getsrcfiles;
+	__typeof__(&dwarf_filesrc) filesrc;
+	__typeof__(&dwarf_diename) diename;
 };
 
 /* Filled by the loaders below; read only after one returned 0. */

@@ -102,11 +102,13 @@ static void say_off(const char *why)
 #define FOCUS_MAP_MAX_SPAN	((uintptr_t)64 << 20)
 
 /* kcsan_focus_code: each chunk of code that holds (part of) a range gets
- * that range's index + 1, or KCSAN_FOCUS_SEVERAL if it holds parts of two. */
+ * that range's index + 1, or KCSAN_FOCUS_SEVERAL if it holds parts of two,
+ * and its bit set. */
 static int build_code_map(void)
 {
 	struct kcsan_focus_code *c = &kcsan_focus_code;
-	size_t i;
+	uint64_t *bits;
+	size_t i, nchunks;
 
 	if (!table.nranges)
 		return 0;
@@ -114,8 +116,13 @@ static int build_code_map(void)
 		return -1;
 	c->base = range_min & ~(uintptr_t)(KCSAN_FOCUS_CHUNK - 1);
 	c->span = range_max - c->base;
-	c->chunk = calloc(c->span / KCSAN_FOCUS_CHUNK + 1, sizeof(*c->chunk));
-	if (!c->chunk) {
+	nchunks = c->span / KCSAN_FOCUS_CHUNK + 1;
+	c->chunk = calloc(nchunks, sizeof(*c->chunk));
+	bits = calloc(nchunks / 64 + 1, sizeof(*bits));
+	if (!c->chunk || !bits) {
+		free(c->chunk);
+		free(bits);
+		c->chunk = NULL;
 		c->span = 0;
 		return -1;
 	}
@@ -123,9 +130,12 @@ static int build_code_map(void)
 		uintptr_t k = (table.ranges[i].lo - c->base) / KCSAN_FOCUS_CHUNK;
 		uintptr_t last = (table.ranges[i].hi - 1 - c->base) / KCSAN_FOCUS_CHUNK;
 
-		for (; k <= last; k++)
+		for (; k <= last; k++) {
 			c->chunk[k] = c->chunk[k] ? KCSAN_FOCUS_SEVERAL : (uint32_t)(i + 1);
+			bits[k / 64] |= (uint64_t)1 << (k % 64);
+		}
 	}
+	c->bits = bits;
 	return 0;
 }
 
@@ -175,13 +185,18 @@ void kcsan_focus_init(void)
 	struct kcsan_focus_sites sites;
 	char why[600];
 	size_t i, cands = 0, marked = 0;
+	struct timespec t0, t1, t2;
 
 	if (!kcsan_opts.focus)
 		return say_off("focus=0");
 	if (!db || !*db)
 		return say_off("no KCSAN_DB");
+	/* Start-up is paid by every process of a run (a test suite's short
+	 * programs: most of their run), so verbose=1 says what it cost. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (kcsan_focus_read_db(db, &sites, why, sizeof(why)))
 		return say_off(why);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!sites.n) {
 		kcsan_focus_free_sites(&sites);
 		return say_off("no candidates in the database");
@@ -190,6 +205,15 @@ void kcsan_focus_init(void)
 		kcsan_focus_free_sites(&sites);
 		return say_off(why);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t2);
+	if (kcsan_opts.verbose)
+		dprintf(kcsan_opts.log_fd,
+			"kcsan: focus: start-up %ld us: %zu sites read from the database in %ld us, "
+			"mapped to code in %ld us\n",
+			(long)((t2.tv_sec - t0.tv_sec) * 1000000 + (t2.tv_nsec - t0.tv_nsec) / 1000),
+			sites.n,
+			(long)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000),
+			(long)((t2.tv_sec - t1.tv_sec) * 1000000 + (t2.tv_nsec - t1.tv_nsec) / 1000));
 	for (i = 0; i < sites.n; i++) {
 		if (!sites.v[i].matched)
 			continue;

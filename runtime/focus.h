@@ -85,9 +85,19 @@ void kcsan_focus_summary(void);		/* verbose=1, at exit */
 
 /*
  * The fast path's filter (fastpath.h), when focus is active: which code
- * addresses focus may have business with.  chunk[] covers [base, base+span)
- * in KCSAN_FOCUS_CHUNK-byte steps; an entry is 0 (no focused code there),
- * the index+1 of the one range in it, or KCSAN_FOCUS_SEVERAL.
+ * addresses focus may have business with.  [base, base+span) is cut into
+ * KCSAN_FOCUS_CHUNK-byte chunks; bit k of bits[] says whether chunk k
+ * holds focused code (the inline test, fastpath.h), and chunk[k] which
+ * range: 0 (none), the index+1 of the one range in it, or
+ * KCSAN_FOCUS_SEVERAL (kcsan_focus_wants, out of line).
+ *
+ * Every instrumented access of the program reads base, span and bits, so
+ * they have a cache line of their own: the counters that focus writes at
+ * each watch (focus.c) were linked into the same line, and each such
+ * write would cost every other thread a miss on its next access (how much
+ * that weighed was not measured apart from the rest).  The bitmap is 32 times
+ * smaller than chunk[] (one bit per chunk, not four bytes), so that the
+ * part of it a program's hot loops touch stays in the first-level cache.
  */
 /* Small enough that two sites rarely share a chunk: a call instruction
  * is 5 bytes, and a line's code usually several calls. */
@@ -95,9 +105,19 @@ void kcsan_focus_summary(void);		/* verbose=1, at exit */
 #define KCSAN_FOCUS_SEVERAL	UINT32_MAX
 struct kcsan_focus_code {
 	uintptr_t base, span;
+	const uint64_t *bits;
 	uint32_t *chunk;
-};
+} __attribute__((aligned(64)));
 extern struct kcsan_focus_code kcsan_focus_code;
+
+/* 1 when the code at return address ip lies in a chunk with focused code. */
+static inline __attribute__((always_inline)) int kcsan_focus_code_at(uintptr_t ip)
+{
+	const uintptr_t off = ip - 1 - kcsan_focus_code.base;
+	const uintptr_t k = off / KCSAN_FOCUS_CHUNK;
+
+	return off < kcsan_focus_code.span && ((kcsan_focus_code.bits[k / 64] >> (k % 64)) & 1);
+}
 
 /* focus.c: kcsan_focus_wants for code in the map (e: its chunk's entry). */
 int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int type);
@@ -121,14 +141,14 @@ static inline int kcsan_focus_wants(struct kcsan_ctx *ctx, uintptr_t ip, int typ
 	return kcsan_focus_wants_range(ctx, pc, e, type);
 }
 
-/* The first half of kcsan_focus_wants, calling nothing: 1 when focus has
- * certainly nothing to do with an access at return address ip. */
-static inline int kcsan_focus_idle(const struct kcsan_ctx *ctx, uintptr_t ip)
+/* The first half of kcsan_focus_wants, calling nothing (inlined into
+ * every entry point, fastpath.h): 1 when focus has certainly nothing to do
+ * with an access at return address ip. */
+static inline __attribute__((always_inline)) int
+kcsan_focus_idle(const struct kcsan_ctx *ctx, uintptr_t ip)
 {
-	const uintptr_t off = ip - 1 - kcsan_focus_code.base;
-
 	return !ctx->focus_state && !(ctx->reorder.size && ctx->reorder.static_barriers) &&
-	       (off >= kcsan_focus_code.span || !kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK]);
+	       !kcsan_focus_code_at(ip);
 }
 
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip);

@@ -78,15 +78,21 @@ static int suffix_match(const char *p, const char *r)
 	return lp == lr || p[lp - lr - 1] == '/';
 }
 
+/* kcsan_focus_path_match on names already normalised. */
+static int normalized_match(const char *na, const char *nb)
+{
+	if (na[0] == '/' && nb[0] == '/')
+		return !strcmp(na, nb);
+	return suffix_match(na, nb) || suffix_match(nb, na);
+}
+
 int kcsan_focus_path_match(const char *a, const char *b)
 {
 	char na[1024], nb[1024];
 
 	normalize(a, na, sizeof(na));
 	normalize(b, nb, sizeof(nb));
-	if (na[0] == '/' && nb[0] == '/')
-		return !strcmp(na, nb);
-	return suffix_match(na, nb) || suffix_match(nb, na);
+	return normalized_match(na, nb);
 }
 
 /* Sites sorted by (file index, line): files are the distinct names. */
@@ -119,6 +125,7 @@ struct mapper {
 	struct sorted *s;
 	size_t ns;
 	const char **files;		/* distinct file names of the sites */
+	char **nfiles_norm;		/* the same, normalised once */
 	int nfiles;
 	uintptr_t bias;			/* load address of the executable */
 	struct kcsan_focus_table *t;
@@ -178,6 +185,13 @@ static int map_cu(struct mapper *m, Dwarf_Die *cu)
 	size_t nl, i, first_barrier = t->nbarriers;
 	const char *last_src = NULL;
 	int last_fi = -1;
+	/* Which site file each of the CU's line-table names is (libdw gives
+	 * one pointer per file entry; code inlined from headers switches
+	 * between them at every few rows): matched once per name, not at
+	 * every switch -- that took most of the mapping's time on
+	 * Concurrency Kit's programs, at every process start. */
+	struct { const char *src; int fi; } seen[64];
+	size_t nseen = 0, si;
 
 	if (kcsan_dw.getsrclines(cu, &lines, &nl) != 0)
 		return 0;	/* a CU without line table */
@@ -196,12 +210,23 @@ static int map_cu(struct mapper *m, Dwarf_Die *cu)
 			continue;
 		if (src != last_src) {
 			last_src = src;
-			last_fi = -1;
-			for (fi = 0; fi < m->nfiles; fi++)
-				if (kcsan_focus_path_match(src, m->files[fi])) {
-					last_fi = fi;
-					break;
-				}
+			for (si = 0; si < nseen && seen[si].src != src; si++)
+				;
+			if (si < nseen) {
+				last_fi = seen[si].fi;
+			} else {
+				char ns[1024];
+
+				normalize(src, ns, sizeof(ns));
+				last_fi = -1;
+				for (fi = 0; fi < m->nfiles; fi++)
+					if (normalized_match(ns, m->nfiles_norm[fi])) {
+						last_fi = fi;
+						break;
+					}
+				if (nseen < sizeof(seen) / sizeof(seen[0]))
+					seen[nseen++].src = src, seen[nseen - 1].fi = last_fi;
+			}
 		}
 		if (last_fi < 0 || (k = find_sites(m, last_fi, ln)) < 0)
 			continue;
@@ -300,6 +325,16 @@ int kcsan_focus_map(struct kcsan_focus_sites *sites, struct kcsan_focus_table *t
 	}
 	m.ns = sites->n;
 	qsort(m.s, m.ns, sizeof(*m.s), cmp_sorted);
+	m.nfiles_norm = calloc(m.nfiles ? (size_t)m.nfiles : 1, sizeof(*m.nfiles_norm));
+	if (!m.nfiles_norm)
+		goto oom;
+	for (int fi = 0; fi < m.nfiles; fi++) {
+		char nb[1024];
+
+		normalize(m.files[fi], nb, sizeof(nb));
+		if (!(m.nfiles_norm[fi] = strdup(nb)))
+			goto oom;
+	}
 	while (kcsan_dw.nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
@@ -329,6 +364,10 @@ out:
 		close(fd);
 	free(m.s);
 	free(m.files);
+	if (m.nfiles_norm)
+		for (int fi = 0; fi < m.nfiles; fi++)
+			free(m.nfiles_norm[fi]);
+	free(m.nfiles_norm);
 	if (rc) {
 		free(t->ranges);
 		free(t->barriers);

@@ -135,7 +135,7 @@ void kcsan_heap_init(void)
 static inline int heap_idle(const struct kcsan_ctx *ctx)
 {
 	return !ctx->reorder.size &&
-	       !(__atomic_load_n(&kcsan_gate, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES);
+	       !(__atomic_load_n(&kcsan_gate.word, __ATOMIC_RELAXED) & KCSAN_GATE_WATCHES);
 }
 
 /* [p, p+size) is about to be freed (size 0: unknown); annotate.c's

@@ -123,6 +123,7 @@ struct kcsan_ctx {
 	uint64_t rng;		/* xorshift state for the randomised skip/delay */
 	struct kcsan_reorder reorder;
 	unsigned int focus_state;	/* focus.c: this access / re-check is focused */
+	unsigned long gated;	/* calls of kcsan_check_gated (fastpath.h) */
 	/* Delay budget (core.c, max_delay_pct): when this thread was first
 	 * seen and how long it has spent in delay windows, nanoseconds. */
 	uint64_t born_ns, delayed_ns;
@@ -292,6 +293,10 @@ void kcsan_db_record(const struct kcsan_access_info *watcher,
  * address); 1 if found, else file is "" and line 0.  Thread-safe (its own
  * lock); 0 from a nested context. */
 int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line);
+/* The same; when the line table gives pc line 0 and the line is that of
+ * the call of the inlined function holding pc, that function's name into
+ * inl (inln bytes; "" otherwise). */
+int kcsan_srcline_inl(uintptr_t pc, char *file, size_t fn, int *line, char *inl, size_t inln);
 
 /* symbolize.c: 1 if a function name was found for pc; *module (or NULL)
  * and *mod_off are filled whenever the module is known. */

@@ -89,15 +89,20 @@ static int seen_before(uintptr_t a, uintptr_t b, int reordered)
 
 /* "func file:line (module+0xoff)", or "func+0xoff (module+0xoff)" when the
  * line is not known, for the instruction before return address ip (the
- * call into the runtime). */
+ * call into the runtime); code with line 0 in an inlined function gives
+ * the line of its call, "(inlined NAME, no line of its own)". */
 static void symbolize(struct rt_buf *b, uintptr_t ip)
 {
 	uintptr_t pc = ip ? ip - 1 : 0, foff = 0, moff = 0;
 	const char *mod;
-	char fn[256], file[512];
+	char fn[256], file[512], inl[128];
 	int line = 0, have_fn = kcsan_symbolize(pc, fn, sizeof(fn), &foff, &mod, &moff);
 
-	if (pc && kcsan_srcline(pc, file, sizeof(file), &line))
+	if (pc && kcsan_srcline_inl(pc, file, sizeof(file), &line, inl, sizeof(inl)) && inl[0])
+		/* Line 0 in an inlined function: the call's line in fn. */
+		rt_bprintf(b, "%s %s:%d (inlined %s, no line of its own) ", have_fn ? fn : "?",
+			   file, line, inl);
+	else if (pc && line)
 		rt_bprintf(b, "%s %s:%d ", have_fn ? fn : "?", file, line);
 	else if (have_fn)
 		rt_bprintf(b, "%s+0x%lx ", fn, (unsigned long)foff);

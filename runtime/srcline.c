@@ -26,7 +26,10 @@
  * File names are made absolute with the compilation unit's DW_AT_comp_dir
  * when relative, and normalised lexically (kdb_path_normalize): an
  * #include through 'dir/../' must not give a second name to one file.
- * Line 0 (code the compiler attributes to no line) counts as unknown.
+ * Line 0 (code the compiler attributes to no line: an inlined function's
+ * code merged from two call sites) gives the line of the call in the
+ * caller, from the DWARF inline chain (inline_call_site), and the inlined
+ * function's name for the text report; unknown only when that fails too.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -37,6 +40,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,7 +94,68 @@ static Dwarf *module_dwarf(const char *path)
 	return modules[nmodules++].dbg;
 }
 
-static int lookup(uintptr_t pc, char *file, size_t fn, int *line)
+/* FILE (fn bytes) := SRC, made absolute with the CU's compilation
+ * directory when relative, normalised.  gcc names a file compiled by a
+ * relative path relative to the compilation directory: recorded absolute,
+ * as the scan does, so that it means the same file wherever the database
+ * is read. */
+static void absolute_src(Dwarf_Die *cu, const char *src, char *file, size_t fn)
+{
+	Dwarf_Attribute at;
+	const char *dir = NULL;
+
+	if (src[0] != '/' && kcsan_dw.attr(cu, DW_AT_comp_dir, &at))
+		dir = kcsan_dw.formstring(&at);
+	if (dir)
+		snprintf(file, fn, "%s/%s", dir, src);
+	else
+		snprintf(file, fn, "%s", src);
+	kdb_path_normalize(file);
+}
+
+/*
+ * Code the line table gives line 0: the compiler merged the code of an
+ * inlined function from two call sites (or made it up), and no line of
+ * that function is right.  The inline chain still says where it was
+ * inlined: the innermost DW_TAG_inlined_subroutine holding addr has the
+ * call's file and line in its caller (what `addr2line -i` prints as the
+ * second frame) -- a real line of the frame the report names.  The
+ * inlined function's name goes to inl (inln bytes) when asked.  1 if found.
+ */
+static int inline_call_site(Dwarf_Die *cu, Dwarf_Addr addr, char *file, size_t fn, int *line,
+			    char *inl, size_t inln)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = kcsan_dw.getscopes(cu, addr, &scopes), found = 0;
+
+	for (int i = 0; i < n && !found; i++) {
+		Dwarf_Attribute at;
+		Dwarf_Word call_line, call_file;
+		Dwarf_Files *files;
+		size_t nfiles;
+		const char *src, *name;
+
+		if (kcsan_dw.tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
+		    !kcsan_dw.attr(&scopes[i], DW_AT_call_line, &at) ||
+		    kcsan_dw.formudata(&at, &call_line) || call_line == 0 ||
+		    !kcsan_dw.attr(&scopes[i], DW_AT_call_file, &at) ||
+		    kcsan_dw.formudata(&at, &call_file) ||
+		    kcsan_dw.getsrcfiles(cu, &files, &nfiles) || call_file >= nfiles ||
+		    !(src = kcsan_dw.filesrc(files, call_file, NULL, NULL)))
+			continue;
+		absolute_src(cu, src, file, fn);
+		*line = call_line > (Dwarf_Word)__INT_MAX__ ? 0 : (int)call_line;
+		if (inl && inln) {
+			name = kcsan_dw.diename(&scopes[i]);
+			snprintf(inl, inln, "%s", name ? name : "?");
+		}
+		found = *line > 0;
+	}
+	free(scopes);
+	return found;
+}
+
+static int lookup(uintptr_t pc, char *file, size_t fn, int *line, char *inl, size_t inln)
 {
 	Dl_info di;
 	const ElfW(Ehdr) *eh;
@@ -130,21 +195,10 @@ static int lookup(uintptr_t pc, char *file, size_t fn, int *line)
 		if (kcsan_dw.offdie(dbg, off + hsize, &cu) && kcsan_dw.haspc(&cu, addr) > 0 &&
 		    (l = kcsan_dw.getsrc_die(&cu, addr)) && kcsan_dw.lineno(l, line) == 0 &&
 		    (src = kcsan_dw.linesrc(l, NULL, NULL))) {
-			Dwarf_Attribute at;
-			const char *dir = NULL;
-
-			/* gcc names a file compiled by a relative path relative to
-			 * the compilation directory: record it absolute, as the
-			 * scan does, so that it means the same file wherever the
-			 * database is read. */
-			if (src[0] != '/' && kcsan_dw.attr(&cu, DW_AT_comp_dir, &at))
-				dir = kcsan_dw.formstring(&at);
-			if (dir)
-				snprintf(file, fn, "%s/%s", dir, src);
-			else
-				snprintf(file, fn, "%s", src);
-			kdb_path_normalize(file);
-			return *line > 0;
+			absolute_src(&cu, src, file, fn);
+			if (*line > 0)
+				return 1;
+			return inline_call_site(&cu, addr, file, fn, line, inl, inln);
 		}
 		off = next;
 	}
@@ -152,23 +206,32 @@ static int lookup(uintptr_t pc, char *file, size_t fn, int *line)
 	return 0;
 }
 
-int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
+int kcsan_srcline_inl(uintptr_t pc, char *file, size_t fn, int *line, char *inl, size_t inln)
 {
 	int found = 0;
 
 	file[0] = '\0';
 	*line = 0;
+	if (inl && inln)
+		inl[0] = '\0';
 	if (kcsan_get_ctx()->nested || __atomic_load_n(&srcline_broken, __ATOMIC_RELAXED))
 		return 0;
 	pthread_mutex_lock(&srcline_lock);
 	__atomic_store_n(&srcline_busy, 1, __ATOMIC_RELAXED);
-	found = lookup(pc, file, fn, line);
+	found = lookup(pc, file, fn, line, inl, inln);
 	if (!found) {
 		/* Line 0, or nothing: no half answer (a file without a line). */
 		file[0] = '\0';
 		*line = 0;
+		if (inl && inln)
+			inl[0] = '\0';
 	}
 	__atomic_store_n(&srcline_busy, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&srcline_lock);
 	return found;
+}
+
+int kcsan_srcline(uintptr_t pc, char *file, size_t fn, int *line)
+{
+	return kcsan_srcline_inl(pc, file, fn, line, NULL, 0);
 }

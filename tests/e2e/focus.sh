@@ -13,6 +13,7 @@ MP="$EX/message-passing"
 ASM="$TOP/tests/e2e/data/focus/asm-barrier.c"
 CKH="$TOP/tests/e2e/data/focus/ck-handover.c"
 PACE="$TOP/tests/e2e/data/focus/pace.c"
+GATE="$TOP/tests/e2e/data/focus/gate.c"
 cd "$WORK" || exit 1
 
 # focus_line FILE: the "kcsan: focus: N candidates, M addresses" line.
@@ -165,6 +166,24 @@ pace_rare() {
 	[ $# -eq 5 ] && [ "$1" -eq 0 ] && [ "$2" -ge 20 ]
 }
 
+# With focus active, an access outside focused code stays on the inline
+# fast path (runtime/fastpath.h): gate.c's main thread makes 100 focused
+# publications (99 of them in the main thread) and 200,000 plain accesses in a function of no finding; of
+# its accesses, those that left the fast path (the runtime's own count,
+# verbose=1) are at least its 99 focused publications -- the count counts -- and
+# far fewer than the 200,000 (before, every access of a focused run left
+# it).  Counts, not time.
+gate_inline() {
+	"$KS" scan -q --db gate.db "$GATE" || return 1
+	"$KS" cc -O1 -o gate "$GATE" || return 1
+	KCSAN_OPTIONS=verbose=1 "$KS" run --db gate.db -- ./gate 100 100000 >/dev/null 2>err || return 1
+	grep 'kcsan: focus: [0-9]* candidates\|kcsan: gate:' err
+	n=$(sed -n 's/^kcsan: gate: \([0-9]*\) accesses of the exiting thread left the inline fast path$/\1/p' err)
+	set -- $(focus_count err)
+	[ "${1:-0}" -ge 1 ] || { echo "focus not active"; return 1; }
+	[ -n "$n" ] && [ "$n" -ge 99 ] && [ "$n" -lt 30000 ]
+}
+
 # Focus off: --no-focus, no database, no candidates, a broken database.
 # The program runs and samples as usual each time.
 focus_off() {
@@ -194,5 +213,6 @@ check "static inline-asm barrier applied: no false report with focus" asm_barrie
 check "inline-asm barriers applied by the plugin, with and without focus (CK hand-over)" ck_handover
 check "focus paces a hot candidate: bounded watches per pace" pace_hot
 check "focus watches a rarely run candidate at every execution" pace_rare
+check "focus active: accesses outside focused code stay on the inline fast path" gate_inline
 check "focus off: --no-focus, no database, no candidates, broken database" focus_off
 finish

@@ -76,6 +76,99 @@ PY
 	[ "$(count_findings "$WORK/w.db")" -eq 2 ]
 }
 
+# The wrapper writes the compile database itself (issue 13 item 3):
+# KCSAN_COMPILE_DB set, a two-file program (the writer and the reader of a
+# message-passing bug in separate files) built by `make -j2` with
+# CC="kcsan-scan cc"; the database holds exactly one entry per source (the
+# wrapper's command, an absolute file, the -o), stays so after a rebuild,
+# and `scan -p` finds the cross-file finding through it.  Then eight
+# compiles at once into one database: all eight entries, valid JSON (the
+# lock).  And a file that is not a compile database is left byte for byte
+# as it was, the compile still done.  Control: the same build without
+# KCSAN_COMPILE_DB writes no database.
+compdb_written_by_wrapper() {
+	d=$WORK/wdb
+	mkdir -p "$d" && cd "$d" || return 1
+	cat >shared.h <<'C'
+#define READ_ONCE(v) (*(const volatile __typeof__(v) *)&(v))
+#define WRITE_ONCE(v, val) (*(volatile __typeof__(v) *)&(v) = (val))
+extern int x, flag;
+void *writer(void *arg);
+void *reader(void *arg);
+C
+	cat >writer.c <<'C'
+#include "shared.h"
+int x, flag;
+void *writer(void *arg)
+{
+	x = 42;
+	WRITE_ONCE(flag, 1);
+	return arg;
+}
+C
+	cat >reader.c <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include "shared.h"
+void *reader(void *arg)
+{
+	if (READ_ONCE(flag))
+		printf("%d\n", x);
+	return arg;
+}
+int main(void)
+{
+	pthread_t a, b;
+	pthread_create(&a, NULL, writer, NULL);
+	pthread_create(&b, NULL, reader, NULL);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	return 0;
+}
+C
+	printf 'prog: writer.o reader.o\n\t$(CC) -o prog writer.o reader.o\n%%.o: %%.c shared.h\n\t$(CC) -O1 -DFROM_MAKE=1 -c -o $@ $<\n' >Makefile
+	make -j2 CC="$KS cc" >make0.log 2>&1 || { cat make0.log; return 1; }
+	[ ! -e compile_commands.json ] || { echo "written without KCSAN_COMPILE_DB"; return 1; }
+	rm -f ./*.o prog
+	KCSAN_COMPILE_DB=$d/compile_commands.json make -j2 CC="$KS cc" >make.log 2>&1 || { cat make.log; return 1; }
+	touch writer.c reader.c
+	KCSAN_COMPILE_DB=$d/compile_commands.json make -j2 CC="$KS cc" >>make.log 2>&1 || { cat make.log; return 1; }
+	python3 - "$d" <<'PY' || return 1
+import json, os, sys
+d = sys.argv[1]
+db = json.load(open(d + "/compile_commands.json"))
+files = sorted(e["file"] for e in db)
+want = [d + "/reader.c", d + "/writer.c"]
+assert files == want, files
+for e in db:
+    a = e["arguments"]
+    assert os.path.basename(a[0]) == "kcsan-scan" and a[1] == "cc", a
+    assert "-DFROM_MAKE=1" in a and e["directory"] == d, e
+    assert e["output"] == os.path.basename(e["file"])[:-2] + ".o", e
+print("entries:", len(db))
+PY
+	"$KS" scan --db "$WORK/wdb.db" -p "$d" 2>err || { cat err; return 1; }
+	cat err
+	expect_in err "2 files: 2 parsed" || return 1
+	[ "$(count_findings "$WORK/wdb.db")" -ge 1 ] || return 1
+	# Eight compiles at once, one database.
+	mkdir -p par && cd par || return 1
+	for i in 1 2 3 4 5 6 7 8; do printf 'int f%d(int a) { return a + %d; }\n' $i $i >f$i.c; done
+	for i in 1 2 3 4 5 6 7 8; do
+		KCSAN_COMPILE_DB=$d/par/cc.json "$KS" cc -c -o f$i.o f$i.c &
+	done
+	wait
+	python3 -c 'import json,sys; db=json.load(open(sys.argv[1])); n=len(db); print("parallel entries:", n); sys.exit(n != 8)' cc.json || return 1
+	[ ! -e cc.json.tmp.* ] 2>/dev/null || { echo "temporary copy left"; ls; return 1; }
+	# Not a compile database: left alone, the compile done.
+	echo '{"not": "an array"}' >bad.json
+	cp bad.json bad.orig
+	rm -f f1.o
+	KCSAN_COMPILE_DB=$d/par/bad.json "$KS" cc -c -o f1.o f1.c 2>warn || return 1
+	cat warn
+	[ -f f1.o ] && cmp -s bad.json bad.orig && expect_in warn "KCSAN_COMPILE_DB=.*bad.json: not a JSON array"
+}
+
 unparsable_skipped() {
 	mkdir -p "$WORK/up" && cp "$MP" "$WORK/up/good.c" && printf 'int broken( {\n' >"$WORK/up/bad.c"
 	"$KS" scan --db "$WORK/u.db" "$WORK/up" 2>"$WORK/err"; rc=$?
@@ -222,6 +315,7 @@ check "--help names the options" help_matches
 check "malformed compile_commands.json: exit 2, database untouched" bad_compdb
 check "compile_commands.json scan" compdb_scan
 check "compile database of a kcsan-scan cc build: the wrapper's entries, no -cc1" compdb_wrapper_entries
+check "KCSAN_COMPILE_DB: the wrapper writes the database under make -j2; scan -p reads it" compdb_written_by_wrapper
 check "-include FILE found along the -I chain, as gcc does" include_along_i_chain
 check "-include FILE found in the entry's directory" include_in_directory
 check "a file that does not parse is reported and skipped" unparsable_skipped

@@ -248,6 +248,17 @@ for cc in clang gcc; do
 		bad "stress: build ($cc)"
 	fi
 
+	# 7b. Line 0 in an inlined function (docs/limitations.md R4): the
+	# line of its call, from the DWARF inline chain.  clang only: "#line 0"
+	# makes the line-0 rows this test needs (see linezero.c).
+	if [ $cc = clang ]; then
+		if build $cc lz-$cc "$here/linezero.c" -O1 && out=$(timeout 30 "$B/lz-$cc"); then
+			ok "line 0 in an inlined function: the call's line ($cc): $(echo "$out" | tr "\n" " ")"
+		else
+			echo "${out:-}"; bad "line 0 in an inlined function ($cc)"
+		fi
+	fi
+
 	# 8. Heap reuse (issue 9): memory freed by one thread and handed to
 	# the other by the allocator is no race -- neither for the delayed
 	# access of a write made before free() (private malloc/write/free
