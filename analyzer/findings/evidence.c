@@ -228,7 +228,7 @@ static const struct {
 	{ FACT_TIED_READER, "the reader accesses '%s' and '%s' together: one instance, or named variables",
 	  FLAG_NAME, DATA_NAME },
 	{ FACT_TESTED, "the reader tests '%s' before the access", FLAG_NAME, NO_NAME },
-	{ FACT_POLLED, "a loop waits on a plain read of '%s' that another thread writes: a flag itself, which the compiler may read once",
+	{ FACT_POLLED, "a loop waits on a plain read of '%s' that another thread writes: a flag itself, accessed plainly",
 	  DATA_NAME, NO_NAME },
 	{ FACT_POINTER, "'%s' is reached through the pointer read from '%s'", DATA_NAME, FLAG_NAME },
 	{ FACT_SAME_STRUCT, "'%s' and '%s' are fields of one struct", DATA_NAME, FLAG_NAME },

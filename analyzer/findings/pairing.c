@@ -221,21 +221,56 @@ static int other_instances(const struct analysis *a, const struct lock_record *x
 	return 1;
 }
 
+/* Pairing's per-event answers of instance_locked (pairing runs in one
+ * thread; emptied by pairing_store): (gid, 0) -> 0 or 1. */
+static struct pairset instance_locked_cache;
+
+/* Is plain access E, on a field, made holding a lock of its own in every
+ * complete record (each way the analysis reached it), each such lock one
+ * that guards an instance (not a lock inside the struct, not a
+ * single-writer contract: instance_lock)?  At least one record needed. */
+static int instance_locked(const struct analysis *a, const struct event *e)
+{
+	int n, r = pairset_get(&instance_locked_cache, e->gid, 0), known = 0;
+	const struct lock_record *records = analysis_records(a, &n);
+	const char *l;
+
+	if (r >= 0)
+		return r;
+	r = e->object && strstr(e->object, "@FI@") != NULL;
+	for (int i = analysis_first(a, RECORDS_OF_EVENT, e->gid); i >= 0 && r; i = analysis_next(a, RECORDS_OF_EVENT, i)) {
+		if (!records[i].complete)
+			continue;
+		known = 1;
+		r = effective_lock(a, &records[i], 0) != NULL;
+		for (int k = 0; r && (l = effective_lock(a, &records[i], k)); k++)
+			r = instance_lock(l, e->object);
+	}
+	r = r && known;
+	pairset_put(&instance_locked_cache, e->gid, 0, r);
+	return r;
+}
+
 /* Are plain accesses X and Y always kept apart by locks: does every
  * complete record of one (each way the analysis reached it, with its
- * callers' locks) exclude every complete record of the other, or hold a
- * lock of its own as the other does, on a field (other_instances: two
- * lists, each under its own mutex, whose nodes are one field object)?
- * Then they never run at the same time on one instance, and the pair is
- * no race whatever the rest of the object does (W21: both accesses under
- * one lock); the same instance under two unrelated locks is the lockset
+ * callers' locks) exclude every complete record of the other, or does
+ * each hold locks of its own, on a field (instance_locked: two lists,
+ * each under its own mutex, whose nodes are one field object)?  Then they
+ * never run at the same time on one instance, and the pair is no race
+ * whatever the rest of the object does (W21: both accesses under one
+ * lock); the same instance under two unrelated locks is the lockset
  * rule's data race, not an ordering bug.  Without a complete record of
- * each, nothing is known. */
+ * each, nothing is known.  (Asked for every link a search tries: the
+ * answer per event is kept.) */
 static int always_under_one_lock(const struct analysis *a, const struct event *x, const struct event *y)
 {
 	int n, known = 0;
 	const struct lock_record *records = analysis_records(a, &n);
 
+	/* (a common lock keeps them apart, and different ones are two
+	 * instances' locks: either way) */
+	if (instance_locked(a, x) && instance_locked(a, y))
+		return 1;
 	for (int i = analysis_first(a, RECORDS_OF_EVENT, x->gid); i >= 0; i = analysis_next(a, RECORDS_OF_EVENT, i)) {
 		if (!records[i].complete)
 			continue;
@@ -243,9 +278,7 @@ static int always_under_one_lock(const struct analysis *a, const struct event *x
 		     k = analysis_next(a, RECORDS_OF_EVENT, k)) {
 			if (!records[k].complete)
 				continue;
-			if (!records_exclude(a, &records[i], &records[k]) &&
-			    !(effective_lock(a, &records[i], 0) && effective_lock(a, &records[k], 0) &&
-			      other_instances(a, &records[i], &records[k])))
+			if (!records_exclude(a, &records[i], &records[k]))
 				return 0;
 			known = 1;
 		}
@@ -862,7 +895,8 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 				(is_named_variable(rd->e) ? FACT_VARIABLES : 0);
 			if (!reported) {
 				msg = xasprintf("plain read of '%s' is polled in a loop in %s() while %s() writes it plainly: "
-						"a flag the compiler may read once; mark both with READ_ONCE/WRITE_ONCE",
+						"a data race on a flag (the compiler may hoist, tear or fuse plain accesses); "
+						"mark both with READ_ONCE/WRITE_ONCE",
 						name_of(rd->e), func, wr->e->func ? wr->e->func : wr->fn->name);
 				found(w, "data-race", msg, rd->e, wr->e, rd->fn, NULL, NULL, 0, facts, 2,
 				      (struct site_loc[]){ { "plain-access", rd->e }, { "racing-access", wr->e } });
@@ -872,7 +906,8 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 				continue;
 			write_done[k] = 1;
 			msg = xasprintf("plain write to '%s' in %s() is polled plainly by a loop in %s(): "
-					"a flag the compiler may read once; mark both with WRITE_ONCE/READ_ONCE",
+					"a data race on a flag (the compiler may hoist, tear or fuse plain accesses); "
+					"mark both with WRITE_ONCE/READ_ONCE",
 					name_of(wr->e), wr->e->func ? wr->e->func : wr->fn->name, func);
 			found(w, "data-race", msg, wr->e, rd->e, wr->fn, NULL, NULL, 0, facts, 2,
 			      (struct site_loc[]){ { "plain-access", wr->e }, { "racing-access", rd->e } });
@@ -907,5 +942,6 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	free(w.lock_cache);
 	free(bfs.queue); free(bfs.depth); free(bfs.seen);
 	memset(&bfs, 0, sizeof bfs);
+	pairset_free(&instance_locked_cache);
 	return rc;
 }
