@@ -128,7 +128,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 void find_function_locals(struct ectx *x, CXCursor body)
 {
 	forget_function_locals(x);
-	clang_visitChildren(body, visit, x);
+	x->fnlocals.body = body;
+	x->fnlocals.found = 0;
 }
 
 void forget_function_locals(struct ectx *x)
@@ -153,6 +154,13 @@ const struct fn_local *function_local_called(struct ectx *x, CXCursor callee)
 		n = children(c, &kids);
 		c = n == 1 ? kids[0] : c;
 		free(kids);
+	}
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
+	    !is_function_pointer(clang_getCursorType(clang_getCursorReferenced(c))))
+		return NULL;
+	if (!x->fnlocals.found) {
+		clang_visitChildren(x->fnlocals.body, visit, x);
+		x->fnlocals.found = 1;
 	}
 	l = named_local(x, c);
 	return l && !l->unknown && l->n > 0 ? l : NULL;

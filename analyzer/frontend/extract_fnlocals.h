@@ -21,10 +21,13 @@ struct fn_local {
 struct fn_local_table {
 	struct fn_local *v;
 	int n, cap;
+	CXCursor body;      /* the function being walked */
+	int found;          /* v holds its locals (found on first need) */
 };
 
-/* Before walking function body BODY: the local function pointers and what
- * is stored in them, anywhere in the body. */
+/* Before walking function body BODY: its local function pointers and what
+ * is stored in them, anywhere in the body, are found when a call through
+ * a local first asks (most functions make none: no second walk). */
 void find_function_locals(struct ectx *x, CXCursor body);
 void forget_function_locals(struct ectx *x);
 

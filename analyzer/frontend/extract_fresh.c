@@ -91,17 +91,16 @@ void fresh_save(struct ectx *x, struct fresh_table *saved)
 		table_add(saved, x->fresh.v[i].usr, x->fresh.v[i].mark);
 }
 
-/* Did the events numbered FROM or later (the loop's condition) make a
- * marked read-modify-write (a compare-and-swap, an exchange)? */
+/* Did the events numbered FROM or later in the current block (the loop's
+ * condition: its operands stay in one block) make a marked
+ * read-modify-write (a compare-and-swap, an exchange)? */
 static int tried_rmw(const struct ectx *x, int from)
 {
-	for (int b = 0; b < x->fn->nblocks; b++)
-		for (int k = 0; k < x->fn->blocks[b].nevents; k++) {
-			const struct event *e = &x->fn->blocks[b].events[k];
+	const struct block *b = &x->fn->blocks[x->cur];
 
-			if (e->index >= from && e->kind == EV_ACCESS && e->marked && e->access == ACC_RMW)
-				return 1;
-		}
+	for (int k = b->nevents - 1; k >= 0 && b->events[k].index >= from; k--)
+		if (b->events[k].kind == EV_ACCESS && b->events[k].marked && b->events[k].access == ACC_RMW)
+			return 1;
 	return 0;
 }
 
