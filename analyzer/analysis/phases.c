@@ -24,28 +24,7 @@ struct site { int block, index, routine; long long gid; };
 /* Is the event at (BB, KB) of F reachable from the one at (BA, KA)? */
 static int reaches(const struct function *f, int ba, int ka, int bb, int kb)
 {
-	char *seen = xcalloc((size_t)f->nblocks + 1, 1);
-	int *queue = xcalloc((size_t)f->nblocks + 1, sizeof *queue), head = 0, tail = 0;
-	int found = ba == bb && kb > ka;
-
-	for (int s = 0; !found && s < f->blocks[ba].nsucc; s++)
-		if (!seen[f->blocks[ba].succ[s]]) {
-			seen[f->blocks[ba].succ[s]] = 1;
-			queue[tail++] = f->blocks[ba].succ[s];
-		}
-	while (head < tail && !found) {
-		int b = queue[head++];
-
-		found = b == bb;
-		for (int s = 0; !found && s < f->blocks[b].nsucc; s++)
-			if (!seen[f->blocks[b].succ[s]]) {
-				seen[f->blocks[b].succ[s]] = 1;
-				queue[tail++] = f->blocks[b].succ[s];
-			}
-	}
-	free(seen);
-	free(queue);
-	return found;
+	return (ba == bb && kb > ka) || successors_reach(f, ba, bb);
 }
 
 /* The creations (pthread_create of a function of the tree) in F, into

@@ -4,21 +4,20 @@
  * (may_run_concurrently). */
 #include "internal.h"
 
-/* Is block B of F on a cycle of the CFG (inside a loop)? */
-static int in_loop(const struct function *f, int b)
+int successors_reach(const struct function *f, int from, int to)
 {
 	char *seen = xcalloc(f->nblocks + 1, 1);
 	int *stack = xcalloc(f->nblocks + 1, sizeof *stack), top = 0, found = 0;
 
-	for (int i = 0; i < f->blocks[b].nsucc; i++)
-		if (!seen[f->blocks[b].succ[i]]) {
-			seen[f->blocks[b].succ[i]] = 1;
-			stack[top++] = f->blocks[b].succ[i];
+	for (int i = 0; i < f->blocks[from].nsucc; i++)
+		if (!seen[f->blocks[from].succ[i]]) {
+			seen[f->blocks[from].succ[i]] = 1;
+			stack[top++] = f->blocks[from].succ[i];
 		}
 	while (top && !found) {
 		int cur = stack[--top];
 
-		if (cur == b)
+		if (cur == to)
 			found = 1;
 		for (int i = 0; i < f->blocks[cur].nsucc; i++)
 			if (!seen[f->blocks[cur].succ[i]]) {
@@ -29,6 +28,12 @@ static int in_loop(const struct function *f, int b)
 	free(seen);
 	free(stack);
 	return found;
+}
+
+/* Is block B of F on a cycle of the CFG (inside a loop)? */
+static int in_loop(const struct function *f, int b)
+{
+	return successors_reach(f, b, b);
 }
 
 /* The function named by pthread_create's third argument, or -1. */
