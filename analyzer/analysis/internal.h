@@ -308,6 +308,9 @@ unsigned char *address_taken(struct program *p);
  * bits BITS (per function) ask for? */
 typedef int (*param_passes_fn)(const struct program *p, const unsigned *bits, int caller,
 			       const struct event *call, int n, void *ctx);
+/* Does item D name a parameter of function FI itself ("$KEY:N", KEY FI's
+ * own link key) whose bit is set in BITS (per function)? */
+int own_param_set(const struct program *p, const unsigned *bits, int fi, const struct dep_item *d);
 /* The greatest fixpoint of BITS (per function, bit N: parameter N; set
  * beforehand for the parameters that may hold): a bit is cleared when some
  * direct call passes for it what PASSES (given CTX) rejects. */

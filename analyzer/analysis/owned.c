@@ -42,31 +42,31 @@ static int from_thread_argument(const struct program *p, struct owned_ctx *c, in
 	return from_param(&c->derived[fi], &as_address);
 }
 
-/* Does CALL (made by CALLER) pass for argument N memory the caller owns:
- * its own allocation, an owned parameter of the caller, or, in a start
+/* Does item D (its role aside) say memory that function FI's activation
+ * owns: its own allocation, an owned parameter of FI, or, in a start
  * routine whose argument it owns, a local copied from that argument? */
+static int owned_item(const struct program *p, const unsigned *bits, int fi, const struct dep_item *d,
+		      struct owned_ctx *c)
+{
+	return d->kind == DEP_OWN || own_param_set(p, bits, fi, d) ||
+	       ((bits[fi] & 1u) && from_thread_argument(p, c, fi, d));
+}
+
+/* Does CALL (made by CALLER) pass for argument N memory the caller owns? */
 static int passes_owned(const struct program *p, const unsigned *bits, int caller, const struct event *call, int n,
 			void *ctx)
 {
-	for (int k = 0; k < call->deps.n; k++) {
-		const struct dep_item *d = &call->deps.v[k];
-
-		if (d->role != DEP_ARGUMENT || d->arg != n)
-			continue;
-		if (d->kind == DEP_OWN)
+	for (int k = 0; k < call->deps.n; k++)
+		if (call->deps.v[k].role == DEP_ARGUMENT && call->deps.v[k].arg == n &&
+		    owned_item(p, bits, caller, &call->deps.v[k], ctx))
 			return 1;
-		if (d->kind == DEP_PARAM && d->n < 32 && (bits[caller] >> d->n & 1u) &&
-		    strcmp(d->name, p->fns[caller].link_key) == 0)
-			return 1;
-		if ((bits[caller] & 1u) && from_thread_argument(p, ctx, caller, d))
-			return 1;
-	}
 	return 0;
 }
 
-/* Start routines: bit 0 when every pthread_create of the tree that starts
- * them hands over memory its creator owned ("#3=!own"); FROM_CALLS: the
- * functions with direct calls.  Returns the initial bits. */
+/* The bits the fixpoint starts from: for a start routine, bit 0 when
+ * every pthread_create of the tree that starts it hands over memory its
+ * creator owned ("#3=!own"); for another function with direct calls,
+ * every bit; none for a function whose address is taken (TAKEN). */
 static unsigned *initial_bits(struct program *p, const unsigned char *taken)
 {
 	unsigned *bits = xcalloc((size_t)p->nfns + 1, sizeof *bits);
@@ -98,71 +98,52 @@ static unsigned *initial_bits(struct program *p, const unsigned char *taken)
 }
 
 /* Is access E, an event of function FI, made through memory its
- * activation owns (BITS: the owned parameters; M: FI's locals, derived
- * from a start routine's owned argument when FI is one)? */
+ * activation owns (an address item that owned_item accepts)? */
 static int owned_access(const struct program *p, const unsigned *bits, int fi, const struct event *e,
 			struct owned_ctx *c)
 {
-	for (int k = 0; k < e->deps.n; k++) {
-		const struct dep_item *d = &e->deps.v[k];
-
-		if (d->role != DEP_ADDRESS)
-			continue;
-		if (d->kind == DEP_OWN)
+	for (int k = 0; k < e->deps.n; k++)
+		if (e->deps.v[k].role == DEP_ADDRESS && owned_item(p, bits, fi, &e->deps.v[k], c))
 			return 1;
-		if (d->kind == DEP_PARAM && d->n < 32 && (bits[fi] >> d->n & 1u) &&
-		    strcmp(d->name, p->fns[fi].link_key) == 0)
-			return 1;
-		/* struct rec *r = arg; r->count: the start routine's one
-		 * parameter, through a local copied from it */
-		if ((bits[fi] & 1u) && from_thread_argument(p, c, fi, d))
-			return 1;
-	}
 	return 0;
 }
 
+/* Per object, while the accesses are walked: not seen yet, a field every
+ * access seen so far reached through owned memory, or shared. */
+enum { UNSEEN, OWNED_SO_FAR, SHARED };
+
 void find_owner_only_fields(struct program *p)
 {
-	unsigned char *taken = address_taken(p), *seen, *shared;
+	unsigned char *taken = address_taken(p);
 	unsigned *bits = initial_bits(p, taken);
 	struct analysis *a = p->out;
 	struct owned_ctx c = { xcalloc((size_t)p->nfns + 1, sizeof *c.derived), xcalloc((size_t)p->nfns + 1, 1) };
+	unsigned char *state = xcalloc((size_t)a->nobjects + 1, 1);
 
 	params_fixpoint(p, bits, passes_owned, &c);
-	seen = xcalloc((size_t)a->nobjects + 1, 1);
-	shared = xcalloc((size_t)a->nobjects + 1, 1);
-	for (int fi = 0; fi < p->nfns; fi++) {
-		struct function *f = &p->fns[fi];
-
-		for (int b = 0; b < f->nblocks; b++)
-			for (int i = 0; i < f->blocks[b].nevents; i++) {
-				const struct event *e = &f->blocks[b].events[i];
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[fi].blocks[b].events[i];
+				unsigned char *s;
 
 				if (e->kind != EV_ACCESS || e->oid < 0 || e->oid >= a->nobjects)
 					continue;
-				seen[e->oid] = 1;
-				if (!shared[e->oid] && !owned_access(p, bits, fi, e, &c))
-					shared[e->oid] = 1;
+				s = &state[e->oid];
+				if (*s == UNSEEN)       /* (globals are never owner-only) */
+					*s = e->object && strstr(e->object, "@FI@") ? OWNED_SO_FAR : SHARED;
+				if (*s == OWNED_SO_FAR && !owned_access(p, bits, fi, e, &c))
+					*s = SHARED;
 			}
-	}
 	for (int fi = 0; fi < p->nfns; fi++)
 		if (c.have[fi])
 			dm_free(&c.derived[fi]);
 	free(c.derived);
 	free(c.have);
 	a->nowner_only = a->nobjects;
-	a->owner_only = xcalloc((size_t)a->nobjects + 1, 1);
-	for (int fi = 0; fi < p->nfns; fi++)
-		for (int b = 0; b < p->fns[fi].nblocks; b++)
-			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
-				const struct event *e = &p->fns[fi].blocks[b].events[i];
-
-				if (e->kind == EV_ACCESS && e->oid >= 0 && e->oid < a->nobjects && seen[e->oid] &&
-				    !shared[e->oid] && e->object && strstr(e->object, "@FI@"))
-					a->owner_only[e->oid] = 1;
-			}
-	free(seen);
-	free(shared);
+	a->owner_only = state;
+	for (int o = 0; o < a->nobjects; o++)
+		state[o] = state[o] == OWNED_SO_FAR;
 	free(bits);
 	free(taken);
 }

@@ -78,11 +78,15 @@ static int passes_private(const struct program *p, const unsigned *priv, int cal
 
 		if (d->role == DEP_ARGUMENT && d->arg == n && d->kind == DEP_NULL)
 			return 1;
-		if (d->role == DEP_ARGUMENT && d->arg == n && d->kind == DEP_PARAM && d->n < 32 &&
-		    (priv[caller] >> d->n & 1u) && strcmp(d->name, p->fns[caller].link_key) == 0)
+		if (d->role == DEP_ARGUMENT && d->arg == n && own_param_set(p, priv, caller, d))
 			return 1;
 	}
 	return 0;
+}
+
+int own_param_set(const struct program *p, const unsigned *bits, int fi, const struct dep_item *d)
+{
+	return d->kind == DEP_PARAM && d->n < 32 && (bits[fi] >> d->n & 1u) && strcmp(d->name, p->fns[fi].link_key) == 0;
 }
 
 void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, void *ctx)

@@ -32,8 +32,8 @@ static int counting_rmw(const struct event *e)
 
 /* Is E a marked store of the constant 0 (atomic_set(&n, 0), WRITE_ONCE(n,
  * 0))?  A count starts again from zero between rounds (a barrier's arrival
- * counter, a tally of initialisations): the zero is the count's start, not
- * a value a reader waits for, so a counter that is reset stays a counter.
+ * counter, a tally of initialisations): that zero is the count's start, not
+ * a value a reader waits for, and publishes nothing (restarts_a_count).
  * The stored value is the primitive's second argument, as every store
  * primitive of the vocabulary spells it (object first, value second). */
 int stores_zero(const struct event *e)
@@ -89,8 +89,7 @@ void build_tallies(struct analysis *a)
 				if (e->access == ACC_WRITE) {
 					t->stores++;
 					t->resets += stores_zero(e);
-				}
-				else if (e->access == ACC_RMW && counting_rmw(e))
+				} else if (e->access == ACC_RMW && counting_rmw(e))
 					t->counting_rmws++;
 				else if (e->access == ACC_RMW)
 					t->other_rmws++;

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_variable(const struct event *e);
 static int names_a_variable(const struct event *e);
 
 const char *confidence_name(enum confidence c)
@@ -75,7 +74,7 @@ unsigned tie_facts(const struct function *fn, const struct event *data, const st
 {
 	if (flag->oid != flag_oid || !own_event(fn, data) || !own_event(fn, flag))
 		return 0;
-	if (is_variable(data) && is_variable(flag))
+	if (is_named_variable(data) && is_named_variable(flag))
 		return which;
 	/* one instance: both addresses computed from the same pointer */
 	if (share_source(data, DEP_ADDRESS, flag, DEP_ADDRESS))
@@ -130,7 +129,7 @@ static int names_a_variable(const struct event *e)
 
 /* ... and one object, not an element of an array picked by an index
  * (all elements are one object to the analysis, whatever the index)? */
-static int is_variable(const struct event *e)
+int is_named_variable(const struct event *e)
 {
 	if (!names_a_variable(e) || e->obj.elements)
 		return 0;
@@ -138,11 +137,6 @@ static int is_variable(const struct event *e)
 		if (e->deps.v[i].role == DEP_ADDRESS)
 			return 0;
 	return 1;
-}
-
-int is_named_variable(const struct event *e)
-{
-	return is_variable(e);
 }
 
 int is_counter(const struct analysis *a, int oid)
@@ -183,7 +177,7 @@ unsigned object_facts(const struct analysis *a, const struct event *data, const 
 
 		if (sd && sf && nd == nf && strncmp(sd, sf, nd) == 0)
 			f |= FACT_SAME_STRUCT;
-		if (is_variable(data) && is_variable(flag))
+		if (is_named_variable(data) && is_named_variable(flag))
 			f |= FACT_VARIABLES;
 		if (t->ordered_writes || t->ordered_reads)
 			f |= FACT_FLAG_ORDERED;

@@ -857,7 +857,7 @@ static int writes_itself(const struct analysis *a, const struct function *f, con
 	return 0;
 }
 
-/* A plain flag: a plain read that a loop waits on (event.polled: while
+/* A plain flag: a plain read that a loop waits on (SINK_POLLED: while
  * (goflag == GOFLAG_INIT), while (!stop)) in threads that run while
  * another writes the object plainly, no lock keeping them apart.  Nothing
  * makes the loop see the write: the compiler may load the flag once and

@@ -368,7 +368,6 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	forget_locals(&x);
 	forget_function_locals(&x);
 	free(x.fnlocals.v);
-	forget_fresh(&x);
 	free_fresh(&x.fresh);
 	free_owned(&x.owned);
 	forget_aliases(&x);

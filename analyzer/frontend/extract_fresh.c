@@ -64,7 +64,7 @@ void fresh_parameters(struct ectx *x)
 	}
 }
 
-void forget_fresh_table(struct fresh_table *t)
+static void forget_fresh_table(struct fresh_table *t)
 {
 	for (int i = 0; i < t->n; i++) {
 		free(t->v[i].usr);
@@ -131,7 +131,10 @@ void fresh_after_retry(struct ectx *x, struct fresh_table *lost)
 
 void free_fresh(struct fresh_table *t)
 {
+	forget_fresh_table(t);
 	free(t->v);
+	t->v = NULL;
+	t->cap = 0;
 }
 
 const char *fresh_mark(struct ectx *x, CXCursor var)
@@ -266,10 +269,7 @@ const char *points_to_fresh(struct ectx *x, CXCursor c)
 	return !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
 }
 
-/* Is VALUE the address held by or taken in the object of a local pointer
- * (p, (T *)p, &p->f, &p[i], p + 1), rather than a value loaded through it
- * (p->next, *p)?  Returns that local, or a null cursor. */
-static CXCursor pointer_value_base(struct ectx *x, CXCursor value)
+CXCursor pointer_value_base(struct ectx *x, CXCursor value)
 {
 	CXCursor v = strip_casts(value), *kids;
 	enum CXCursorKind k = clang_getCursorKind(v);

@@ -26,6 +26,7 @@ void set_fresh(struct ectx *x, CXCursor var, char *mark);
 const char *fresh_mark(struct ectx *x, CXCursor var);
 /* At the start of a function: nothing is fresh. */
 void forget_fresh(struct ectx *x);
+/* Frees T's entries and its array. */
 void free_fresh(struct fresh_table *t);
 /* At the entry of the function being walked: its pointer parameters are
  * fresh in the calls that pass fresh memory ("!newarg:N"). */
@@ -42,6 +43,10 @@ int is_null_constant(CXCursor value);
 /* The local pointer variable that lvalue or pointer C is reached through
  * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
 CXCursor base_pointer(CXCursor c);
+/* Is VALUE the address held by or taken in the object of a local pointer
+ * (p, (T *)p, &p->f, &p[i], p + 1), rather than a value loaded through it
+ * (p->next, *p)?  Returns that local, or a null cursor. */
+CXCursor pointer_value_base(struct ectx *x, CXCursor value);
 /* The mark of the fresh local pointer that lvalue or pointer C is reached
  * through, or NULL. */
 const char *points_to_fresh(struct ectx *x, CXCursor c);
@@ -79,16 +84,16 @@ void keep_passed_fresh(struct ectx *x, const struct passed_fresh *v, int n, int 
  * loop), so a fresh pointer that the condition's compare-and-swap handed
  * on is still the function's own there, and no longer after the loop.
  * fresh_save copies the table before the condition is walked (into
- * SAVED, which the caller frees with free_fresh after forget_fresh_table);
+ * SAVED, which the caller frees with free_fresh);
  * fresh_retry_body, after it (in the condition's block), makes the
  * pointers the condition handed on fresh again when the condition made a
  * marked read-modify-write of an event numbered FROM or later, recording
  * them in LOST; fresh_after_retry,
- * after the body, ends their freshness again and empties LOST. */
+ * after the body, ends their freshness again and empties LOST (which the
+ * caller frees with free_fresh). */
 void fresh_save(struct ectx *x, struct fresh_table *saved);
 void fresh_retry_body(struct ectx *x, const struct fresh_table *saved, int from, struct fresh_table *lost);
 void fresh_after_retry(struct ectx *x, struct fresh_table *lost);
-void forget_fresh_table(struct fresh_table *t);
 
 /* At the end of the function: which pointer parameters were never handed
  * on, or only to calls ("#N=!newarg:N", "#N=!kept:@E:A"), in an EV_LOCAL

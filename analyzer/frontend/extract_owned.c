@@ -72,15 +72,8 @@ const char *owned_mark(struct ectx *x, CXCursor c)
 
 CXCursor owned_value(struct ectx *x, CXCursor value)
 {
-	CXCursor base = base_pointer(value), v = strip(value);
-	enum CXCursorKind k = clang_getCursorKind(v);
+	CXCursor base = pointer_value_base(x, value);
 
-	/* the pointer itself or an address in its object, not a value
-	 * loaded through it (r->next) */
-	if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr)
-		return clang_getNullCursor();
-	if (k == CXCursor_UnaryOperator && clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Pointer)
-		return clang_getNullCursor();     /* *r */
 	return is_owned(x, base) ? base : clang_getNullCursor();
 }
 

@@ -21,8 +21,8 @@ void set_owned(struct ectx *x, CXCursor var, CXCursor value, int escaping);
 /* "!own" when lvalue or pointer C is reached through an owned local (r in
  * r->count, &r->list), else NULL. */
 const char *owned_mark(struct ectx *x, CXCursor c);
-/* The owned local that pointer value VALUE is (r, (void *)r, &r->f), or a
- * null cursor. */
+/* The owned local that pointer value VALUE is or points into (r, (void *)r,
+ * &r->f, r + 1: pointer_value_base), or a null cursor. */
 CXCursor owned_value(struct ectx *x, CXCursor value);
 /* VALUE is handed to a new thread (pthread_create's argument): the local
  * it came from owns nothing from here on; returns 1 when it did own it. */

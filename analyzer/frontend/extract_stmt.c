@@ -209,7 +209,6 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 	fall_into(x, head);
 	x->cur = out;
 	fresh_after_retry(x, &lost);
-	forget_fresh_table(&saved);
 	free_fresh(&saved);
 	free_fresh(&lost);
 }
