@@ -62,7 +62,7 @@ static int initialises(const struct event *call, const struct event *e)
 
 /* The callee's own event that E copies through a chain of calls: E
  * itself unless E is a clone. */
-static const struct event *clone_root_of(struct program *p, const struct event *e)
+const struct event *clone_root_of(struct program *p, const struct event *e)
 {
 	intptr_t *r = hashmap_get(&p->clone_root, hashmap_pair(e->gid, 0));
 

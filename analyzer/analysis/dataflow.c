@@ -73,6 +73,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	free(starts);
 	find_quiet_entries(&p);
 	solve_summaries(&p);
+	own_the_clones(&p);
 	find_phases(&p);
 	build_indexes(out, p.next_gid);
 	build_tallies(out);

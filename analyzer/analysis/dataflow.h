@@ -136,6 +136,11 @@ int stores_zero(const struct event *e);
 /* Is object OID a struct field that only the activation owning an
  * instance ever touches (analysis/owned.c)?  No pairing on it is a race. */
 int object_owner_only(const struct analysis *a, int oid);
+/* Is access E made through memory its activation owns (an allocation of
+ * its own, an argument every caller passes from owned memory, a thread's
+ * exclusively handed argument: analysis/owned.c)?  Two such accesses are
+ * of two instances or of one thread, never a race. */
+int event_owned(const struct analysis *a, const struct event *e);
 /* The tally of object OID (all zero for an unknown one). */
 const struct object_tally *analysis_tally(const struct analysis *a, int oid);
 

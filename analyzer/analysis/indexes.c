@@ -134,6 +134,7 @@ void analysis_free(struct analysis *a)
 	free(a->late);
 	free(a->instances);
 	free(a->owner_only);
+	free(a->owned_events);
 	pairset_free(&a->apart);
 	pairset_free(&a->busy_creations);
 	free(a->roots);

@@ -75,6 +75,9 @@ struct analysis {
 					 activation owning an instance touches
 					 (owned.c) */
 	int nowner_only;
+	unsigned char *owned_events;  /* per gid: an access made through memory
+					 its activation owns (owned.c) */
+	int nowned_events;
 };
 
 /* What an ordering kills (struct state.killed, writer_kills): the pending
@@ -317,6 +320,12 @@ int own_param_set(const struct program *p, const unsigned *bits, int fi, const s
 void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, void *ctx);
 /* owned.c: the struct fields only their owner touches (out->owner_only). */
 void find_owner_only_fields(struct program *p);
+/* owned.c: once the summaries are solved, a clone of an owned access is
+ * owned too (out->owned_events covers every gid). */
+void own_the_clones(struct program *p);
+/* callview.c: the callee's own event that E copies through a chain of
+ * calls (E itself unless E is a clone). */
+const struct event *clone_root_of(struct program *p, const struct event *e);
 int private_argument(const struct program *p, const struct event *call, int n);
 struct call_edge *call_edges(struct program *p, int *n);
 void solve_summaries(struct program *p);

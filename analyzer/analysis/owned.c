@@ -16,7 +16,15 @@
  * per instance: two of its accesses are either of two instances or one
  * after the other in one thread, and no pairing on it is a race.  A field
  * that any access reaches another way (a pointer read from the list, a
- * global) stays shared.  Globals are never owner-only. */
+ * global) stays shared.  Globals are never owner-only.
+ *
+ * Ownership is exclusive: one activation allocated the memory, or got it
+ * from a caller (the same thread), or was handed it by its creator, who
+ * gave it up.  So even on a shared field two owned accesses (each made
+ * through memory its own activation owns) are of two instances, or of one
+ * thread: a thread's record that a scanner reads through the list is
+ * written at registration and read at the next operation by its owner
+ * only, and those two never race (out->owned_events, event_owned). */
 #include "internal.h"
 
 /* The locals of the start routines (per function; unset for the others):
@@ -119,6 +127,7 @@ void find_owner_only_fields(struct program *p)
 	struct analysis *a = p->out;
 	struct owned_ctx c = { xcalloc((size_t)p->nfns + 1, sizeof *c.derived), xcalloc((size_t)p->nfns + 1, 1) };
 	unsigned char *state = xcalloc((size_t)a->nobjects + 1, 1);
+	unsigned char *owned = xcalloc((size_t)p->next_gid + 1, 1);
 
 	params_fixpoint(p, bits, passes_owned, &c);
 	for (int fi = 0; fi < p->nfns; fi++)
@@ -126,13 +135,18 @@ void find_owner_only_fields(struct program *p)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				const struct event *e = &p->fns[fi].blocks[b].events[i];
 				unsigned char *s;
+				int field, mine;
 
 				if (e->kind != EV_ACCESS || e->oid < 0 || e->oid >= a->nobjects)
 					continue;
 				s = &state[e->oid];
+				field = e->object && strstr(e->object, "@FI@");
 				if (*s == UNSEEN)       /* (globals are never owner-only) */
-					*s = e->object && strstr(e->object, "@FI@") ? OWNED_SO_FAR : SHARED;
-				if (*s == OWNED_SO_FAR && !owned_access(p, bits, fi, e, &c))
+					*s = field ? OWNED_SO_FAR : SHARED;
+				mine = field && owned_access(p, bits, fi, e, &c);
+				if (e->gid >= 0 && e->gid < p->next_gid)
+					owned[e->gid] = (unsigned char)mine;
+				if (*s == OWNED_SO_FAR && !mine)
 					*s = SHARED;
 			}
 	for (int fi = 0; fi < p->nfns; fi++)
@@ -142,6 +156,8 @@ void find_owner_only_fields(struct program *p)
 	free(c.have);
 	a->nowner_only = a->nobjects;
 	a->owner_only = state;
+	a->owned_events = owned;
+	a->nowned_events = p->next_gid;
 	for (int o = 0; o < a->nobjects; o++)
 		state[o] = state[o] == OWNED_SO_FAR;
 	free(bits);
@@ -151,4 +167,28 @@ void find_owner_only_fields(struct program *p)
 int object_owner_only(const struct analysis *a, int oid)
 {
 	return a->owner_only && oid >= 0 && oid < a->nowner_only && a->owner_only[oid];
+}
+
+void own_the_clones(struct program *p)
+{
+	struct analysis *a = p->out;
+	int n = p->next_gid;
+
+	/* A clone is a callee's access seen on the object a call passes: it
+	 * is made by the same activation through the same memory as the
+	 * callee's own event, owned or not. */
+	a->owned_events = xrealloc(a->owned_events, (size_t)n + 1);
+	memset(a->owned_events + a->nowned_events, 0, (size_t)(n + 1 - a->nowned_events));
+	for (int i = 0; i < a->nclones; i++) {
+		const struct event *c = a->clones[i], *root = clone_root_of(p, c);
+
+		if (c->gid >= a->nowned_events && c->gid < n && root->gid >= 0 && root->gid < a->nowned_events)
+			a->owned_events[c->gid] = a->owned_events[root->gid];
+	}
+	a->nowned_events = n;
+}
+
+int event_owned(const struct analysis *a, const struct event *e)
+{
+	return a->owned_events && e->gid >= 0 && e->gid < a->nowned_events && a->owned_events[e->gid];
 }

@@ -286,6 +286,15 @@ static int always_under_one_lock(const struct analysis *a, const struct event *x
 	return known;
 }
 
+/* Are X and Y, two accesses of one object, each made through memory its
+ * own activation owns (event_owned)?  Ownership is exclusive, so they are
+ * of two instances or made by one thread: never a race, whatever other
+ * threads do to the object through shared pointers. */
+static int both_owned(const struct analysis *a, const struct event *x, const struct event *y)
+{
+	return event_owned(a, x) && event_owned(a, y);
+}
+
 /* Is plain access E made after an acquire of some flag it reads? */
 static int ordered_after_acquire(const struct analysis *a, const struct event *e)
 {
@@ -352,7 +361,7 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 	return other_activation(a, w->fn, l) && (!w->need_write || l->plain->access != ACC_READ) &&
 	       !same_critical_section(a, w->other, l->marked) &&
 	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&
-	       !always_under_one_lock(a, w->plain, l->plain);
+	       !always_under_one_lock(a, w->plain, l->plain) && !both_owned(a, w->plain, l->plain);
 }
 
 /* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:
@@ -817,7 +826,7 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 			if ((wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
 			    (wr->fn != acc->fn && !may_run_concurrently(a, wr->fn, acc->fn)) ||
 			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc) ||
-			    (locked_rec[i] && other_instances(a, acc, wr)))
+			    (locked_rec[i] && other_instances(a, acc, wr)) || both_owned(a, wr->e, acc->e))
 				continue;
 			locked = wr;
 		}
@@ -889,7 +898,7 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 			char *msg;
 
 			if (wr->e->access == ACC_READ || wr->e->fresh_init || wr->fn == rd->fn ||
-			    !may_run_concurrently(a, wr->fn, rd->fn) || shares_a_lock(a, wr, rd))
+			    !may_run_concurrently(a, wr->fn, rd->fn) || shares_a_lock(a, wr, rd) || both_owned(a, wr->e, rd->e))
 				continue;
 			facts = FACT_POLLED | pairing_facts(a, rd->fn, wr->fn, NULL, -1) |
 				(is_named_variable(rd->e) ? FACT_VARIABLES : 0);

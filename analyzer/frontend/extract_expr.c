@@ -103,6 +103,13 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 			}
 			if (m == M_READ && !x->no_escape && !clang_equalCursors(ref, x->self_store))
 				set_fresh(x, ref, NULL);
+			/* &p handed on: whatever p holds after this may have
+			 * been stored through the pointer (an out-parameter),
+			 * neither fresh nor owned */
+			if (m == M_ADDR && !deref_only) {
+				set_fresh(x, ref, NULL);
+				address_handed_on(x, ref);
+			}
 		}
 	} else if (k == CXCursor_MemberRefExpr && n >= 1) {
 		int arrow = clang_getCursorType(kids[0]).kind == CXType_Pointer;

@@ -227,12 +227,30 @@ char *return_mark(struct ectx *x, CXCursor value)
 
 /* The local pointer variable that lvalue or pointer C is reached through
  * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
+/* Is C &v, the address of local or global V itself (not &v->f, not *v)?
+ * Told by the types: &'s result points to its operand's type. */
+static int address_of_variable(CXCursor c)
+{
+	CXCursor *kids;
+	int n = children(c, &kids), r;
+
+	r = n == 1 && clang_getCursorKind(strip_casts(kids[0])) == CXCursor_DeclRefExpr &&
+	    clang_equalTypes(clang_getCanonicalType(clang_getPointeeType(clang_getCursorType(c))),
+			     clang_getCanonicalType(clang_getCursorType(kids[0])));
+	free(kids);
+	return r;
+}
+
 CXCursor base_pointer(CXCursor c)
 {
 	for (int depth = 0; depth < 16; depth++) {
 		enum CXCursorKind k = clang_getCursorKind(c);
 		CXCursor *kids;
 		int n;
+
+		/* &r points into nothing r holds: it is where r is */
+		if (k == CXCursor_UnaryOperator && address_of_variable(c))
+			break;
 
 		if (k == CXCursor_DeclRefExpr) {
 			CXCursor ref = clang_getCursorReferenced(c);
@@ -284,7 +302,7 @@ CXCursor pointer_value_base(struct ectx *x, CXCursor value)
 	n = children(v, &kids);
 	operator_of(x, v, kids, n, op, sizeof op);
 	if (k == CXCursor_UnaryOperator && n == 1 && strcmp(op, "&") == 0)
-		base = base_pointer(kids[0]);
+		base = base_pointer(v);
 	else if (k == CXCursor_BinaryOperator && n == 2 && (strcmp(op, "+") == 0 || strcmp(op, "-") == 0))
 		base = pointer_value_base(x, kids[0]);
 	free(kids);

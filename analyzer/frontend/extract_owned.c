@@ -30,7 +30,9 @@ static int owned_at(const struct ectx *x, const char *usr)
 static void drop(struct ectx *x, int i)
 {
 	free(x->owned.usr[i]);
-	x->owned.usr[i] = x->owned.usr[--x->owned.n];
+	x->owned.n--;
+	x->owned.usr[i] = x->owned.usr[x->owned.n];
+	x->owned.loops[i] = x->owned.loops[x->owned.n];
 }
 
 void set_owned(struct ectx *x, CXCursor var, CXCursor value, int escaping)
@@ -44,6 +46,8 @@ void set_owned(struct ectx *x, CXCursor var, CXCursor value, int escaping)
 	/* "!new" exactly: a direct allocator, not a function's result */
 	if (usr && mark && dep_text_is(mark, DEP_NEW)) {
 		grow(&x->owned.usr, &x->owned.cap, x->owned.n + 1, sizeof *x->owned.usr);
+		grow(&x->owned.loops, &x->owned.loopcap, x->owned.n + 1, sizeof *x->owned.loops);
+		x->owned.loops[x->owned.n] = x->cfg.ncont;   /* (loops around: continue targets) */
 		x->owned.usr[x->owned.n++] = usr;
 		usr = NULL;
 	}
@@ -81,15 +85,27 @@ int hand_to_thread(struct ectx *x, CXCursor value)
 {
 	CXCursor base = owned_value(x, value);
 	char *usr;
-	int i;
+	int i, alone = 0;
 
 	if (clang_Cursor_isNull(base))
 		return 0;
 	usr = usr_of(base);
-	if ((i = owned_at(x, usr)) >= 0)
+	if ((i = owned_at(x, usr)) >= 0) {
+		alone = x->owned.loops[i] >= x->cfg.ncont;
+		drop(x, i);
+	}
+	free(usr);
+	return alone;
+}
+
+void address_handed_on(struct ectx *x, CXCursor var)
+{
+	char *usr = usr_of(var);
+	int i = owned_at(x, usr);
+
+	if (i >= 0)
 		drop(x, i);
 	free(usr);
-	return i >= 0;
 }
 
 void forget_owned(struct ectx *x)
@@ -103,6 +119,8 @@ void free_owned(struct owned_table *t)
 	for (int i = 0; i < t->n; i++)
 		free(t->usr[i]);
 	free(t->usr);
+	free(t->loops);
 	t->usr = NULL;
-	t->n = t->cap = 0;
+	t->loops = NULL;
+	t->n = t->cap = t->loopcap = 0;
 }

@@ -8,10 +8,12 @@
 
 struct ectx;
 
-/* The owned locals, by USR. */
+/* The owned locals, by USR, each with the number of loops around the
+ * allocation that made it an owner. */
 struct owned_table {
 	char **usr;
-	int n, cap;
+	int *loops;
+	int n, cap, loopcap;
 };
 
 /* Local pointer VAR receives VALUE: it owns what it points to when VALUE
@@ -25,8 +27,13 @@ const char *owned_mark(struct ectx *x, CXCursor c);
  * &r->f, r + 1: pointer_value_base), or a null cursor. */
 CXCursor owned_value(struct ectx *x, CXCursor value);
 /* VALUE is handed to a new thread (pthread_create's argument): the local
- * it came from owns nothing from here on; returns 1 when it did own it. */
+ * it came from owns nothing from here on; returns 1 when it did own it
+ * and the thread gets it alone (not a creation in a loop that the
+ * allocation is outside of: every round's thread would get the same). */
 int hand_to_thread(struct ectx *x, CXCursor value);
+/* The address of local VAR is handed on (&entry passed to a call that
+ * may store another pointer in it): VAR owns nothing from here on. */
+void address_handed_on(struct ectx *x, CXCursor var);
 /* At the start of a function: nothing is owned. */
 void forget_owned(struct ectx *x);
 void free_owned(struct owned_table *t);
