@@ -38,6 +38,10 @@ struct link {
 struct relay {
 	const char *from, *to;
 	int from_oid, to_oid;
+	const struct function *fn;    /* where F is read and G written: the
+					 relay runs in its threads only */
+	int same_pair;                /* the relay of the same F and G found
+					 in another function, or -1 */
 };
 
 /* An access and the locks held at it, for the inconsistent-locking check

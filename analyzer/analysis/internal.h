@@ -259,7 +259,7 @@ void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *see
 void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
 		     struct event *marked, struct event *fence, struct function *fn, int ordered,
 		     unsigned how);
-void add_relay(struct analysis *a, const struct event *from, const struct event *to);
+void add_relay(struct analysis *a, const struct event *from, const struct event *to, const struct function *fn);
 void record_locks(struct analysis *a, struct event *e, struct function *fn,
 			 const struct strset *held, int complete);
 const char *kept_key(struct analysis *a, const char *key);

@@ -46,16 +46,21 @@ void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct 
 	(*n)++;
 }
 
-void add_relay(struct analysis *a, const struct event *from, const struct event *to)
+void add_relay(struct analysis *a, const struct event *from, const struct event *to, const struct function *fn)
 {
-	if (from->oid == to->oid || pairset_get(&a->relseen, from->oid, to->oid) >= 0)
+	int last;
+
+	if (from->oid == to->oid)
 		return;
+	/* one relay per (F, G) and function: which threads relay matters */
+	last = pairset_get(&a->relseen, from->oid, to->oid);
+	for (int i = last; i >= 0; i = a->relays[i].same_pair)
+		if (a->relays[i].fn == fn)
+			return;
 	pairset_put(&a->relseen, from->oid, to->oid, a->nrelays);
 	grow(&a->relays, &a->relcap, a->nrelays + 1, sizeof *a->relays);
-	a->relays[a->nrelays].from = from->object;
-	a->relays[a->nrelays].to = to->object;
-	a->relays[a->nrelays].from_oid = from->oid;
-	a->relays[a->nrelays++].to_oid = to->oid;
+	a->relays[a->nrelays] = (struct relay){ from->object, to->object, from->oid, to->oid, fn, last };
+	a->nrelays++;
 }
 
 /* Records plain access E made with HELD locks by function FN. */

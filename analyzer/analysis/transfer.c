@@ -166,7 +166,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++)
 		if (s->seen_reads.v[i]->object && s->seen_reads.v[i]->ord != ORD_CONSUME &&
 		    guarded(c, s->seen_reads.v[i]))
-			add_relay(a, s->seen_reads.v[i], m);
+			add_relay(a, s->seen_reads.v[i], m, c->fn);
 }
 
 /* P, a plain access, is reached in state S.  READER_ORDERED: a callee

@@ -307,14 +307,21 @@ static int ordered_after_acquire(const struct analysis *a, const struct event *e
 	return 0;
 }
 
+/* May functions F and G run in two threads at the same time (F itself in
+ * two, when G is F)? */
+static int run_together(const struct analysis *a, const struct function *f, const struct function *g)
+{
+	if (f == g)
+		return runs_concurrently_with_itself(a, f);
+	return may_run_concurrently(a, f, g);
+}
+
 /* May the pattern found in FN pair with link L?  Not when the two cannot
  * run at the same time: L was found in FN itself and FN never runs in two
  * threads at once, or only one thread ever runs both functions. */
 static int other_activation(const struct analysis *a, const struct function *fn, const struct link *l)
 {
-	if (l->fn == fn)
-		return runs_concurrently_with_itself(a, fn);
-	return may_run_concurrently(a, fn, l->fn);
+	return run_together(a, fn, l->fn);
 }
 
 /* The first link of SORTED (links indexed by flag and data object) on
@@ -352,13 +359,16 @@ struct link_want {
 	int need_write;
 	int consumer;                   /* looking for a reader (takes_a_ticket) */
 	const struct event *plain;      /* its plain access (always_under_one_lock) */
+	const struct function *relay;   /* the function of the last relay the
+					   search passed through, or NULL */
 };
 
 static int acceptable(const struct analysis *a, const struct link *l, const void *arg)
 {
 	const struct link_want *w = arg;
 
-	return other_activation(a, w->fn, l) && (!w->need_write || l->plain->access != ACC_READ) &&
+	return other_activation(a, w->fn, l) && (!w->relay || run_together(a, w->relay, l->fn)) &&
+	       (!w->need_write || l->plain->access != ACC_READ) &&
 	       !same_critical_section(a, w->other, l->marked) &&
 	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&
 	       !always_under_one_lock(a, w->plain, l->plain) && !both_owned(a, w->plain, l->plain);
@@ -371,6 +381,7 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
  * every seen[] is 0 between searches.  Freed by pairing_store. */
 static struct {
 	int *queue, *depth;
+	const struct function **via;    /* per queue entry: the relay's function */
 	char *seen;
 	int cap;
 } bfs;
@@ -385,8 +396,10 @@ static const struct link *find_link(const struct analysis *a, int forward, int f
 	const int *sorted = analysis_links_by_flag(a, kind);
 	const struct relay *relays = analysis_relays(a, &nrelays);
 	int *queue, *depth, head = 0, tail = 0;
+	const struct function **via;
 	char *seen;
 	const struct link *found = NULL;
+	struct link_want here = *want;
 
 	if (flag < 0 || data < 0)
 		return NULL;
@@ -396,30 +409,42 @@ static const struct link *find_link(const struct analysis *a, int forward, int f
 	 * candidates made pairing quadratic (a tenth of Open vSwitch's
 	 * whole-tree analysis). */
 	if (bfs.cap < nobjects + 1) {
-		free(bfs.queue); free(bfs.depth); free(bfs.seen);
+		free(bfs.queue); free(bfs.depth); free(bfs.via); free(bfs.seen);
 		bfs.cap = nobjects + 1;
 		bfs.queue = xcalloc(bfs.cap, sizeof *bfs.queue);
 		bfs.depth = xcalloc(bfs.cap, sizeof *bfs.depth);
+		bfs.via = xcalloc(bfs.cap, sizeof *bfs.via);
 		bfs.seen = xcalloc(bfs.cap, 1);
 	}
 	queue = bfs.queue;
 	depth = bfs.depth;
+	via = bfs.via;
 	seen = bfs.seen;
 	depth[0] = 0;
+	via[0] = NULL;
 	queue[tail++] = flag;
 	seen[flag] = 1;
 	while (head < tail && !found) {
+		const struct function *relay = via[head];
 		int f = queue[head], d = depth[head++];
 
-		found = first_link(a, links, sorted, n, f, data, acceptable, want);
+		here.relay = relay;
+		found = first_link(a, links, sorted, n, f, data, acceptable, &here);
 		if (d >= 8)
 			continue;
 		for (int r = analysis_first(a, relays_on, f); r >= 0; r = analysis_next(a, relays_on, r)) {
 			int g = forward ? relays[r].to_oid : relays[r].from_oid;
 
-			if (!seen[g]) {
+			/* A relay passes the news on only in threads that run
+			 * while the candidate's and the previous relay's do,
+			 * and the link at the end must run while it does (not
+			 * another program's main that shares the flags'
+			 * header) */
+			if (!seen[g] && run_together(a, want->fn, relays[r].fn) &&
+			    (!relay || run_together(a, relay, relays[r].fn))) {
 				seen[g] = 1;
 				depth[tail] = d + 1;
+				via[tail] = relays[r].fn;
 				queue[tail++] = g;
 			}
 		}
@@ -436,7 +461,7 @@ static const struct link *find_consumer(const struct analysis *a, const struct f
 					const struct event *publish, const struct event *data,
 					int need_write)
 {
-	struct link_want w = { fn, publish, need_write, 1, data };
+	struct link_want w = { fn, publish, need_write, 1, data, NULL };
 
 	return find_link(a, 1, publish->oid, data->oid, &w);
 }
@@ -446,7 +471,7 @@ static const struct link *find_producer(const struct analysis *a, const struct f
 					const struct event *consume, const struct event *data,
 					int need_write)
 {
-	struct link_want w = { fn, consume, need_write, 0, data };
+	struct link_want w = { fn, consume, need_write, 0, data, NULL };
 
 	return find_link(a, 0, consume->oid, data->oid, &w);
 }
@@ -949,7 +974,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	rc = findings_commit(w.tx, err, errlen);
 	sites_free(w.sites);
 	free(w.lock_cache);
-	free(bfs.queue); free(bfs.depth); free(bfs.seen);
+	free(bfs.queue); free(bfs.depth); free(bfs.via); free(bfs.seen);
 	memset(&bfs, 0, sizeof bfs);
 	pairset_free(&instance_locked_cache);
 	return rc;

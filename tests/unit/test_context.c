@@ -556,6 +556,48 @@ Test(programs, start_routines_of_one_program_still_race)
 	expect_findings(s, 4, NULL);
 }
 
+/* A relay passes the news on only in its own program.  The library's
+ * functions are reached from both programs (their globals stay one
+ * object each); relay.c's threads read 'a' and then write 'stop', but
+ * never run while pair.c's writer and reader do, so pair.c's writer
+ * publishes nothing to its reader through them.  When pair.c runs such a
+ * relay thread too, the chain exists and x is reported on both sides. */
+#define RELAY_LIB_H "#include <kcsan/lkmm.h>\n" \
+	"void put(void);\nint get(void);\nint seen(void);\nint running(void);\nvoid halt(void);\n"
+#define RELAY_LIB_C(wmark, rmark) "#include \"relay_lib.h\"\n" \
+	"int x, a, stop;\n" \
+	"void put(void) { x = 1; WRITE_ONCE(a, 1); } " wmark "\n" \
+	"int get(void) { return x; } " rmark "\n" \
+	"int seen(void) { return smp_load_acquire(&a); }\n" \
+	"int running(void) { return !READ_ONCE(stop); }\n" \
+	"void halt(void) { smp_store_release(&stop, 1); }\n"
+#define RELAY_THREAD "static void *rel(void *p) { while (!seen()) ; halt(); return p; }\n"
+#define PAIR_PROG(extra, create) "#include \"relay_lib.h\"\n#include <pthread.h>\n" extra \
+	"static void *w(void *p) { put(); return p; }\n" \
+	"static void *r(void *p) { while (running()) ; return (void *)(long)get(); }\n" \
+	"int main(void) { pthread_t t[3]; pthread_create(&t[0], 0, w, 0); pthread_create(&t[1], 0, r, 0); " create \
+	" pthread_join(t[0], 0); pthread_join(t[1], 0); if (seen()) halt(); return 0; }\n"
+#define RELAY_PROG "#include \"relay_lib.h\"\n#include <pthread.h>\n" RELAY_THREAD \
+	"int main(void) { pthread_t t[2]; pthread_create(&t[0], 0, rel, 0); pthread_create(&t[1], 0, rel, 0);\n" \
+	"  pthread_join(t[0], 0); pthread_join(t[1], 0); put(); while (running()) ; return get(); }\n"
+
+Test(programs, a_relay_in_another_program_passes_nothing_on)
+{
+	struct src s[] = { { "relay_lib.h", RELAY_LIB_H }, { "relay_lib.c", RELAY_LIB_C("", "") },
+			   { "pair.c", PAIR_PROG("", "") }, { "relay.c", RELAY_PROG } };
+
+	expect_findings(s, 4, NULL);
+}
+
+Test(programs, a_relay_in_the_same_program_still_passes_the_news_on)
+{
+	struct src s[] = { { "relay_lib.h", RELAY_LIB_H }, { "relay_lib.c", RELAY_LIB_C("/*W*/", "/*R*/") },
+			   { "pair.c", PAIR_PROG(RELAY_THREAD, "pthread_create(&t[2], 0, rel, 0);") },
+			   { "relay.c", RELAY_PROG } };
+
+	expect_findings(s, 4, NULL);
+}
+
 /* ---- a helper called from a thread and again after the join ---- */
 
 /* read_total() runs in the reader thread and in main() after the joins:
