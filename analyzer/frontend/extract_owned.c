@@ -90,8 +90,12 @@ int hand_to_thread(struct ectx *x, CXCursor value)
 	if (clang_Cursor_isNull(base))
 		return 0;
 	usr = usr_of(base);
+	/* In a loop around the creation that the allocation is outside of,
+	 * the pointer itself goes to every round's thread; an element of it
+	 * (&p[i], p + i) is each round's own. */
 	if ((i = owned_at(x, usr)) >= 0) {
-		alone = x->owned.loops[i] >= x->cfg.ncont;
+		alone = x->owned.loops[i] >= x->cfg.ncont ||
+			clang_getCursorKind(strip(value)) != CXCursor_DeclRefExpr;
 		drop(x, i);
 	}
 	free(usr);

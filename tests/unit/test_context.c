@@ -1082,8 +1082,9 @@ Test(identity, an_owned_access_still_races_with_a_write_through_the_list)
 
 /* A record allocated before a loop of pthread_create is handed to every
  * thread of the loop: none of them owns it alone, and their increments
- * race.  Allocated inside the loop, each thread gets its own. */
-#define LOOP_HANDOVER(before, inside, mark) \
+ * race.  Allocated inside the loop, each thread gets its own; so does
+ * each thread given its own element of an array allocated before. */
+#define LOOP_HANDOVER(before, inside, arg, mark) \
 	"#include <pthread.h>\n#include <stdlib.h>\n" \
 	"struct data { int gp_count; int flags; };\n" \
 	"static void *thread(void *arg) {\n" \
@@ -1100,7 +1101,7 @@ Test(identity, an_owned_access_still_races_with_a_write_through_the_list)
 	"	" before "\n" \
 	"	for (int i = 0; i < 2; i++) {\n" \
 	"		" inside "\n" \
-	"		pthread_create(&t[i], 0, thread, d);\n" \
+	"		pthread_create(&t[i], 0, thread, " arg ");\n" \
 	"	}\n" \
 	"	for (int i = 0; i < 2; i++)\n" \
 	"		pthread_join(t[i], 0);\n" \
@@ -1110,12 +1111,17 @@ Test(identity, an_owned_access_still_races_with_a_write_through_the_list)
 
 Test(identity, a_record_allocated_in_the_creating_loop_is_each_threads_own)
 {
-	expect_one(LKMM LOOP_HANDOVER("", NEW_DATA, ""));
+	expect_one(LKMM LOOP_HANDOVER("", NEW_DATA, "d", ""));
+}
+
+Test(identity, an_element_of_an_array_allocated_before_the_creating_loop_is_each_threads_own)
+{
+	expect_one(LKMM LOOP_HANDOVER("d = calloc(2, sizeof *d); if (!d) abort();", "", "&d[i]", ""));
 }
 
 Test(identity, a_record_allocated_before_the_creating_loop_is_shared_by_its_threads)
 {
-	expect_one(LKMM LOOP_HANDOVER(NEW_DATA, "", "/*W*/ /*R*/"));
+	expect_one(LKMM LOOP_HANDOVER(NEW_DATA, "", "d", "/*W*/ /*R*/"));
 }
 
 /* A pointer whose address is handed to a call (an out-parameter) holds
