@@ -79,29 +79,6 @@ struct loader {
 	sqlite3_stmt *frames;   /* a race's stack frames (load_frames) */
 };
 
-/* PATH with "//", "/./" and "dir/../" removed, in place. */
-static void normalise(char *path)
-{
-	char *out = path, *p = path;
-
-	while (*p) {
-		if (p[0] == '/' && p[1] == '/') {
-			p++;
-		} else if (p[0] == '/' && p[1] == '.' && (p[2] == '/' || !p[2])) {
-			p += 2;
-		} else if (p[0] == '/' && p[1] == '.' && p[2] == '.' && (p[3] == '/' || !p[3]) &&
-			   out > path) {
-			while (out > path && *--out != '/')
-				;
-			p += 3;
-		} else {
-			*out++ = *p++;
-		}
-	}
-	*out = '\0';
-	if (!*path)
-		strcpy(path, "/");
-}
 
 /* FILE (as the scan or the runtime wrote it) made absolute against ROOT
  * and normalised; a new string. */
@@ -112,7 +89,7 @@ static char *canonical(const char *file, const char *root)
 	if (!file)
 		return NULL;
 	s = file[0] == '/' || !root ? xstrdup(file) : xasprintf("%s/%s", root, file);
-	normalise(s);
+	kdb_path_normalize(s);
 	return s;
 }
 

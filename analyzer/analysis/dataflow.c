@@ -60,6 +60,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	}
 	scope_program_globals(&p);
 	number_events(&p);
+	find_exclusive_files(&p);
 	mark_fresh_inits(fns, nfns, function_index, &p);
 	find_called(&p);
 	find_private_params(&p);
@@ -74,6 +75,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	find_quiet_entries(&p);
 	solve_summaries(&p);
 	own_the_clones(&p);
+	exclusive_clones(&p);
 	find_phases(&p);
 	build_indexes(out, p.next_gid);
 	build_tallies(out);

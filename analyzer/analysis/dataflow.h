@@ -145,6 +145,12 @@ int object_owner_only(const struct analysis *a, int oid);
  * exclusively handed argument: analysis/owned.c)?  Two such accesses are
  * of two instances or of one thread, never a race. */
 int event_owned(const struct analysis *a, const struct event *e);
+/* Can one program hold function FN (NULL: none) and the functions that
+ * define the N events (at most MAX_LINKABLE; NULL entries skipped)?  Not
+ * when two of their files both define one external function
+ * (analysis/exclusive.c): the pattern mixes two programs. */
+#define MAX_LINKABLE 8
+int files_linkable(const struct analysis *a, const struct function *fn, const struct event *const *events, int n);
 /* The tally of object OID (all zero for an unknown one). */
 const struct object_tally *analysis_tally(const struct analysis *a, int oid);
 

@@ -135,6 +135,9 @@ void analysis_free(struct analysis *a)
 	free(a->instances);
 	free(a->owner_only);
 	free(a->owned_events);
+	free(a->defined_in);
+	free(a->file_of_fn);
+	pairset_free(&a->exclusive);
 	pairset_free(&a->apart);
 	pairset_free(&a->busy_creations);
 	free(a->roots);

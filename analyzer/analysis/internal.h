@@ -75,6 +75,11 @@ struct analysis {
 					 activation owning an instance touches
 					 (owned.c) */
 	int nowner_only;
+	int *defined_in;              /* per gid: the function defining it, -1
+					 unknown (exclusive.c) */
+	int ndefined;
+	int *file_of_fn;              /* per function: its file's number */
+	struct pairset exclusive;     /* (file, file): no program links both */
 	unsigned char *owned_events;  /* per gid: an access made through memory
 					 its activation owns (owned.c) */
 	int nowned_events;
@@ -323,6 +328,11 @@ void find_owner_only_fields(struct program *p);
 /* owned.c: once the summaries are solved, a clone of an owned access is
  * owned too (out->owned_events covers every gid). */
 void own_the_clones(struct program *p);
+/* exclusive.c: the files no program links together (two definitions of
+ * one external function) and the function that defines each event; then,
+ * once the summaries are solved, the same for clones. */
+void find_exclusive_files(struct program *p);
+void exclusive_clones(struct program *p);
 /* callview.c: the callee's own event that E copies through a chain of
  * calls (E itself unless E is a clone). */
 const struct event *clone_root_of(struct program *p, const struct event *e);

@@ -569,10 +569,14 @@ static void found(struct writer *w, const char *kind, char *msg, const struct ev
 		  long long pair, unsigned facts, int nlocs, const struct site_loc *locs)
 {
 	struct pairing p = { kind, msg, data, flag, fn, fix_at, fix, pair, { { 0 } }, nlocs, facts, 0 };
+	const struct event *events[4];
 
 	/* A field that only its owner touches races with nothing
-	 * (analysis/owned.c), whichever rule paired it. */
-	if (object_owner_only(w->a, data->oid)) {
+	 * (analysis/owned.c), whichever rule paired it; nor do accesses of
+	 * two programs (files that define one function twice). */
+	for (int i = 0; i < nlocs && i < 4; i++)
+		events[i] = locs[i].e;
+	if (object_owner_only(w->a, data->oid) || !files_linkable(w->a, fn, events, nlocs < 4 ? nlocs : 4)) {
 		free(msg);
 		free(fix);
 		return;

@@ -598,6 +598,44 @@ Test(programs, a_relay_in_the_same_program_still_passes_the_news_on)
 	expect_findings(s, 4, NULL);
 }
 
+/* Two implementations of one interface (perfbook's maze_fg.c and
+ * maze_part.c), each linked with the shared common.c into its own program:
+ * both define visit() and solve(), so no program links both.  impl_b.c's
+ * child calls visit() through common.c's step(), which the analysis binds
+ * to one of the definitions, impl_a.c's: a pattern of impl_b's flag and
+ * impl_a's access mixes two programs and is dropped.  When impl_b's child
+ * calls its own visit(), the pair is one program's, reported both ways. */
+#define IMPL_COMMON_H "#include <kcsan/lkmm.h>\n#include <pthread.h>\n" \
+	"struct state { int done; int cell; };\nextern struct state st;\n" \
+	"void solve(void);\nvoid visit(void);\nvoid step(void);\n"
+#define IMPL_COMMON_C "#include \"common.h\"\nstruct state st;\n" \
+	"void step(void) { visit(); }\nint main(void) { solve(); return 0; }\n"
+#define IMPL_A_C "#include \"common.h\"\nvoid visit(void) { st.cell = 1; }\n" \
+	"static void *child(void *p) { visit(); return p; }\n" \
+	"void solve(void) { pthread_t t[2]; pthread_create(&t[0], 0, child, 0); pthread_create(&t[1], 0, child, 0);\n" \
+	"  pthread_join(t[0], 0); pthread_join(t[1], 0); }\n"
+#define IMPL_B_C(call, rmark, wmark) "#include \"common.h\"\nvoid visit(void) { st.cell = 2; } " rmark "\n" \
+	"static void *child(void *p) { if (READ_ONCE(st.done)) " call "(); return p; }\n" \
+	"static void *parent(void *p) { st.cell = 3; WRITE_ONCE(st.done, 1); return p; } " wmark "\n" \
+	"void solve(void) { pthread_t t[2]; pthread_create(&t[0], 0, child, 0); pthread_create(&t[1], 0, parent, 0);\n" \
+	"  pthread_join(t[0], 0); pthread_join(t[1], 0); }\n"
+
+Test(programs, a_pattern_mixing_two_implementations_of_one_function_is_dropped)
+{
+	struct src s[] = { { "common.h", IMPL_COMMON_H }, { "common.c", IMPL_COMMON_C },
+			   { "impl_a.c", IMPL_A_C }, { "impl_b.c", IMPL_B_C("step", "", "") } };
+
+	expect_findings(s, 4, NULL);
+}
+
+Test(programs, a_pattern_inside_one_implementation_is_still_found)
+{
+	struct src s[] = { { "common.h", IMPL_COMMON_H }, { "common.c", IMPL_COMMON_C },
+			   { "impl_a.c", IMPL_A_C }, { "impl_b.c", IMPL_B_C("visit", "/*R*/", "/*W*/") } };
+
+	expect_findings(s, 4, NULL);
+}
+
 /* ---- a helper called from a thread and again after the join ---- */
 
 /* read_total() runs in the reader thread and in main() after the joins:
