@@ -102,12 +102,12 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 				free(item);
 			}
 			if (m == M_READ && !x->no_escape && !clang_equalCursors(ref, x->self_store))
-				set_fresh(x, ref, NULL);
+				hand_on_fresh(x, ref);
 			/* &p handed on: whatever p holds after this may have
 			 * been stored through the pointer (an out-parameter),
 			 * neither fresh nor owned */
 			if (m == M_ADDR && !deref_only) {
-				set_fresh(x, ref, NULL);
+				hand_on_fresh(x, ref);
 				address_handed_on(x, ref);
 			}
 		}
@@ -341,20 +341,28 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 	struct deps from = { 0 }, *outer = x->collect;
 	char *usr = usr_of(var);
 	int escaping = usr && local_escapes(x, usr), saved;
-
+	int pointer = clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
+	/* A copy of a fresh pointer into another local (new_node = node)
+	 * hands nothing on: both hold the same private memory, and handing
+	 * either on later ends both (extract_fresh.c: groups).  Any other
+	 * read of one hands it on. */
+	CXCursor source = pointer && !escaping ? fresh_copy_source(x, value) : clang_getNullCursor();
 	CXCursor self = x->self_store;
 
 	x->collect = &from;
 	saved = x->no_escape;
-	x->no_escape = 0;            /* a copy of a fresh pointer hands it on */
+	x->no_escape = !clang_Cursor_isNull(source);
 	x->self_store = clang_getNullCursor();
 	walk_expr(x, value, M_READ);
 	x->no_escape = saved;
 	x->self_store = self;
 	x->collect = outer;
 	deps_merge(outer, &from);
-	if (clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer) {
-		set_fresh(x, var, escaping ? NULL : allocation_mark(value));
+	if (pointer) {
+		if (!clang_Cursor_isNull(source) && !clang_equalCursors(source, var))
+			copy_fresh(x, var, source);
+		else
+			set_fresh(x, var, escaping ? NULL : allocation_mark(value));
 		set_owned(x, var, value, escaping);
 	}
 	if (!escaping) {

@@ -45,11 +45,61 @@ void set_fresh(struct ectx *x, CXCursor var, char *mark)
 	if (mark && usr && *usr) {
 		grow(&x->fresh.v, &x->fresh.cap, x->fresh.n + 1, sizeof *x->fresh.v);
 		x->fresh.v[x->fresh.n].usr = xstrdup(usr);
+		x->fresh.v[x->fresh.n].group = 0;
 		x->fresh.v[x->fresh.n++].mark = mark;
 	} else {
 		free(mark);
 	}
 	clang_disposeString(s);
+}
+
+/* Drops entry I of the table (the last one moves into its place). */
+static void drop_fresh(struct ectx *x, int i)
+{
+	free(x->fresh.v[i].usr);
+	free(x->fresh.v[i].mark);
+	x->fresh.v[i] = x->fresh.v[--x->fresh.n];
+}
+
+void hand_on_fresh(struct ectx *x, CXCursor var)
+{
+	char *usr = usr_of(var);
+	int i = fresh_at(x, usr), group;
+
+	free(usr);
+	if (i < 0)
+		return;
+	group = x->fresh.v[i].group;
+	drop_fresh(x, i);
+	for (int k = x->fresh.n - 1; group && k >= 0; k--)
+		if (x->fresh.v[k].group == group)
+			drop_fresh(x, k);
+}
+
+CXCursor fresh_copy_source(struct ectx *x, CXCursor value)
+{
+	CXCursor base = pointer_value_base(x, value);
+
+	return !clang_Cursor_isNull(base) && is_local(base) && fresh_mark(x, base) ? base : clang_getNullCursor();
+}
+
+void copy_fresh(struct ectx *x, CXCursor var, CXCursor source)
+{
+	char *usr = usr_of(source);
+	int i = fresh_at(x, usr), group;
+
+	free(usr);
+	if (i < 0)
+		return;
+	if (!x->fresh.v[i].group)
+		x->fresh.v[i].group = ++x->fresh.groups;
+	group = x->fresh.v[i].group;
+	set_fresh(x, var, xstrdup(x->fresh.v[i].mark));
+	usr = usr_of(var);
+	i = fresh_at(x, usr);
+	free(usr);
+	if (i >= 0)
+		x->fresh.v[i].group = group;
 }
 
 void fresh_parameters(struct ectx *x)
@@ -82,6 +132,7 @@ static void table_add(struct fresh_table *t, const char *usr, const char *mark)
 {
 	grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
 	t->v[t->n].usr = xstrdup(usr);
+	t->v[t->n].group = 0;
 	t->v[t->n++].mark = xstrdup(mark);
 }
 

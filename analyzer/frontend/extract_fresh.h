@@ -12,16 +12,29 @@ struct ectx;
  * (in walk order): accesses through it carry MARK in their uses. */
 struct fresh_pointer {
 	char *usr, *mark;
+	int group;          /* nonzero: the locals holding copies of one fresh
+			       pointer (new_node = node), handed on together */
 };
 
 struct fresh_table {
 	struct fresh_pointer *v;
 	int n, cap;
+	int groups;         /* the last group number given */
 };
 
 /* Local pointer VAR now holds fresh memory whose accesses carry MARK
  * (taken over), or, MARK NULL, no longer does. */
 void set_fresh(struct ectx *x, CXCursor var, char *mark);
+/* The value of local pointer VAR is handed on (stored, passed, returned):
+ * VAR and every copy of the same fresh pointer are fresh no longer. */
+void hand_on_fresh(struct ectx *x, CXCursor var);
+/* Is VALUE, assigned to a local pointer, a copy of a fresh local pointer
+ * (node, (void *)node, node + 1, &node->list)?  Returns that local, or a
+ * null cursor. */
+CXCursor fresh_copy_source(struct ectx *x, CXCursor value);
+/* Local pointer VAR now holds a copy of fresh local SOURCE: it carries
+ * SOURCE's mark, and handing either on ends both. */
+void copy_fresh(struct ectx *x, CXCursor var, CXCursor source);
 /* The mark of local pointer VAR if it is fresh, else NULL. */
 const char *fresh_mark(struct ectx *x, CXCursor var);
 /* At the start of a function: nothing is fresh. */

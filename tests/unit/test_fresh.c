@@ -444,6 +444,41 @@ Test(fresh, write_through_a_parameter_after_it_is_published_still_races)
 		   "int get(void) { return READ_ONCE(ready) ? s.head->key : 0; } /*R*/\n");
 }
 
+/* A local copy of the parameter (rculfhash's new_node = node) is the same
+ * private memory: publishing the copy publishes the parameter, and the
+ * writes before it are the function's own.  Handing the copy on ends both:
+ * a write through the original afterwards still races. */
+Test(fresh, parameter_published_through_a_local_copy_is_the_functions_own_before)
+{
+	expect_one(HEADERS "struct node; struct stack;\n"
+		   "static void push(struct stack *st, struct node *n, int k);\n"
+		   STACK
+		   "static void push(struct stack *st, struct node *n, int k) {\n"
+		   "	struct node *old, *new_node;\n"
+		   "	n->key = k;\n"
+		   "	new_node = n;\n"
+		   "	do {\n"
+		   "		old = READ_ONCE(st->head);\n"
+		   "		n->next = old;\n"
+		   "	} while (cmpxchg(&st->head, old, new_node) != old);\n"
+		   "}\n");
+}
+
+Test(fresh, write_through_a_parameter_after_its_copy_is_published_still_races)
+{
+	expect_one(HEADERS "struct node; struct stack;\n"
+		   "static void push(struct stack *st, struct node *n, int k);\n"
+		   "int ready;\n"
+		   STACK LINK_IN
+		   "static void push(struct stack *st, struct node *n, int k) {\n"
+		   "	struct node *copy = n;\n"
+		   "	link_in(st, copy);\n"
+		   "	n->key = k; /*W*/\n"
+		   "	WRITE_ONCE(ready, 1);\n"
+		   "}\n"
+		   "int get(void) { return READ_ONCE(ready) ? s.head->key : 0; } /*R*/\n");
+}
+
 /* ---- marked accesses to fresh memory ---- */
 
 /* A relaxed store into the new node's own next field, made before the
