@@ -128,18 +128,25 @@ void forget_fresh(struct ectx *x)
 	forget_fresh_table(&x->fresh);
 }
 
-static void table_add(struct fresh_table *t, const char *usr, const char *mark)
+static void table_add(struct fresh_table *t, const char *usr, const char *mark, int group)
 {
 	grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
 	t->v[t->n].usr = xstrdup(usr);
-	t->v[t->n].group = 0;
+	t->v[t->n].group = group;
 	t->v[t->n++].mark = xstrdup(mark);
 }
 
 void fresh_save(struct ectx *x, struct fresh_table *saved)
 {
 	for (int i = 0; i < x->fresh.n; i++)
-		table_add(saved, x->fresh.v[i].usr, x->fresh.v[i].mark);
+		table_add(saved, x->fresh.v[i].usr, x->fresh.v[i].mark, x->fresh.v[i].group);
+}
+
+void fresh_restore(struct ectx *x, const struct fresh_table *saved)
+{
+	forget_fresh_table(&x->fresh);
+	for (int i = 0; i < saved->n; i++)
+		table_add(&x->fresh, saved->v[i].usr, saved->v[i].mark, saved->v[i].group);
 }
 
 /* Did the events numbered FROM or later in the current block (the loop's
@@ -161,8 +168,8 @@ void fresh_retry_body(struct ectx *x, const struct fresh_table *saved, int from,
 		return;
 	for (int i = 0; i < saved->n; i++)
 		if (fresh_at(x, saved->v[i].usr) < 0) {
-			table_add(&x->fresh, saved->v[i].usr, saved->v[i].mark);
-			table_add(lost, saved->v[i].usr, saved->v[i].mark);
+			table_add(&x->fresh, saved->v[i].usr, saved->v[i].mark, saved->v[i].group);
+			table_add(lost, saved->v[i].usr, saved->v[i].mark, saved->v[i].group);
 		}
 }
 

@@ -105,6 +105,8 @@ void keep_passed_fresh(struct ectx *x, const struct passed_fresh *v, int n, int 
  * after the body, ends their freshness again and empties LOST (which the
  * caller frees with free_fresh). */
 void fresh_save(struct ectx *x, struct fresh_table *saved);
+/* The fresh pointers become those of SAVED again (fresh_save's copy). */
+void fresh_restore(struct ectx *x, const struct fresh_table *saved);
 void fresh_retry_body(struct ectx *x, const struct fresh_table *saved, int from, struct fresh_table *lost);
 void fresh_after_retry(struct ectx *x, struct fresh_table *lost);
 

@@ -25,7 +25,7 @@ int new_block(struct ectx *x)
 void jump(struct ectx *x, int to)
 {
 	block_add_edge(x->fn, x->cur, to);
-	x->cur = new_block(x);
+	x->cur = x->cfg.dead = new_block(x);
 }
 
 void fall_into(struct ectx *x, int to)
@@ -39,6 +39,7 @@ void cfg_start_function(struct ectx *x)
 	struct cfg_state *s = &x->cfg;
 
 	s->nbrk = s->ncont = 0;
+	s->dead = -1;
 	for (int i = 0; i < s->nlabels; i++)
 		free(s->labels[i].name);
 	s->nlabels = 0;
@@ -166,6 +167,22 @@ void walk_cond(struct ectx *x, CXCursor c)
 	x->no_escape--;
 }
 
+/* Walks BRANCH of an if statement.  A branch that cannot fall through
+ * (it ends in a return, a break, a goto) hands nothing on to the code
+ * after the if, which only the other branch reaches: the fresh pointers
+ * it handed on are fresh again there (rculfhash's unique-add path stores
+ * the node into an iterator and returns; the insert path publishes it). */
+static void walk_branch(struct ectx *x, CXCursor branch)
+{
+	struct fresh_table before = { 0 };
+
+	fresh_save(x, &before);
+	walk_any(x, branch);
+	if (x->cur == x->cfg.dead)
+		fresh_restore(x, &before);
+	free_fresh(&before);
+}
+
 static void walk_if(struct ectx *x, CXCursor *k, int n)
 {
 	int then_b, else_b, join;
@@ -179,11 +196,11 @@ static void walk_if(struct ectx *x, CXCursor *k, int n)
 	block_add_edge(x->fn, x->cur, then_b);
 	block_add_edge(x->fn, x->cur, else_b);
 	x->cur = then_b;
-	walk_any(x, k[1]);
+	walk_branch(x, k[1]);
 	fall_into(x, join);
 	if (n >= 3) {
 		x->cur = else_b;
-		walk_any(x, k[2]);
+		walk_branch(x, k[2]);
 		fall_into(x, join);
 	}
 	x->cur = join;

@@ -26,6 +26,9 @@ struct cfg_state {
 	struct label *labels;             /* the function's labels so far */
 	int nlabels, labelcap;
 	struct switch_ctx *sw;            /* innermost switch, or NULL */
+	int dead;                         /* the unreachable block the last
+					     jump started (code after a
+					     return, break, goto), or -1 */
 };
 
 /* Walks statement C of the function being walked. */

@@ -479,6 +479,45 @@ Test(fresh, write_through_a_parameter_after_its_copy_is_published_still_races)
 		   "int get(void) { return READ_ONCE(ready) ? s.head->key : 0; } /*R*/\n");
 }
 
+/* A branch that cannot fall through hands nothing on to the code after
+ * it: make() keeps a failed node in a global and returns, so on the path
+ * that goes on the node is still its own and n->key is initialisation,
+ * racing with nothing.  When the branch falls through, the node has been
+ * handed on and the write pairs both ways with go. */
+#define MAKE_PROG(after_handing_on, rmark, wmark) \
+	"struct node { int key; struct node *next; };\n" \
+	"static struct node *last_failed, *shared_node;\n" \
+	"static int go;\n" \
+	"void make(int k, int fail) {\n" \
+	"	struct node *n;\n" \
+	"	if (!READ_ONCE(go))\n" \
+	"		return;\n" \
+	"	n = malloc(sizeof *n);\n" \
+	"	if (!n)\n" \
+	"		return;\n" \
+	"	if (fail) {\n" \
+	"		last_failed = n;\n" \
+	"		" after_handing_on "\n" \
+	"	}\n" \
+	"	n->key = k; " rmark "\n" \
+	"	smp_store_release(&shared_node, n);\n" \
+	"}\n" \
+	"static void *w(void *a) { shared_node->key = 5; WRITE_ONCE(go, 1); return a; } " wmark "\n" \
+	"static void *m(void *a) { make(1, 0); make(2, 1); return a; }\n" \
+	"int main(void) { pthread_t t[2]; shared_node = calloc(1, sizeof *shared_node);\n" \
+	"  pthread_create(&t[0], 0, w, 0); pthread_create(&t[1], 0, m, 0);\n" \
+	"  pthread_join(t[0], 0); pthread_join(t[1], 0); return 0; }\n"
+
+Test(fresh, a_pointer_handed_on_in_a_branch_that_returns_stays_fresh_after_it)
+{
+	expect_one(HEADERS MAKE_PROG("return;", "", ""));
+}
+
+Test(fresh, a_pointer_handed_on_in_a_branch_that_falls_through_is_shared_after_it)
+{
+	expect_one(HEADERS MAKE_PROG("", "/*R*/", "/*W*/"));
+}
+
 /* ---- marked accesses to fresh memory ---- */
 
 /* A relaxed store into the new node's own next field, made before the
