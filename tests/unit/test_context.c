@@ -957,6 +957,18 @@ Test(locks, a_list_updated_without_its_mutex_still_pairs_with_the_flag)
 	expect_one(LKMM LOCKED_LISTS("", "", "/*R*/", "/*R*/", ""));
 }
 
+/* main() of the record tests below: two workers and a scanner. */
+#define WORKERS_AND_SCANNER_MAIN \
+	"int main(void) {\n" \
+	"	pthread_t t[3];\n" \
+	"	pthread_create(&t[0], 0, worker, 0);\n" \
+	"	pthread_create(&t[1], 0, worker, 0);\n" \
+	"	pthread_create(&t[2], 0, scanner, 0);\n" \
+	"	for (int i = 0; i < 3; i++)\n" \
+	"		pthread_join(t[i], 0);\n" \
+	"	return 0;\n" \
+	"}\n"
+
 /* W16: each thread allocates its record and links it into a global list
  * for a scanner, which reads only 'active'.  'count' is touched by the
  * owner alone, through its own pointer: no race on it, whatever the flag
@@ -993,15 +1005,7 @@ Test(locks, a_list_updated_without_its_mutex_still_pairs_with_the_flag)
 	"	pthread_mutex_unlock(&reg_lock);\n" \
 	"	return (void *)(long)n;\n" \
 	"}\n" \
-	"int main(void) {\n" \
-	"	pthread_t t[3];\n" \
-	"	pthread_create(&t[0], 0, worker, 0);\n" \
-	"	pthread_create(&t[1], 0, worker, 0);\n" \
-	"	pthread_create(&t[2], 0, scanner, 0);\n" \
-	"	for (int i = 0; i < 3; i++)\n" \
-	"		pthread_join(t[i], 0);\n" \
-	"	return 0;\n" \
-	"}\n"
+	WORKERS_AND_SCANNER_MAIN
 
 Test(identity, a_field_only_its_owner_touches_races_with_nothing)
 {
@@ -1098,15 +1102,7 @@ Test(identity, a_field_the_creator_writes_after_the_creation_is_shared)
 	"	pthread_mutex_unlock(&reg_lock);\n" \
 	"	return (void *)(long)n;\n" \
 	"}\n" \
-	"int main(void) {\n" \
-	"	pthread_t t[3];\n" \
-	"	pthread_create(&t[0], 0, worker, 0);\n" \
-	"	pthread_create(&t[1], 0, worker, 0);\n" \
-	"	pthread_create(&t[2], 0, scanner, 0);\n" \
-	"	for (int i = 0; i < 3; i++)\n" \
-	"		pthread_join(t[i], 0);\n" \
-	"	return 0;\n" \
-	"}\n"
+	WORKERS_AND_SCANNER_MAIN
 
 Test(identity, two_accesses_each_through_its_owners_pointer_never_race)
 {
