@@ -515,6 +515,33 @@ static int walk_expect(struct ectx *x, CXCursor c, enum mode m)
 	return 1;
 }
 
+/* Is OPERANDS[0] OP OPERANDS[1] a comparison, or a test of a few low bits
+ * (an and with a constant below 4096: is_bucket(node) returns
+ * (unsigned long)node & BUCKET_FLAG), whose value cannot carry a pointer
+ * operand on?  (An and with a large mask, & ~FLAGS_MASK, keeps the pointer:
+ * it is not one.) */
+static int tells_only_bits(const char *op, const CXCursor *operands)
+{
+	static const char *const comparisons[] = { "==", "!=", "<", ">", "<=", ">=" };
+
+	for (size_t i = 0; i < sizeof comparisons / sizeof comparisons[0]; i++)
+		if (strcmp(op, comparisons[i]) == 0)
+			return 1;
+	if (strcmp(op, "&") != 0)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		CXEvalResult ev = clang_Cursor_Evaluate(operands[i]);
+		long long v = ev && clang_EvalResult_getKind(ev) == CXEval_Int ? clang_EvalResult_getAsLongLong(ev) : -1;
+		int small = v >= 0 && v < 4096;
+
+		if (ev)
+			clang_EvalResult_dispose(ev);
+		if (small)
+			return 1;
+	}
+	return 0;
+}
+
 /* { .complete = mark_done, ... }: a struct initialiser that stores
  * function addresses into fields, for calls through those fields. */
 static void note_function_fields(struct ectx *x, CXCursor init)
@@ -645,11 +672,16 @@ static void walk_expr_in(struct ectx *x, CXCursor c, enum mode m)
 			walk_short_circuit(x, kids);
 		else {
 			int lazy = strcmp(op, "&&") == 0 || strcmp(op, "||") == 0;
+			int telling = tells_only_bits(op, kids);
 
+			/* (p == q, (uintptr_t)p & FLAG: a truth value or a few
+			 * bits of a pointer hand the pointer on to no one) */
+			x->no_escape += telling;
 			walk_expr(x, kids[0], M_READ);
 			x->conditional += lazy;       /* (x || abort()) */
 			walk_expr(x, kids[1], M_READ);
 			x->conditional -= lazy;
+			x->no_escape -= telling;
 		}
 	} else if (k == CXCursor_CompoundAssignOperator && n == 2) {
 		walk_expr(x, kids[1], M_READ);

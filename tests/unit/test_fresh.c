@@ -464,6 +464,32 @@ Test(fresh, parameter_published_through_a_local_copy_is_the_functions_own_before
 		   "}\n");
 }
 
+/* Comparing the pointer (n == last_pushed) or testing its low bits
+ * ((uintptr_t)n & 1) gives a truth value or a few bits: it hands the
+ * node on to no one, and the writes before the publication stay the
+ * function's own. */
+Test(fresh, comparing_a_parameter_hands_it_on_to_no_one)
+{
+	expect_one(HEADERS "struct node; struct stack;\n"
+		   "static void push(struct stack *st, struct node *n, int k);\n"
+		   "static struct node *last_pushed;\n"
+		   "int was_same, low_bit;\n"
+		   STACK
+		   "static void push(struct stack *st, struct node *n, int k) {\n"
+		   "	struct node *old;\n"
+		   "	int same, bit;\n"
+		   "	n->key = k;\n"
+		   "	same = n == last_pushed;\n"
+		   "	bit = (int)((unsigned long)n & 1UL);\n"
+		   "	do {\n"
+		   "		old = READ_ONCE(st->head);\n"
+		   "		n->next = old;\n"
+		   "	} while (cmpxchg(&st->head, old, n) != old);\n"
+		   "	was_same = same;\n"
+		   "	low_bit = bit;\n"
+		   "}\n");
+}
+
 Test(fresh, write_through_a_parameter_after_its_copy_is_published_still_races)
 {
 	expect_one(HEADERS "struct node; struct stack;\n"
