@@ -66,6 +66,8 @@
 #                     parses (used to set up a case's cflags without
 #                     looking at its findings)
 #   HISTFIX_TIMEOUT   seconds per scan (default 600)
+#   HISTFIX_GIT_BASE  where to clone from (default https://github.com;
+#                     OWNER/NAME is appended)
 #   KCSAN_SCAN        the program (default build/kcsan-scan)
 # Needs: git, tar, jq, awk, diff; timeout(1) if present.
 set -u
@@ -80,6 +82,7 @@ MIRRORS=${HISTFIX_MIRRORS:-}
 ONLY=${HISTFIX_ONLY:-}
 PARSE_ONLY=${HISTFIX_PARSE_ONLY:-0}
 TMO=${HISTFIX_TIMEOUT:-600}
+GIT_BASE=${HISTFIX_GIT_BASE:-https://github.com}
 TAB=$(printf '\t')
 
 die() { printf 'histfix: %s\n' "$*" >&2; exit 1; }
@@ -109,7 +112,7 @@ gitdir() {
 	fi
 	_d=$CACHE/$_flat.git
 	if [ ! -d "$_d" ]; then
-		git clone -q --bare --filter=blob:none "https://github.com/$_r" "$_d" >&2 || { rm -rf "$_d"; return 1; }
+		git clone -q --bare --filter=blob:none "$GIT_BASE/$_r" "$_d" >&2 || { rm -rf "$_d"; return 1; }
 	fi
 	printf '%s\n' "$_d"
 }
