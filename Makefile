@@ -13,6 +13,10 @@
 #   make bench-scan static-analysis speed ratios (see bench/)
 #   make bench-focus runtime focus vs --no-focus on the buggy examples
 #   make bench-runtime  runtime overhead: native, kcsan-scan cc, TSan
+#   make bench-histfix  real historical fixes of missing ordering: parent
+#                   reported on the fixed lines, fix not (bench/histfix/;
+#                   HISTFIX_MIRRORS=DIR uses local bare mirrors, otherwise
+#                   it clones from GitHub into build/histfix/repos)
 #   make eval-examples the buggy examples found at run time and joined to
 #                   their static findings, fixed twins silent in 20 runs
 #   make eval-dynamic  dynamic recall / false positives on the labelled
@@ -96,7 +100,7 @@ endif
 include runtime/Makefile.inc
 
 .PHONY: all deps demo check unit-check e2e-check dynamic-check sanitize-check install uninstall clean bench-scan \
-        eval-dynamic eval-examples bench-runtime bench-focus
+        eval-dynamic eval-examples bench-runtime bench-focus bench-histfix
 
 all: $(BIN) $(KCSAN_RT_LIB) $(PLUGIN)
 
@@ -166,6 +170,10 @@ bench-focus: deps
 bench-runtime: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/runtime-bench.sh
+
+bench-histfix: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/histfix/run.sh
 
 eval-examples: deps
 	@$(MAKE) --no-print-directory all
