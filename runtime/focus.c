@@ -6,8 +6,9 @@
  *
  * The candidates are those of the scan's findings (focus_db.c says why
  * not the others).  kcsan_focus_init() (from kcsan_init, before the
- * runtime enables itself) reads the sites from $KCSAN_DB and maps them to code
- * addresses (focus_map.c).  Any failure, or no candidate, leaves
+ * runtime enables itself) reads the sites -- from the list `kcsan-scan run`
+ * made of $KCSAN_DB's once for the run, else from $KCSAN_DB (focus_db.c)
+ * -- and maps them to code addresses (focus_map.c).  Any failure, or no candidate, leaves
  * kcsan_focus_active at 0: the runtime then only samples, as with focus=0;
  * verbose=1 says why.  The table is immutable afterwards (no lock; a
  * fork()ed child inherits it; a signal handler may read it).
@@ -185,6 +186,7 @@ void kcsan_focus_init(void)
 	struct kcsan_focus_sites sites;
 	char why[600];
 	size_t i, cands = 0, marked = 0;
+	int from_list;
 	struct timespec t0, t1, t2;
 
 	if (!kcsan_opts.focus)
@@ -194,7 +196,8 @@ void kcsan_focus_init(void)
 	/* Start-up is paid by every process of a run (a test suite's short
 	 * programs: most of their run), so verbose=1 says what it cost. */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (kcsan_focus_read_db(db, &sites, why, sizeof(why)))
+	if (kcsan_focus_read_db(db, getenv(KCSAN_ENV_FOCUS_SITES), &sites, &from_list, why,
+				sizeof(why)))
 		return say_off(why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!sites.n) {
@@ -208,10 +211,10 @@ void kcsan_focus_init(void)
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	if (kcsan_opts.verbose)
 		dprintf(kcsan_opts.log_fd,
-			"kcsan: focus: start-up %ld us: %zu sites read from the database in %ld us, "
+			"kcsan: focus: start-up %ld us: %zu sites read from %s in %ld us, "
 			"mapped to code in %ld us\n",
 			(long)((t2.tv_sec - t0.tv_sec) * 1000000 + (t2.tv_nsec - t0.tv_nsec) / 1000),
-			sites.n,
+			sites.n, from_list ? "the run's list" : "the database",
 			(long)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000),
 			(long)((t2.tv_sec - t1.tv_sec) * 1000000 + (t2.tv_nsec - t1.tv_nsec) / 1000));
 	for (i = 0; i < sites.n; i++) {

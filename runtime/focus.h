@@ -64,9 +64,11 @@ struct kcsan_focus_table {
 };
 
 /* focus_db.c: reads the candidate and barrier sites of the database at
- * path.  0 on success (possibly with no site); -1 with *why filled. */
-int kcsan_focus_read_db(const char *path, struct kcsan_focus_sites *out,
-			char *why, size_t whylen);
+ * path, from the run's list at list (may be NULL: see focus_db.c) when it
+ * can (*from_list set), else from the database.  0 on success (possibly
+ * with no site); -1 with *why filled. */
+int kcsan_focus_read_db(const char *path, const char *list, struct kcsan_focus_sites *out,
+			int *from_list, char *why, size_t whylen);
 void kcsan_focus_free_sites(struct kcsan_focus_sites *s);
 
 /* focus_map.c: maps the sites to the running executable's code through its

@@ -88,6 +88,48 @@ asm_barrier() {
 	[ $n -gt 0 ]
 }
 
+# focus_sites FILE: the "N candidates, M addresses, K marked sites, B
+# static barriers" that focus took, and where it read them from.
+focus_sites() {
+	sed -n 's/^kcsan: focus: \([0-9]* candidates, .* static barriers\)$/\1/p' "$1"
+}
+focus_source() {
+	sed -n "s/^kcsan: focus: start-up [0-9]* us: [0-9]* sites read from \(.*\) in [0-9]* us, .*/\1/p" "$1"
+}
+
+# `run` reads focus's sites from the database once and hands them to every
+# process of the run in a list (KCSAN_FOCUS_SITES, db/focus_sites.h): a
+# process takes the same candidates, addresses, marked sites and static
+# barriers from it as from the database itself (KCSAN_DB set by hand: no
+# list); a damaged list, or one made for another database, is ignored and
+# the database read.  The list is gone when run exits; --no-focus makes
+# none.  (mp.db, asm.db and their programs: the tests above.)
+sites_list() {
+	for p in mp asm; do
+		KCSAN_OPTIONS=verbose=1 "$KS" run --db $p.db -- \
+			sh -c 'echo "$KCSAN_FOCUS_SITES" >list-name && cp "$KCSAN_FOCUS_SITES" list-$0 && exec ./$0 5' $p \
+			>/dev/null 2>err-l || return 1
+		[ "$(focus_source err-l)" = "the run's list" ] || { cat err-l; return 1; }
+		[ -s "list-$p" ] && [ ! -e "$(cat list-name)" ] || { echo "list $(cat list-name) left behind"; return 1; }
+		KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/$p.db ./$p 5 >/dev/null 2>err-d || return 1
+		[ "$(focus_source err-d)" = "the database" ] || { cat err-d; return 1; }
+		echo "$p: $(focus_sites err-l) (list); $(focus_sites err-d) (database)"
+		[ -n "$(focus_sites err-l)" ] && [ "$(focus_sites err-l)" = "$(focus_sites err-d)" ] || return 1
+		# Damaged: the last record cut short.
+		head -c -2 list-$p >cut-$p
+		KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/$p.db KCSAN_FOCUS_SITES=$WORK/cut-$p ./$p 5 >/dev/null 2>err-c || return 1
+		[ "$(focus_source err-c)" = "the database" ] && [ "$(focus_sites err-c)" = "$(focus_sites err-d)" ] ||
+			{ echo "damaged list:"; cat err-c; return 1; }
+	done
+	# mp's list with asm's database: asm's sites, from its database.
+	KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/asm.db KCSAN_FOCUS_SITES=$WORK/list-mp ./asm 5 >/dev/null 2>err-o || return 1
+	KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/asm.db ./asm 5 >/dev/null 2>err-a || return 1
+	[ "$(focus_source err-o)" = "the database" ] && [ "$(focus_sites err-o)" = "$(focus_sites err-a)" ] ||
+		{ echo "another database's list:"; cat err-o; return 1; }
+	"$KS" run --db mp.db --no-focus -- sh -c 'echo "${KCSAN_FOCUS_SITES-none}"' >nf 2>/dev/null || return 1
+	[ "$(cat nf)" = none ]
+}
+
 # Barriers the instrumentation never sees, applied by the inline-asm
 # barrier plugin (clang) in focus and --no-focus runs alike: a Concurrency
 # Kit hand-over whose ck_pr_fence_store() is an empty asm (named a wmb by
@@ -210,6 +252,7 @@ check "focus loads the candidates of the executable" loads_candidates
 check "focus matches relative and absolute paths (scan, compile; clang, gcc)" paths_rel_abs
 check "focus detects the writer-side race at default sampling" focus_detects
 check "static inline-asm barrier applied: no false report with focus" asm_barrier
+check "run lists focus's sites once for its processes; a bad list falls back to the database" sites_list
 check "inline-asm barriers applied by the plugin, with and without focus (CK hand-over)" ck_handover
 check "focus paces a hot candidate: bounded watches per pace" pace_hot
 check "focus watches a rarely run candidate at every execution" pace_rare
