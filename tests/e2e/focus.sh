@@ -16,7 +16,7 @@ PACE="$TOP/tests/e2e/data/focus/pace.c"
 GATE="$TOP/tests/e2e/data/focus/gate.c"
 cd "$WORK" || exit 1
 
-# focus_line FILE: the "kcsan: focus: N candidates, M addresses" line.
+# focus_count FILE: "N M" from the "kcsan: focus: N candidates, M addresses" line.
 focus_count() { sed -n 's/^kcsan: focus: \([0-9]*\) candidates, \([0-9]*\) addresses.*/\1 \2/p' "$1"; }
 
 loads_candidates() {
@@ -226,6 +226,25 @@ gate_inline() {
 	[ -n "$n" ] && [ "$n" -ge 99 ] && [ "$n" -lt 30000 ]
 }
 
+# A hot focused site stays on the inline fast path between its watches:
+# gate.c's main thread runs the reader's line (a focused read of data and
+# a write of *out) 1,000,000 times after its 99 publications.  Its
+# departures from the fast path (verbose=1) stay under the 30,000 of
+# gate_inline, far from the 2,000,000 accesses of that line -- before,
+# each of them left it: the write to be told it was not of the
+# candidate's kind, the read to be told it was not due -- and the site is
+# still watched: it was set aside, and every focused site had its burst.
+# Counts, not time.
+hot_inline() {
+	KCSAN_OPTIONS=verbose=1 "$KS" run --db gate.db -- ./gate 100 1000 1000000 >/dev/null 2>err || return 1
+	grep 'kcsan: focus: \|kcsan: gate:' err
+	n=$(sed -n 's/^kcsan: gate: \([0-9]*\) accesses of the exiting thread left the inline fast path$/\1/p' err)
+	aside=$(sed -n 's/^kcsan: focus: hot sites set aside until due \([0-9]*\) times$/\1/p' err)
+	set -- $(focus_taken err)
+	[ $# -eq 5 ] && [ "$1" -ge 64 ] || { echo "no burst taken"; return 1; }
+	[ -n "$n" ] && [ "$n" -ge 99 ] && [ "$n" -lt 30000 ] && [ "${aside:-0}" -ge 1 ]
+}
+
 # Focus off: --no-focus, no database, no candidates, a broken database.
 # The program runs and samples as usual each time.
 focus_off() {
@@ -257,5 +276,6 @@ check "inline-asm barriers applied by the plugin, with and without focus (CK han
 check "focus paces a hot candidate: bounded watches per pace" pace_hot
 check "focus watches a rarely run candidate at every execution" pace_rare
 check "focus active: accesses outside focused code stay on the inline fast path" gate_inline
+check "focus active: a hot site's executions stay on the inline fast path between watches" hot_inline
 check "focus off: --no-focus, no database, no candidates, broken database" focus_off
 finish
