@@ -227,11 +227,12 @@ void kcsan_focus_init(void)
 	if (kcsan_opts.verbose)
 		dprintf(kcsan_opts.log_fd,
 			"kcsan: focus: start-up %ld us: %zu sites read from %s in %ld us, "
-			"mapped to code in %ld us\n",
+			"mapped to code in %ld us (%zu units read, %zu of the runtime's skipped)\n",
 			(long)((t2.tv_sec - t0.tv_sec) * 1000000 + (t2.tv_nsec - t0.tv_nsec) / 1000),
 			sites.n, from_list ? "the run's list" : "the database",
 			(long)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000),
-			(long)((t2.tv_sec - t1.tv_sec) * 1000000 + (t2.tv_nsec - t1.tv_nsec) / 1000));
+			(long)((t2.tv_sec - t1.tv_sec) * 1000000 + (t2.tv_nsec - t1.tv_nsec) / 1000),
+			table.units_read, table.units_skipped);
 	for (i = 0; i < sites.n; i++) {
 		if (!sites.v[i].matched)
 			continue;

@@ -62,6 +62,7 @@ struct kcsan_focus_table {
 	size_t nranges;
 	struct kcsan_focus_barrier *barriers;
 	size_t nbarriers;
+	size_t units_read, units_skipped;	/* by the mapping (verbose=1) */
 };
 
 /* focus_db.c: reads the candidate and barrier sites of the database at
