@@ -56,7 +56,7 @@ LIBCLANG_SO := $(firstword $(wildcard $(LLVM_DIR)/lib/libclang.so.1 $(LLVM_DIR)/
 CPPFLAGS += -DKCSAN_LIBCLANG='"$(LIBCLANG_SO)"'
 LDLIBS   += -lsqlite3 -ljansson -ldl -pthread
 
-DB_SRC       := db/db.c db/facts.c db/findings.c db/races.c
+DB_SRC       := db/db.c db/facts.c db/findings.c db/races.c db/focus_sites.c
 ANALYZER_SRC := $(wildcard analyzer/*/*.c)
 CLI_SRC      := $(wildcard cli/*.c)
 GEN_SRC      := $(B)/gen/schema.c $(B)/gen/profiles.c

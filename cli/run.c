@@ -9,6 +9,8 @@
  *   KCSAN_DB       absolute path of the database (the command may chdir)
  *   KCSAN_RUN_ID   the runs row the races belong to
  *   KCSAN_OPTIONS  the user's options, plus focus=0 for --no-focus
+ *   KCSAN_FOCUS_SITES  focus's sites, read from the database once here for
+ *                  every process (db/focus_sites.h; not with --no-focus)
  * (their names and the runtime's options are runtime/options_table.h's,
  * which --help lists).
  * Each instrumented process writes its races itself (runtime/dbwrite.c), so
@@ -33,6 +35,7 @@
 
 #include "commands.h"
 #include "db.h"
+#include "focus_sites.h"
 #include "options.h"
 #include "runtime/options_table.h"
 
@@ -133,6 +136,69 @@ static void finish_run(const char *db_path, long long run_id, pid_t pid, int sta
 		fprintf(stderr, "kcsan-scan run: no race seen (the run is recorded in %s)\n", db_path);
 }
 
+/* The run's list of focus's sites (db/focus_sites.h), removed when run
+ * exits: every process of the run reads it instead of querying the
+ * database at its start. */
+static char *sites_path;
+
+static void remove_sites(void)
+{
+	if (sites_path)
+		unlink(sites_path);
+}
+
+/* Writes the list for the database at db_path (absolute) into a temporary
+ * file and names it in KCSAN_FOCUS_SITES.  On failure a warning: each
+ * process then reads the database itself, as it would without run. */
+static void write_focus_sites(const char *db_path)
+{
+	static const struct kdb_sqlite_fns sq = KDB_SQLITE_FNS_LINKED;
+	const char *tmp = getenv("TMPDIR");
+	char err[512] = "";
+	sqlite3 *db = kdb_open(db_path, KDB_READ_ONLY, err, sizeof err);
+	FILE *out = NULL;
+	int fd = -1, sqlite_failed = 0, ok = 0;
+
+	if (!db)
+		goto out;
+	if (asprintf(&sites_path, "%s/kcsan-focus-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) {
+		sites_path = NULL;
+		snprintf(err, sizeof err, "out of memory");
+		goto out;
+	}
+	if ((fd = mkstemp(sites_path)) < 0 || !(out = fdopen(fd, "w"))) {
+		snprintf(err, sizeof err, "%s: %s", sites_path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	atexit(remove_sites);
+	if (kdb_focus_sites_write(&sq, db, db_path, out, &sqlite_failed)) {
+		snprintf(err, sizeof err, "%s", sqlite_failed ? sqlite3_errmsg(db) : strerror(errno));
+		goto out;
+	}
+	if (fclose(out)) {
+		out = NULL;
+		snprintf(err, sizeof err, "%s: %s", sites_path, strerror(errno));
+		goto out;
+	}
+	out = NULL;
+	ok = setenv(KCSAN_ENV_FOCUS_SITES, sites_path, 1) == 0;
+out:
+	if (out)
+		fclose(out);
+	if (fd >= 0)
+		close(fd);
+	if (db)
+		kdb_close(db);
+	if (!ok) {
+		fprintf(stderr, "kcsan-scan run: warning: no list of focus's sites (%s): "
+			"each process reads them from the database\n", *err ? err : "cannot set the environment");
+		remove_sites();
+		free(sites_path);
+		sites_path = NULL;
+	}
+}
+
 /* Inserts the runs row; returns its id.  Dies (status 2) on failure. */
 static long long start_run(const char *db_path, char **cmd, int ncmd, const char *options, int focus)
 {
@@ -221,6 +287,10 @@ int cmd_run(int argc, char **argv)
 	if (setenv(KCSAN_ENV_DB, db_path, 1) || setenv(KCSAN_ENV_RUN_ID, idbuf, 1) ||
 	    (*options && setenv(KCSAN_ENV_OPTIONS, options, 1)))
 		kdie(2, "run", "cannot set the environment: %s", strerror(errno));
+	/* One the user's environment had is for another run. */
+	unsetenv(KCSAN_ENV_FOCUS_SITES);
+	if (!no_focus)
+		write_focus_sites(db_path);
 
 	install(SIGALRM, on_alarm);
 	install(SIGINT, on_forward);

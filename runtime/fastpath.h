@@ -102,7 +102,7 @@ kcsan_check(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 	 * kcsan_check_gated, focus 1.3-1.65x slower than --no-focus).
 	 */
 	if (__builtin_expect(gate == 0 ||
-			     (gate == KCSAN_GATE_FOCUS && kcsan_focus_idle(ctx, ip)), 1)) {
+			     (gate == KCSAN_GATE_FOCUS && kcsan_focus_idle(ctx, ip, type)), 1)) {
 		if (!kcsan_skip_fast(ctx, type))
 			kcsan_check_access(ptr, size, type, ip);
 	} else {

@@ -6,8 +6,9 @@
  *
  * The candidates are those of the scan's findings (focus_db.c says why
  * not the others).  kcsan_focus_init() (from kcsan_init, before the
- * runtime enables itself) reads the sites from $KCSAN_DB and maps them to code
- * addresses (focus_map.c).  Any failure, or no candidate, leaves
+ * runtime enables itself) reads the sites -- from the list `kcsan-scan run`
+ * made of $KCSAN_DB's once for the run, else from $KCSAN_DB (focus_db.c)
+ * -- and maps them to code addresses (focus_map.c).  Any failure, or no candidate, leaves
  * kcsan_focus_active at 0: the runtime then only samples, as with focus=0;
  * verbose=1 says why.  The table is immutable afterwards (no lock; a
  * fork()ed child inherits it; a signal handler may read it).
@@ -101,14 +102,16 @@ static void say_off(const char *why)
  * touched): focus is then off. */
 #define FOCUS_MAP_MAX_SPAN	((uintptr_t)64 << 20)
 
+/* The bitmaps of kcsan_focus_code, writable (set_aside clears bits). */
+static uint64_t *bits_rw[KCSAN_FOCUS_MAPS];
+
 /* kcsan_focus_code: each chunk of code that holds (part of) a range gets
  * that range's index + 1, or KCSAN_FOCUS_SEVERAL if it holds parts of two,
- * and its bit set. */
+ * and its bit set in the map of each kind of access the range focuses on. */
 static int build_code_map(void)
 {
 	struct kcsan_focus_code *c = &kcsan_focus_code;
-	uint64_t *bits;
-	size_t i, nchunks;
+	size_t i, m, nchunks;
 
 	if (!table.nranges)
 		return 0;
@@ -118,24 +121,37 @@ static int build_code_map(void)
 	c->span = range_max - c->base;
 	nchunks = c->span / KCSAN_FOCUS_CHUNK + 1;
 	c->chunk = calloc(nchunks, sizeof(*c->chunk));
-	bits = calloc(nchunks / 64 + 1, sizeof(*bits));
-	if (!c->chunk || !bits) {
+	for (m = 0; m < KCSAN_FOCUS_MAPS; m++)
+		bits_rw[m] = calloc(nchunks / 64 + 1, sizeof(*bits_rw[m]));
+	if (!c->chunk || !bits_rw[0] || !bits_rw[1] || !bits_rw[2]) {
 		free(c->chunk);
-		free(bits);
+		for (m = 0; m < KCSAN_FOCUS_MAPS; m++) {
+			free(bits_rw[m]);
+			bits_rw[m] = NULL;
+		}
 		c->chunk = NULL;
 		c->span = 0;
 		return -1;
 	}
 	for (i = 0; i < table.nranges; i++) {
+		const unsigned int f = table.ranges[i].flags;
 		uintptr_t k = (table.ranges[i].lo - c->base) / KCSAN_FOCUS_CHUNK;
 		uintptr_t last = (table.ranges[i].hi - 1 - c->base) / KCSAN_FOCUS_CHUNK;
 
 		for (; k <= last; k++) {
+			const uint64_t bit = (uint64_t)1 << (k % 64);
+
 			c->chunk[k] = c->chunk[k] ? KCSAN_FOCUS_SEVERAL : (uint32_t)(i + 1);
-			bits[k / 64] |= (uint64_t)1 << (k % 64);
+			if (f & KCSAN_FOCUS_READ)
+				bits_rw[KCSAN_FOCUS_MAP_READ][k / 64] |= bit;
+			if (f & KCSAN_FOCUS_WRITE)
+				bits_rw[KCSAN_FOCUS_MAP_WRITE][k / 64] |= bit;
+			if (f & KCSAN_FOCUS_MARKED)
+				bits_rw[KCSAN_FOCUS_MAP_MARKED][k / 64] |= bit;
 		}
 	}
-	c->bits = bits;
+	for (m = 0; m < KCSAN_FOCUS_MAPS; m++)
+		c->bits[m] = bits_rw[m];
 	return 0;
 }
 
@@ -185,6 +201,7 @@ void kcsan_focus_init(void)
 	struct kcsan_focus_sites sites;
 	char why[600];
 	size_t i, cands = 0, marked = 0;
+	int from_list;
 	struct timespec t0, t1, t2;
 
 	if (!kcsan_opts.focus)
@@ -194,7 +211,8 @@ void kcsan_focus_init(void)
 	/* Start-up is paid by every process of a run (a test suite's short
 	 * programs: most of their run), so verbose=1 says what it cost. */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (kcsan_focus_read_db(db, &sites, why, sizeof(why)))
+	if (kcsan_focus_read_db(db, getenv(KCSAN_ENV_FOCUS_SITES), &sites, &from_list, why,
+				sizeof(why)))
 		return say_off(why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!sites.n) {
@@ -208,12 +226,13 @@ void kcsan_focus_init(void)
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	if (kcsan_opts.verbose)
 		dprintf(kcsan_opts.log_fd,
-			"kcsan: focus: start-up %ld us: %zu sites read from the database in %ld us, "
-			"mapped to code in %ld us\n",
+			"kcsan: focus: start-up %ld us: %zu sites read from %s in %ld us, "
+			"mapped to code in %ld us (%zu units read, %zu of the runtime's skipped)\n",
 			(long)((t2.tv_sec - t0.tv_sec) * 1000000 + (t2.tv_nsec - t0.tv_nsec) / 1000),
-			sites.n,
+			sites.n, from_list ? "the run's list" : "the database",
 			(long)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000),
-			(long)((t2.tv_sec - t1.tv_sec) * 1000000 + (t2.tv_nsec - t1.tv_nsec) / 1000));
+			(long)((t2.tv_sec - t1.tv_sec) * 1000000 + (t2.tv_nsec - t1.tv_nsec) / 1000),
+			table.units_read, table.units_skipped);
 	for (i = 0; i < sites.n; i++) {
 		if (!sites.v[i].matched)
 			continue;
@@ -375,6 +394,118 @@ static int focus_due(struct kcsan_ctx *ctx, struct kcsan_focus_range *r)
 }
 
 /*
+ * Setting a hot site aside.  Past its burst a hot site is due once per
+ * pace, and in between, its executions -- millions a second in a
+ * program's inner loop -- only learn that they are not due.  Each learnt
+ * it out of line: the call, the range, the clock (CK's ck_hp_fifo: 2.6
+ * million such executions, a third of what focus added to its 0.1 s).
+ * So a site found not due -- one executed again within a pace of its
+ * last watch: busy -- has its bits cleared in the plain maps until its
+ * pace is over, and its executions stay on the inline fast path like
+ * code of no candidate.  The bits come back at the first slow path of any
+ * thread past the site's next_ns (kcsan_focus_before; a running thread
+ * takes the slow path at least once per skip_watch plain accesses, for
+ * sampling), or at a focused access that looks at the clock anyway; a hot
+ * site is then due, as before, and its watch spread over its next
+ * executions.
+ *
+ * What it costs: a site that was busy and then runs once more, after its
+ * pace, before any thread has taken the slow path since, is not watched
+ * that time.  A site run now and then is never set aside (it is due at
+ * each execution), nor a marked site (whether it is wanted depends on the
+ * thread's delayed access, not on the time), nor a chunk shared with
+ * another range (the other may be due).
+ *
+ * No lock (a fork() may stop a thread anywhere): a range's aside flag
+ * says who clears its bits and who restores them, and a site set aside
+ * while its bits were being restored puts them back itself.
+ */
+static struct {
+	uint64_t until;		/* the earliest next_ns of a site set aside */
+} aside __attribute__((aligned(64))) = { UINT64_MAX };
+static unsigned long set_asides;	/* for verbose=1 */
+
+/* Sets (on) or clears r's bits in its plain maps, in the chunks it has
+ * to itself. */
+static void range_bits(const struct kcsan_focus_range *r, int on)
+{
+	const struct kcsan_focus_code *c = &kcsan_focus_code;
+	const uint32_t e = (uint32_t)(r - table.ranges) + 1;
+	uintptr_t k = (r->lo - c->base) / KCSAN_FOCUS_CHUNK;
+	const uintptr_t last = (r->hi - 1 - c->base) / KCSAN_FOCUS_CHUNK;
+
+	for (; k <= last; k++) {
+		const uint64_t bit = (uint64_t)1 << (k % 64);
+
+		if (c->chunk[k] != e)
+			continue;
+		for (int m = KCSAN_FOCUS_MAP_READ; m <= KCSAN_FOCUS_MAP_WRITE; m++) {
+			if (!(r->flags & (m == KCSAN_FOCUS_MAP_READ ? KCSAN_FOCUS_READ : KCSAN_FOCUS_WRITE)))
+				continue;
+			if (on)
+				__atomic_fetch_or(&bits_rw[m][k / 64], bit, __ATOMIC_SEQ_CST);
+			else
+				__atomic_fetch_and(&bits_rw[m][k / 64], ~bit, __ATOMIC_SEQ_CST);
+		}
+	}
+}
+
+/* aside.until = min(aside.until, t). */
+static void aside_until_min(uint64_t t)
+{
+	uint64_t cur = __atomic_load_n(&aside.until, __ATOMIC_SEQ_CST);
+
+	while (t < cur && !__atomic_compare_exchange_n(&aside.until, &cur, t, 1, __ATOMIC_SEQ_CST,
+						       __ATOMIC_SEQ_CST))
+		;
+}
+
+/* r, not due before next, is set aside (unless it is already). */
+static void set_aside(struct kcsan_focus_range *r, uint64_t next)
+{
+	int no = 0;
+
+	if ((r->flags & KCSAN_FOCUS_MARKED) ||
+	    !__atomic_compare_exchange_n(&r->aside, &no, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return;
+	aside_until_min(next);
+	range_bits(r, 0);
+	/* Restored meanwhile (restore_due saw its pace over): bits back. */
+	if (!__atomic_load_n(&r->aside, __ATOMIC_SEQ_CST))
+		range_bits(r, 1);
+	__atomic_fetch_add(&set_asides, 1, __ATOMIC_RELAXED);
+}
+
+/* At time now: puts back the sites whose pace is over.  One thread
+ * walks the ranges, the one that takes aside.until; the sites it finds
+ * still not due give it back their next_ns. */
+static void restore_due(uint64_t now)
+{
+	uint64_t at = __atomic_load_n(&aside.until, __ATOMIC_SEQ_CST), later = UINT64_MAX;
+	size_t i;
+
+	if (now < at || !__atomic_compare_exchange_n(&aside.until, &at, UINT64_MAX, 0,
+						     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return;
+	for (i = 0; i < table.nranges; i++) {
+		struct kcsan_focus_range *r = &table.ranges[i];
+		uint64_t next;
+
+		if (!__atomic_load_n(&r->aside, __ATOMIC_SEQ_CST))
+			continue;
+		next = __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
+		if (next <= now) {
+			__atomic_store_n(&r->aside, 0, __ATOMIC_SEQ_CST);
+			range_bits(r, 1);
+		} else if (next < later) {
+			later = next;
+		}
+	}
+	if (later != UINT64_MAX)
+		aside_until_min(later);
+}
+
+/*
  * verbose=1, at exit: how many executions of focused sites were taken for
  * a watchpoint, in their bursts and paced, over how long.  The paced count
  * can never exceed, per address range, one per pace of the time focus was
@@ -392,6 +523,8 @@ void kcsan_focus_summary(void)
 		__atomic_load_n(&taken_paced, __ATOMIC_RELAXED), table.nranges,
 		(unsigned long long)((pace_now() - focus_start_ns) / 1000000),
 		(unsigned long long)(pace_ns / 1000));
+	dprintf(kcsan_opts.log_fd, "kcsan: focus: hot sites set aside until due %lu times\n",
+		__atomic_load_n(&set_asides, __ATOMIC_RELAXED));
 }
 
 
@@ -406,7 +539,8 @@ static int kind_matches(unsigned int flags, int type)
 
 int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int type)
 {
-	const struct kcsan_focus_range *r;
+	struct kcsan_focus_range *r;
+	uint64_t now, next;
 
 	/* (Ranges are disjoint: two in one chunk are told apart by address.) */
 	r = e == KCSAN_FOCUS_SEVERAL ? lookup_range(pc) : &table.ranges[e - 1];
@@ -419,10 +553,19 @@ int kcsan_focus_wants_range(struct kcsan_ctx *ctx, uintptr_t pc, uint32_t e, int
 		return 0;
 	if (in_burst(r))
 		return 1;
-	/* The clock at every execution (a few ns): a thread's copy of it,
-	 * reused for a while, made a site that a long-lived thread runs now
-	 * and then look not due for the length of that while. */
-	return pace_now() >= __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
+	/* The clock at every execution that gets here (a few ns): a thread's
+	 * copy of it, reused for a while, made a site that a long-lived
+	 * thread runs now and then look not due for the length of that
+	 * while.  Not due: executed again within a pace of its watch, it is
+	 * set aside until due. */
+	now = pace_now();
+	if (now >= __atomic_load_n(&aside.until, __ATOMIC_RELAXED))
+		restore_due(now);
+	next = __atomic_load_n(&r->next_ns, __ATOMIC_RELAXED);
+	if (now >= next)
+		return 1;
+	set_aside(r, next);
+	return 0;
 }
 
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)
@@ -430,6 +573,8 @@ unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip)
 	struct kcsan_focus_range *r;
 	unsigned int f;
 
+	if (__atomic_load_n(&aside.until, __ATOMIC_RELAXED) != UINT64_MAX)
+		restore_due(pace_now());
 	kcsan_focus_barriers(ctx, ip);
 	r = lookup_range(ip - 1);
 	if (!r)

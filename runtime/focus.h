@@ -47,6 +47,7 @@ struct kcsan_focus_range {
 	unsigned long hits;	/* executions, counted up to focus_burst */
 	uint64_t next_ns;	/* not watched again before this time */
 	uint64_t seen_ns;	/* last executed at (the coarse clock's tick) */
+	int aside;		/* its bits cleared until due (focus.c) */
 };
 
 /* A static barrier at code address at, inside the function [func_lo,
@@ -61,12 +62,15 @@ struct kcsan_focus_table {
 	size_t nranges;
 	struct kcsan_focus_barrier *barriers;
 	size_t nbarriers;
+	size_t units_read, units_skipped;	/* by the mapping (verbose=1) */
 };
 
 /* focus_db.c: reads the candidate and barrier sites of the database at
- * path.  0 on success (possibly with no site); -1 with *why filled. */
-int kcsan_focus_read_db(const char *path, struct kcsan_focus_sites *out,
-			char *why, size_t whylen);
+ * path, from the run's list at list (may be NULL: see focus_db.c) when it
+ * can (*from_list set), else from the database.  0 on success (possibly
+ * with no site); -1 with *why filled. */
+int kcsan_focus_read_db(const char *path, const char *list, struct kcsan_focus_sites *out,
+			int *from_list, char *why, size_t whylen);
 void kcsan_focus_free_sites(struct kcsan_focus_sites *s);
 
 /* focus_map.c: maps the sites to the running executable's code through its
@@ -86,16 +90,23 @@ void kcsan_focus_summary(void);		/* verbose=1, at exit */
 /*
  * The fast path's filter (fastpath.h), when focus is active: which code
  * addresses focus may have business with.  [base, base+span) is cut into
- * KCSAN_FOCUS_CHUNK-byte chunks; bit k of bits[] says whether chunk k
- * holds focused code (the inline test, fastpath.h), and chunk[k] which
- * range: 0 (none), the index+1 of the one range in it, or
+ * KCSAN_FOCUS_CHUNK-byte chunks; bit k of bits[m] says whether chunk k
+ * holds focused code of map m (the inline test, fastpath.h), and chunk[k]
+ * which range: 0 (none), the index+1 of the one range in it, or
  * KCSAN_FOCUS_SEVERAL (kcsan_focus_wants, out of line).
+ *
+ * One bitmap per kind of access, the entry point's type choosing (a
+ * constant in each): plain reads, plain writes, marked accesses.  A line
+ * with a focused read mostly holds other accesses too (x = data: the
+ * write of x), and with one map they all left the fast path to be told
+ * they were not of the candidate's kind.  A bit of the plain maps is also
+ * cleared while its hot site is not due (focus.c, "set aside").
  *
  * Every instrumented access of the program reads base, span and bits, so
  * they have a cache line of their own: the counters that focus writes at
  * each watch (focus.c) were linked into the same line, and each such
  * write would cost every other thread a miss on its next access (how much
- * that weighed was not measured apart from the rest).  The bitmap is 32 times
+ * that weighed was not measured apart from the rest).  A bitmap is 32 times
  * smaller than chunk[] (one bit per chunk, not four bytes), so that the
  * part of it a program's hot loops touch stays in the first-level cache.
  */
@@ -103,20 +114,33 @@ void kcsan_focus_summary(void);		/* verbose=1, at exit */
  * is 5 bytes, and a line's code usually several calls. */
 #define KCSAN_FOCUS_CHUNK	4
 #define KCSAN_FOCUS_SEVERAL	UINT32_MAX
+enum { KCSAN_FOCUS_MAP_READ, KCSAN_FOCUS_MAP_WRITE, KCSAN_FOCUS_MAP_MARKED, KCSAN_FOCUS_MAPS };
 struct kcsan_focus_code {
 	uintptr_t base, span;
-	const uint64_t *bits;
+	const uint64_t *bits[KCSAN_FOCUS_MAPS];
 	uint32_t *chunk;
 } __attribute__((aligned(64)));
 extern struct kcsan_focus_code kcsan_focus_code;
 
-/* 1 when the code at return address ip lies in a chunk with focused code. */
-static inline __attribute__((always_inline)) int kcsan_focus_code_at(uintptr_t ip)
+/* Which map an access of this type (KCSAN_ACCESS_*) is looked up in. */
+static inline __attribute__((always_inline)) int kcsan_focus_map_of(int type)
+{
+	if (type & (KCSAN_ACCESS_ATOMIC | KCSAN_ACCESS_ASSERT))
+		return KCSAN_FOCUS_MAP_MARKED;
+	return (type & KCSAN_ACCESS_WRITE) ? KCSAN_FOCUS_MAP_WRITE : KCSAN_FOCUS_MAP_READ;
+}
+
+/* 1 when the code at return address ip lies in a chunk with focused code
+ * for an access of this type.  (Relaxed loads: focus.c sets and clears
+ * bits while the program runs.) */
+static inline __attribute__((always_inline)) int kcsan_focus_code_at(uintptr_t ip, int type)
 {
 	const uintptr_t off = ip - 1 - kcsan_focus_code.base;
 	const uintptr_t k = off / KCSAN_FOCUS_CHUNK;
 
-	return off < kcsan_focus_code.span && ((kcsan_focus_code.bits[k / 64] >> (k % 64)) & 1);
+	return off < kcsan_focus_code.span &&
+	       ((__atomic_load_n(&kcsan_focus_code.bits[kcsan_focus_map_of(type)][k / 64],
+				 __ATOMIC_RELAXED) >> (k % 64)) & 1);
 }
 
 /* focus.c: kcsan_focus_wants for code in the map (e: its chunk's entry). */
@@ -136,7 +160,7 @@ static inline int kcsan_focus_wants(struct kcsan_ctx *ctx, uintptr_t ip, int typ
 
 	if (ctx->focus_state || (ctx->reorder.size && ctx->reorder.static_barriers))
 		return 1;
-	if (off >= kcsan_focus_code.span || !(e = kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK]))
+	if (!kcsan_focus_code_at(ip, type) || !(e = kcsan_focus_code.chunk[off / KCSAN_FOCUS_CHUNK]))
 		return 0;
 	return kcsan_focus_wants_range(ctx, pc, e, type);
 }
@@ -145,10 +169,10 @@ static inline int kcsan_focus_wants(struct kcsan_ctx *ctx, uintptr_t ip, int typ
  * every entry point, fastpath.h): 1 when focus has certainly nothing to do
  * with an access at return address ip. */
 static inline __attribute__((always_inline)) int
-kcsan_focus_idle(const struct kcsan_ctx *ctx, uintptr_t ip)
+kcsan_focus_idle(const struct kcsan_ctx *ctx, uintptr_t ip, int type)
 {
 	return !ctx->focus_state && !(ctx->reorder.size && ctx->reorder.static_barriers) &&
-	       !kcsan_focus_code_at(ip);
+	       !kcsan_focus_code_at(ip, type);
 }
 
 unsigned int kcsan_focus_before(struct kcsan_ctx *ctx, int type, uintptr_t ip);

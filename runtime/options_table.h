@@ -76,9 +76,11 @@ struct kcsan_option_doc {
 #define KCSAN_ENV_DB      "KCSAN_DB"
 #define KCSAN_ENV_RUN_ID  "KCSAN_RUN_ID"
 #define KCSAN_ENV_OPTIONS "KCSAN_OPTIONS"
+#define KCSAN_ENV_FOCUS_SITES "KCSAN_FOCUS_SITES"
 #define KCSAN_ENV_TABLE(X) \
 	X(KCSAN_ENV_DB, "the database races are recorded into and candidates read from") \
 	X(KCSAN_ENV_RUN_ID, "the runs row the races belong to") \
-	X(KCSAN_ENV_OPTIONS, "the options above, NAME=VALUE separated by ':' (the user's; --no-focus adds focus=0)")
+	X(KCSAN_ENV_OPTIONS, "the options above, NAME=VALUE separated by ':' (the user's; --no-focus adds focus=0)") \
+	X(KCSAN_ENV_FOCUS_SITES, "the candidates and barriers of KCSAN_DB, read once by run for all processes (a temporary file)")
 
 #endif

@@ -16,7 +16,7 @@ PACE="$TOP/tests/e2e/data/focus/pace.c"
 GATE="$TOP/tests/e2e/data/focus/gate.c"
 cd "$WORK" || exit 1
 
-# focus_line FILE: the "kcsan: focus: N candidates, M addresses" line.
+# focus_count FILE: "N M" from the "kcsan: focus: N candidates, M addresses" line.
 focus_count() { sed -n 's/^kcsan: focus: \([0-9]*\) candidates, \([0-9]*\) addresses.*/\1 \2/p' "$1"; }
 
 loads_candidates() {
@@ -24,6 +24,12 @@ loads_candidates() {
 	"$KS" cc -O2 -o mp "$MP/buggy.c" || return 1
 	KCSAN_OPTIONS=verbose=1 "$KS" run --db mp.db -- ./mp 10 >/dev/null 2>err || return 1
 	grep 'focus:' err
+	# The runtime's own units (runtime/*.c, linked in with their line
+	# tables: no candidate there) are not read; buggy.c's is.
+	units=$(sed -n "s/.*mapped to code in [0-9]* us (\([0-9]*\) units read, \([0-9]*\) of the runtime's skipped)$/\1 \2/p" err)
+	set -- $units
+	[ "${1:-0}" -ge 1 ] && [ "${2:-0}" -ge "$(ls "$TOP"/runtime/*.c | wc -l)" ] ||
+		{ echo "units read, skipped: ${units:-none}"; return 1; }
 	set -- $(focus_count err)
 	# buggy.c's finding: x = value (writer) and value = x (reader); the
 	# reader's *arg = ... is a candidate of no finding, not focused.
@@ -86,6 +92,48 @@ asm_barrier() {
 	done
 	echo "without focus: reported at run $n (control)"
 	[ $n -gt 0 ]
+}
+
+# focus_sites FILE: the "N candidates, M addresses, K marked sites, B
+# static barriers" that focus took, and where it read them from.
+focus_sites() {
+	sed -n 's/^kcsan: focus: \([0-9]* candidates, .* static barriers\)$/\1/p' "$1"
+}
+focus_source() {
+	sed -n "s/^kcsan: focus: start-up [0-9]* us: [0-9]* sites read from \(.*\) in [0-9]* us, .*/\1/p" "$1"
+}
+
+# `run` reads focus's sites from the database once and hands them to every
+# process of the run in a list (KCSAN_FOCUS_SITES, db/focus_sites.h): a
+# process takes the same candidates, addresses, marked sites and static
+# barriers from it as from the database itself (KCSAN_DB set by hand: no
+# list); a damaged list, or one made for another database, is ignored and
+# the database read.  The list is gone when run exits; --no-focus makes
+# none.  (mp.db, asm.db and their programs: the tests above.)
+sites_list() {
+	for p in mp asm; do
+		KCSAN_OPTIONS=verbose=1 "$KS" run --db $p.db -- \
+			sh -c 'echo "$KCSAN_FOCUS_SITES" >list-name && cp "$KCSAN_FOCUS_SITES" list-$0 && exec ./$0 5' $p \
+			>/dev/null 2>err-l || return 1
+		[ "$(focus_source err-l)" = "the run's list" ] || { cat err-l; return 1; }
+		[ -s "list-$p" ] && [ ! -e "$(cat list-name)" ] || { echo "list $(cat list-name) left behind"; return 1; }
+		KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/$p.db ./$p 5 >/dev/null 2>err-d || return 1
+		[ "$(focus_source err-d)" = "the database" ] || { cat err-d; return 1; }
+		echo "$p: $(focus_sites err-l) (list); $(focus_sites err-d) (database)"
+		[ -n "$(focus_sites err-l)" ] && [ "$(focus_sites err-l)" = "$(focus_sites err-d)" ] || return 1
+		# Damaged: the last record cut short.
+		head -c -2 list-$p >cut-$p
+		KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/$p.db KCSAN_FOCUS_SITES=$WORK/cut-$p ./$p 5 >/dev/null 2>err-c || return 1
+		[ "$(focus_source err-c)" = "the database" ] && [ "$(focus_sites err-c)" = "$(focus_sites err-d)" ] ||
+			{ echo "damaged list:"; cat err-c; return 1; }
+	done
+	# mp's list with asm's database: asm's sites, from its database.
+	KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/asm.db KCSAN_FOCUS_SITES=$WORK/list-mp ./asm 5 >/dev/null 2>err-o || return 1
+	KCSAN_OPTIONS=verbose=1 KCSAN_DB=$WORK/asm.db ./asm 5 >/dev/null 2>err-a || return 1
+	[ "$(focus_source err-o)" = "the database" ] && [ "$(focus_sites err-o)" = "$(focus_sites err-a)" ] ||
+		{ echo "another database's list:"; cat err-o; return 1; }
+	"$KS" run --db mp.db --no-focus -- sh -c 'echo "${KCSAN_FOCUS_SITES-none}"' >nf 2>/dev/null || return 1
+	[ "$(cat nf)" = none ]
 }
 
 # Barriers the instrumentation never sees, applied by the inline-asm
@@ -184,6 +232,25 @@ gate_inline() {
 	[ -n "$n" ] && [ "$n" -ge 99 ] && [ "$n" -lt 30000 ]
 }
 
+# A hot focused site stays on the inline fast path between its watches:
+# gate.c's main thread runs the reader's line (a focused read of data and
+# a write of *out) 1,000,000 times after its 99 publications.  Its
+# departures from the fast path (verbose=1) stay under the 30,000 of
+# gate_inline, far from the 2,000,000 accesses of that line -- before,
+# each of them left it: the write to be told it was not of the
+# candidate's kind, the read to be told it was not due -- and the site is
+# still watched: it was set aside, and every focused site had its burst.
+# Counts, not time.
+hot_inline() {
+	KCSAN_OPTIONS=verbose=1 "$KS" run --db gate.db -- ./gate 100 1000 1000000 >/dev/null 2>err || return 1
+	grep 'kcsan: focus: \|kcsan: gate:' err
+	n=$(sed -n 's/^kcsan: gate: \([0-9]*\) accesses of the exiting thread left the inline fast path$/\1/p' err)
+	aside=$(sed -n 's/^kcsan: focus: hot sites set aside until due \([0-9]*\) times$/\1/p' err)
+	set -- $(focus_taken err)
+	[ $# -eq 5 ] && [ "$1" -ge 64 ] || { echo "no burst taken"; return 1; }
+	[ -n "$n" ] && [ "$n" -ge 99 ] && [ "$n" -lt 30000 ] && [ "${aside:-0}" -ge 1 ]
+}
+
 # Focus off: --no-focus, no database, no candidates, a broken database.
 # The program runs and samples as usual each time.
 focus_off() {
@@ -210,9 +277,11 @@ check "focus loads the candidates of the executable" loads_candidates
 check "focus matches relative and absolute paths (scan, compile; clang, gcc)" paths_rel_abs
 check "focus detects the writer-side race at default sampling" focus_detects
 check "static inline-asm barrier applied: no false report with focus" asm_barrier
+check "run lists focus's sites once for its processes; a bad list falls back to the database" sites_list
 check "inline-asm barriers applied by the plugin, with and without focus (CK hand-over)" ck_handover
 check "focus paces a hot candidate: bounded watches per pace" pace_hot
 check "focus watches a rarely run candidate at every execution" pace_rare
 check "focus active: accesses outside focused code stay on the inline fast path" gate_inline
+check "focus active: a hot site's executions stay on the inline fast path between watches" hot_inline
 check "focus off: --no-focus, no database, no candidates, broken database" focus_off
 finish

@@ -36,10 +36,10 @@ help_lists_every_option() {
 	# Nothing listed that the table lacks.
 	n=$(sed -n '/^runtime options/,/^$/p' help.txt | grep -c '^  [a-z0-9_]*=')
 	[ "$n" -eq "$(wc -l <table.txt)" ] || { echo "--help lists $n options"; return 1; }
-	for v in KCSAN_DB KCSAN_RUN_ID KCSAN_OPTIONS; do
+	for v in KCSAN_DB KCSAN_RUN_ID KCSAN_OPTIONS KCSAN_FOCUS_SITES; do
 		grep -q "^  $v " help.txt || { echo "--help lacks $v"; return 1; }
 	done
-	[ "$(wc -l <env-macros.txt)" -eq 3 ]
+	[ "$(wc -l <env-macros.txt)" -eq 4 ]
 }
 
 man_names_every_option() {

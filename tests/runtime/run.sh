@@ -35,7 +35,7 @@ LIBS="-lpthread -ldl"
 for cc in gcc clang; do
 	mkdir -p "$B/rt-$cc"
 	okc=1
-	for f in "$rt"/*.c "$root"/db/races.c; do   # (runtime/Makefile.inc's list)
+	for f in "$rt"/*.c "$root"/db/races.c "$root"/db/focus_sites.c; do   # (runtime/Makefile.inc's list)
 		o="$B/rt-$cc/$(basename "$f" .c).o"
 		if ! $cc $CFLAGS_RT -c "$f" -o "$o" 2>"$B/rt-$cc.log"; then
 			okc=0

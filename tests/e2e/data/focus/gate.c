@@ -13,7 +13,14 @@
  * accesses of the exiting thread left the inline fast path" counts the
  * main thread's departures; the test compares N with ROUNDS and SPIN.
  *
- *   ./gate ROUNDS SPIN
+ * Then the main thread runs the reader's code READS more times: a hot
+ * focused site (the plain read of data) on a line with an access of
+ * another kind (the write of *out).  Past the site's burst, neither may
+ * leave the fast path at every execution: the write is not of the
+ * candidate's kind, and the read is set aside between its paced watches
+ * (runtime/focus.c).
+ *
+ *   ./gate ROUNDS SPIN [READS]
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -63,6 +70,7 @@ int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 100;
 	long n = argc > 2 ? atol(argv[2]) : 100000;
+	long reads = argc > 3 ? atol(argv[3]) : 0;
 	long got = 0, s;
 	pthread_t w, r;
 
@@ -74,6 +82,8 @@ int main(int argc, char **argv)
 	for (long i = 2; i <= rounds; i++)
 		publish(i);
 	s = spin(n);
+	for (long i = 0; i < reads; i++)
+		reader(&got);
 	printf("%ld %ld\n", got, s);
 	return 0;
 }
