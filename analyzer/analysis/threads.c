@@ -74,19 +74,32 @@ static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, 
 }
 
 /* Does wrapper call CALL (NARGS arguments) pass the address of an element
- * of a global array picked by a local index (create_thread(fn, &cp[i]):
- * the argument is the array's object, and depends on a local, "#N=i")? */
+ * picked by a local index: of a global array (create_thread(fn, &ctx[i]):
+ * the argument is the array's object, and depends on a local, "#N=i"), or
+ * of memory the creator owns (cp = malloc(...); create_thread(fn, &cp[i]):
+ * "#N=!own" with the pointer and the index, "#N=cp", "#N=i")? */
 static int passes_an_element(const struct event *call, int nargs)
 {
 	for (int a = 0; a < nargs; a++) {
 		const struct object_ref *ref;
 		const char *arg = call_argument(call, a, &ref);
+		int locals = 0, owned = 0;
 
-		if (!arg || ref->kind != OBJ_USR || arg[2] != '@')
-			continue;
-		for (int k = 0; k < call->deps.n; k++)
-			if (call->deps.v[k].role == DEP_ARGUMENT && call->deps.v[k].arg == a)
+		for (int k = 0; k < call->deps.n; k++) {
+			const struct dep_item *d = &call->deps.v[k];
+
+			if (d->role != DEP_ARGUMENT || d->arg != a)
+				continue;
+			/* an element of a global array (&ctx[i]) */
+			if (arg && ref->kind == OBJ_USR && arg[2] == '@')
 				return 1;
+			locals += d->kind == DEP_LOCAL;
+			owned |= d->kind == DEP_OWN;
+		}
+		/* or of memory the creator owns, indexed (&cp[i], cp + i: the
+		 * pointer and the index), not the pointer itself */
+		if (owned && locals >= 2)
+			return 1;
 	}
 	return 0;
 }

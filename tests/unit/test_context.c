@@ -1158,6 +1158,46 @@ Test(identity, a_record_allocated_before_the_creating_loop_is_shared_by_its_thre
 	expect_one(LKMM LOOP_HANDOVER(NEW_DATA, "", "d", "/*W*/ /*R*/"));
 }
 
+/* A thread-creating wrapper handed each thread its own element of memory
+ * the creator allocated (perfbook's treetorture: cp = malloc(...);
+ * create_thread(child, &cp[i])): what the child reaches through its
+ * argument is its own, written by the creator before the creation.  Handed
+ * the pointer itself, every child shares one record with the others. */
+#define WRAPPED_ELEMENTS(arg, mark) \
+	"#include <pthread.h>\n#include <stdlib.h>\n" \
+	"struct child { int nel; int done; };\n" \
+	"static int goflag;\n" \
+	"static pthread_t create_thread(void *(*fn)(void *), void *arg) { pthread_t t; pthread_create(&t, 0, fn, arg); return t; }\n" \
+	"static void *child(void *arg) {\n" \
+	"	struct child *cp = arg;\n" \
+	"	int n = 0;\n" \
+	"	while (READ_ONCE(goflag) == 0)\n" \
+	"		;\n" \
+	"	n += cp->nel; " mark "\n" \
+	"	return (void *)(long)n;\n" \
+	"}\n" \
+	"int main(void) {\n" \
+	"	struct child *cp = malloc(4 * sizeof(*cp));\n" \
+	"	pthread_t t[4];\n" \
+	"	for (int i = 0; i < 4; i++) {\n" \
+	"		cp[i].nel = i;\n" \
+	"		t[i] = create_thread(child, " arg ");\n" \
+	"	}\n" \
+	"	WRITE_ONCE(goflag, 1);\n" \
+	"	for (int i = 0; i < 4; i++) pthread_join(t[i], 0);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+Test(context, each_thread_of_a_wrapper_reads_its_own_element_of_owned_memory)
+{
+	expect_one(LKMM WRAPPED_ELEMENTS("&cp[i]", ""));
+}
+
+Test(context, threads_of_a_wrapper_handed_one_record_still_race)
+{
+	expect_one(LKMM WRAPPED_ELEMENTS("cp", "/*R*/"));
+}
+
 /* A pointer whose address is handed to a call (an out-parameter) holds
  * whatever the call stored there afterwards: the consumer's own allocation
  * is replaced by the shared item, and the read of 'v' is a shared access,
