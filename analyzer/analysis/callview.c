@@ -69,6 +69,23 @@ const struct event *clone_root_of(struct program *p, const struct event *e)
 	return r ? (const struct event *)*r : e;
 }
 
+void *carry_to_clones(struct program *p, void *v, int *n, size_t elem, const void *fill)
+{
+	const struct analysis *a = p->out;
+	char *arr = xrealloc(v, ((size_t)p->next_gid + 1) * elem);
+
+	for (int g = *n; g <= p->next_gid; g++)
+		memcpy(arr + (size_t)g * elem, fill, elem);
+	for (int i = 0; i < a->nclones; i++) {
+		const struct event *c = a->clones[i], *root = clone_root_of(p, c);
+
+		if (c->gid >= *n && c->gid < p->next_gid && root->gid >= 0 && root->gid < *n)
+			memcpy(arr + (size_t)c->gid * elem, arr + (size_t)root->gid * elem, elem);
+	}
+	*n = p->next_gid;
+	return arr;
+}
+
 /* Notes that clone C copies E (through one more call). */
 static void note_clone(struct program *p, const struct event *c, const struct event *e)
 {

@@ -74,8 +74,9 @@ struct analysis *analyse(struct function *fns, int nfns)
 	free(starts);
 	find_quiet_entries(&p);
 	solve_summaries(&p);
-	own_the_clones(&p);
-	exclusive_clones(&p);
+	/* a clone is made by the callee's activation, in its file */
+	out->owned_events = carry_to_clones(&p, out->owned_events, &out->nowned_events, 1, &(unsigned char){ 0 });
+	out->event_file = carry_to_clones(&p, out->event_file, &out->nevent_files, sizeof(int), &(int){ -1 });
 	find_phases(&p);
 	build_indexes(out, p.next_gid);
 	build_tallies(out);

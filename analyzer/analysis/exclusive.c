@@ -9,10 +9,10 @@
  * such a name binds to one of the definitions (callview.c: suits), so a
  * pairing can put one program's access next to another program's flag.
  *
- * This file finds those pairs of files (out->exclusive) and which function
- * defines each event (out->defined_in, per gid, clones as their root), so
- * that the pairing can drop a pattern whose accesses come from two such
- * files (events_linkable).  Functions defined in one header have that
+ * This file finds those pairs of files (out->exclusive) and the file of
+ * the function that defines each event (out->event_file, per gid; clones
+ * get their root's, dataflow.c), so that the pairing can drop a pattern
+ * whose accesses come from two such files (files_linkable).  Functions defined in one header have that
  * header as their file whatever TU they came from: never exclusive. */
 #include "internal.h"
 #include "db/races.h"
@@ -53,16 +53,16 @@ void find_exclusive_files(struct program *p)
 
 	for (int i = 0; i < p->nfns; i++)
 		file_of[i] = file_number(&files, p->fns[i].file);
-	a->defined_in = xcalloc((size_t)p->next_gid + 1, sizeof *a->defined_in);
-	a->ndefined = p->next_gid;
+	a->event_file = xcalloc((size_t)p->next_gid + 1, sizeof *a->event_file);
+	a->nevent_files = p->next_gid;
 	a->file_of_fn = file_of;
 	for (int i = 0; i < p->nfns; i++)
 		for (int b = 0; b < p->fns[i].nblocks; b++)
 			for (int k = 0; k < p->fns[i].blocks[b].nevents; k++) {
 				const struct event *e = &p->fns[i].blocks[b].events[k];
 
-				if (e->gid >= 0 && e->gid < a->ndefined)
-					a->defined_in[e->gid] = i;
+				if (e->gid >= 0 && e->gid < a->nevent_files)
+					a->event_file[e->gid] = file_of[i];
 			}
 	/* Definitions of one link key (p->keys is sorted) in two files: the
 	 * two files are exclusive (a static function's key names its file,
@@ -86,31 +86,6 @@ void find_exclusive_files(struct program *p)
 	free(files.names);
 }
 
-void exclusive_clones(struct program *p)
-{
-	struct analysis *a = p->out;
-	int n = p->next_gid;
-
-	a->defined_in = xrealloc(a->defined_in, ((size_t)n + 1) * sizeof *a->defined_in);
-	for (int g = a->ndefined; g <= n; g++)
-		a->defined_in[g] = -1;
-	for (int i = 0; i < a->nclones; i++) {
-		const struct event *c = a->clones[i], *root = clone_root_of(p, c);
-
-		if (c->gid >= a->ndefined && c->gid < n && root->gid >= 0 && root->gid < a->ndefined)
-			a->defined_in[c->gid] = a->defined_in[root->gid];
-	}
-	a->ndefined = n;
-}
-
-/* The file number of the function that defines event E, or -1. */
-static int file_of_event(const struct analysis *a, const struct event *e)
-{
-	int fi = e->gid >= 0 && e->gid < a->ndefined ? a->defined_in[e->gid] : -1;
-
-	return fi >= 0 && fi < a->nfns ? a->file_of_fn[fi] : -1;
-}
-
 int files_linkable(const struct analysis *a, const struct function *fn, const struct event *const *events, int n)
 {
 	int files[1 + MAX_LINKABLE], nf = 0;
@@ -118,7 +93,8 @@ int files_linkable(const struct analysis *a, const struct function *fn, const st
 	if (fn && a->file_of_fn && fn >= a->fns && fn < a->fns + a->nfns)
 		files[nf++] = a->file_of_fn[fn - a->fns];
 	for (int i = 0; i < n && i < MAX_LINKABLE; i++)
-		if (events[i] && (files[nf] = file_of_event(a, events[i])) >= 0)
+		if (events[i] && events[i]->gid >= 0 && events[i]->gid < a->nevent_files &&
+		    (files[nf] = a->event_file[events[i]->gid]) >= 0)
 			nf++;
 	for (int x = 0; x < nf; x++)
 		for (int y = x + 1; y < nf; y++)

@@ -75,9 +75,10 @@ struct analysis {
 					 activation owning an instance touches
 					 (owned.c) */
 	int nowner_only;
-	int *defined_in;              /* per gid: the function defining it, -1
-					 unknown (exclusive.c) */
-	int ndefined;
+	int *event_file;              /* per gid: the file number of the
+					 function defining it, -1 unknown
+					 (exclusive.c) */
+	int nevent_files;
 	int *file_of_fn;              /* per function: its file's number */
 	struct pairset exclusive;     /* (file, file): no program links both */
 	unsigned char *owned_events;  /* per gid: an access made through memory
@@ -325,17 +326,17 @@ int own_param_set(const struct program *p, const unsigned *bits, int fi, const s
 void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, void *ctx);
 /* owned.c: the struct fields only their owner touches (out->owner_only). */
 void find_owner_only_fields(struct program *p);
-/* owned.c: once the summaries are solved, a clone of an owned access is
- * owned too (out->owned_events covers every gid). */
-void own_the_clones(struct program *p);
 /* exclusive.c: the files no program links together (two definitions of
- * one external function) and the function that defines each event; then,
- * once the summaries are solved, the same for clones. */
+ * one external function) and the file of each event (out->event_file). */
 void find_exclusive_files(struct program *p);
-void exclusive_clones(struct program *p);
 /* callview.c: the callee's own event that E copies through a chain of
  * calls (E itself unless E is a clone). */
 const struct event *clone_root_of(struct program *p, const struct event *e);
+/* callview.c: grows V, an array with *N entries of ELEM bytes per gid
+ * (numbered before the summaries made clones), to every gid: a clone
+ * takes its root's entry, any other new gid a copy of FILL.  Sets *N and
+ * returns the array (V is reallocated). */
+void *carry_to_clones(struct program *p, void *v, int *n, size_t elem, const void *fill);
 int private_argument(const struct program *p, const struct event *call, int n);
 struct call_edge *call_edges(struct program *p, int *n);
 void solve_summaries(struct program *p);

@@ -169,25 +169,6 @@ int object_owner_only(const struct analysis *a, int oid)
 	return a->owner_only && oid >= 0 && oid < a->nowner_only && a->owner_only[oid];
 }
 
-void own_the_clones(struct program *p)
-{
-	struct analysis *a = p->out;
-	int n = p->next_gid;
-
-	/* A clone is a callee's access seen on the object a call passes: it
-	 * is made by the same activation through the same memory as the
-	 * callee's own event, owned or not. */
-	a->owned_events = xrealloc(a->owned_events, (size_t)n + 1);
-	memset(a->owned_events + a->nowned_events, 0, (size_t)(n + 1 - a->nowned_events));
-	for (int i = 0; i < a->nclones; i++) {
-		const struct event *c = a->clones[i], *root = clone_root_of(p, c);
-
-		if (c->gid >= a->nowned_events && c->gid < n && root->gid >= 0 && root->gid < a->nowned_events)
-			a->owned_events[c->gid] = a->owned_events[root->gid];
-	}
-	a->nowned_events = n;
-}
-
 int event_owned(const struct analysis *a, const struct event *e)
 {
 	return a->owned_events && e->gid >= 0 && e->gid < a->nowned_events && a->owned_events[e->gid];

@@ -308,20 +308,13 @@ static int ordered_after_acquire(const struct analysis *a, const struct event *e
 }
 
 /* May functions F and G run in two threads at the same time (F itself in
- * two, when G is F)? */
+ * two, when G is F)?  A pattern found in F pairs with a link found in G,
+ * or passes through a relay found in G, only then. */
 static int run_together(const struct analysis *a, const struct function *f, const struct function *g)
 {
 	if (f == g)
 		return runs_concurrently_with_itself(a, f);
 	return may_run_concurrently(a, f, g);
-}
-
-/* May the pattern found in FN pair with link L?  Not when the two cannot
- * run at the same time: L was found in FN itself and FN never runs in two
- * threads at once, or only one thread ever runs both functions. */
-static int other_activation(const struct analysis *a, const struct function *fn, const struct link *l)
-{
-	return run_together(a, fn, l->fn);
 }
 
 /* The first link of SORTED (links indexed by flag and data object) on
@@ -367,7 +360,7 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 {
 	const struct link_want *w = arg;
 
-	return other_activation(a, w->fn, l) && (!w->relay || run_together(a, w->relay, l->fn)) &&
+	return run_together(a, w->fn, l->fn) && (!w->relay || run_together(a, w->relay, l->fn)) &&
 	       (!w->need_write || l->plain->access != ACC_READ) &&
 	       !same_critical_section(a, w->other, l->marked) &&
 	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&

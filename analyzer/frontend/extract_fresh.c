@@ -31,34 +31,37 @@ static int fresh_at(struct ectx *x, const char *usr)
 	return -1;
 }
 
-void set_fresh(struct ectx *x, CXCursor var, char *mark)
-{
-	CXString s = clang_getCursorUSR(var);
-	const char *usr = clang_getCString(s);
-	int i = fresh_at(x, usr);
-
-	if (i >= 0) {
-		free(x->fresh.v[i].usr);
-		free(x->fresh.v[i].mark);
-		x->fresh.v[i] = x->fresh.v[--x->fresh.n];
-	}
-	if (mark && usr && *usr) {
-		grow(&x->fresh.v, &x->fresh.cap, x->fresh.n + 1, sizeof *x->fresh.v);
-		x->fresh.v[x->fresh.n].usr = xstrdup(usr);
-		x->fresh.v[x->fresh.n].group = 0;
-		x->fresh.v[x->fresh.n++].mark = mark;
-	} else {
-		free(mark);
-	}
-	clang_disposeString(s);
-}
-
 /* Drops entry I of the table (the last one moves into its place). */
 static void drop_fresh(struct ectx *x, int i)
 {
 	free(x->fresh.v[i].usr);
 	free(x->fresh.v[i].mark);
 	x->fresh.v[i] = x->fresh.v[--x->fresh.n];
+}
+
+/* The local USR now holds fresh memory whose accesses carry MARK (taken
+ * over), a copy of group GROUP's pointer (0: none), or, MARK NULL,
+ * nothing fresh. */
+static void put_fresh(struct ectx *x, const char *usr, char *mark, int group)
+{
+	int i = fresh_at(x, usr);
+
+	if (i >= 0)
+		drop_fresh(x, i);
+	if (!mark || !usr || !*usr) {
+		free(mark);
+		return;
+	}
+	grow(&x->fresh.v, &x->fresh.cap, x->fresh.n + 1, sizeof *x->fresh.v);
+	x->fresh.v[x->fresh.n++] = (struct fresh_pointer){ xstrdup(usr), mark, group };
+}
+
+void set_fresh(struct ectx *x, CXCursor var, char *mark)
+{
+	CXString s = clang_getCursorUSR(var);
+
+	put_fresh(x, clang_getCString(s), mark, 0);
+	clang_disposeString(s);
 }
 
 void hand_on_fresh(struct ectx *x, CXCursor var)
@@ -85,21 +88,16 @@ CXCursor fresh_copy_source(struct ectx *x, CXCursor value)
 
 void copy_fresh(struct ectx *x, CXCursor var, CXCursor source)
 {
-	char *usr = usr_of(source);
-	int i = fresh_at(x, usr), group;
+	char *from = usr_of(source), *to = usr_of(var);
+	int i = fresh_at(x, from);
 
-	free(usr);
-	if (i < 0)
-		return;
-	if (!x->fresh.v[i].group)
-		x->fresh.v[i].group = ++x->fresh.groups;
-	group = x->fresh.v[i].group;
-	set_fresh(x, var, xstrdup(x->fresh.v[i].mark));
-	usr = usr_of(var);
-	i = fresh_at(x, usr);
-	free(usr);
-	if (i >= 0)
-		x->fresh.v[i].group = group;
+	if (i >= 0) {
+		if (!x->fresh.v[i].group)
+			x->fresh.v[i].group = ++x->fresh.groups;
+		put_fresh(x, to, xstrdup(x->fresh.v[i].mark), x->fresh.v[i].group);
+	}
+	free(from);
+	free(to);
 }
 
 void fresh_parameters(struct ectx *x)
@@ -131,9 +129,7 @@ void forget_fresh(struct ectx *x)
 static void table_add(struct fresh_table *t, const char *usr, const char *mark, int group)
 {
 	grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
-	t->v[t->n].usr = xstrdup(usr);
-	t->v[t->n].group = group;
-	t->v[t->n++].mark = xstrdup(mark);
+	t->v[t->n++] = (struct fresh_pointer){ xstrdup(usr), xstrdup(mark), group };
 }
 
 void fresh_save(struct ectx *x, struct fresh_table *saved)
@@ -283,8 +279,6 @@ char *return_mark(struct ectx *x, CXCursor value)
 	return is_null_constant(v) ? dep_source_text(DEP_NULL, 0, NULL) : NULL;
 }
 
-/* The local pointer variable that lvalue or pointer C is reached through
- * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
 /* Is C &v, the address of local or global V itself (not &v->f, not *v)?
  * Told by the types: &'s result points to its operand's type. */
 static int address_of_variable(CXCursor c)

@@ -22,17 +22,25 @@
 static int owned_at(const struct ectx *x, const char *usr)
 {
 	for (int i = 0; usr && i < x->owned.n; i++)
-		if (strcmp(x->owned.usr[i], usr) == 0)
+		if (strcmp(x->owned.v[i].usr, usr) == 0)
 			return i;
 	return -1;
 }
 
+/* The entry of local VAR in the table, or -1. */
+static int owned_entry(const struct ectx *x, CXCursor var)
+{
+	char *usr = usr_of(var);
+	int i = owned_at(x, usr);
+
+	free(usr);
+	return i;
+}
+
 static void drop(struct ectx *x, int i)
 {
-	free(x->owned.usr[i]);
-	x->owned.n--;
-	x->owned.usr[i] = x->owned.usr[x->owned.n];
-	x->owned.loops[i] = x->owned.loops[x->owned.n];
+	free(x->owned.v[i].usr);
+	x->owned.v[i] = x->owned.v[--x->owned.n];
 }
 
 void set_owned(struct ectx *x, CXCursor var, CXCursor value, int escaping)
@@ -45,10 +53,9 @@ void set_owned(struct ectx *x, CXCursor var, CXCursor value, int escaping)
 	mark = escaping ? NULL : allocation_mark(value);
 	/* "!new" exactly: a direct allocator, not a function's result */
 	if (usr && mark && dep_text_is(mark, DEP_NEW)) {
-		grow(&x->owned.usr, &x->owned.cap, x->owned.n + 1, sizeof *x->owned.usr);
-		grow(&x->owned.loops, &x->owned.loopcap, x->owned.n + 1, sizeof *x->owned.loops);
-		x->owned.loops[x->owned.n] = x->cfg.ncont;   /* (loops around: continue targets) */
-		x->owned.usr[x->owned.n++] = usr;
+		grow(&x->owned.v, &x->owned.cap, x->owned.n + 1, sizeof *x->owned.v);
+		/* (the loops around: the continue targets) */
+		x->owned.v[x->owned.n++] = (struct owned_local){ usr, x->cfg.ncont };
 		usr = NULL;
 	}
 	free(mark);
@@ -58,15 +65,7 @@ void set_owned(struct ectx *x, CXCursor var, CXCursor value, int escaping)
 /* Is declaration REF an owned local? */
 static int is_owned(const struct ectx *x, CXCursor ref)
 {
-	char *usr;
-	int r;
-
-	if (clang_Cursor_isNull(ref) || !is_local(ref))
-		return 0;
-	usr = usr_of(ref);
-	r = owned_at(x, usr) >= 0;
-	free(usr);
-	return r;
+	return !clang_Cursor_isNull(ref) && is_local(ref) && owned_entry(x, ref) >= 0;
 }
 
 const char *owned_mark(struct ectx *x, CXCursor c)
@@ -84,32 +83,24 @@ CXCursor owned_value(struct ectx *x, CXCursor value)
 int hand_to_thread(struct ectx *x, CXCursor value)
 {
 	CXCursor base = owned_value(x, value);
-	char *usr;
-	int i, alone = 0;
+	int i = clang_Cursor_isNull(base) ? -1 : owned_entry(x, base), alone;
 
-	if (clang_Cursor_isNull(base))
+	if (i < 0)
 		return 0;
-	usr = usr_of(base);
 	/* In a loop around the creation that the allocation is outside of,
 	 * the pointer itself goes to every round's thread; an element of it
 	 * (&p[i], p + i) is each round's own. */
-	if ((i = owned_at(x, usr)) >= 0) {
-		alone = x->owned.loops[i] >= x->cfg.ncont ||
-			clang_getCursorKind(strip(value)) != CXCursor_DeclRefExpr;
-		drop(x, i);
-	}
-	free(usr);
+	alone = x->owned.v[i].loops >= x->cfg.ncont || clang_getCursorKind(strip(value)) != CXCursor_DeclRefExpr;
+	drop(x, i);
 	return alone;
 }
 
 void address_handed_on(struct ectx *x, CXCursor var)
 {
-	char *usr = usr_of(var);
-	int i = owned_at(x, usr);
+	int i = owned_entry(x, var);
 
 	if (i >= 0)
 		drop(x, i);
-	free(usr);
 }
 
 void forget_owned(struct ectx *x)
@@ -121,10 +112,8 @@ void forget_owned(struct ectx *x)
 void free_owned(struct owned_table *t)
 {
 	for (int i = 0; i < t->n; i++)
-		free(t->usr[i]);
-	free(t->usr);
-	free(t->loops);
-	t->usr = NULL;
-	t->loops = NULL;
-	t->n = t->cap = t->loopcap = 0;
+		free(t->v[i].usr);
+	free(t->v);
+	t->v = NULL;
+	t->n = t->cap = 0;
 }

@@ -8,12 +8,16 @@
 
 struct ectx;
 
-/* The owned locals, by USR, each with the number of loops around the
- * allocation that made it an owner. */
+/* An owned local, by USR, and the number of loops around the allocation
+ * that made it an owner. */
+struct owned_local {
+	char *usr;
+	int loops;
+};
+
 struct owned_table {
-	char **usr;
-	int *loops;
-	int n, cap, loopcap;
+	struct owned_local *v;
+	int n, cap;
 };
 
 /* Local pointer VAR receives VALUE: it owns what it points to when VALUE
