@@ -234,10 +234,17 @@ static void mark_event(struct ctx *c, struct event *e, unsigned published)
 	e->fresh_init = any_fresh(c, e, DEP_ADDRESS);
 	e->fresh_param = 0;
 	e->fresh_args = 0;
+	e->hands_on_fresh = 0;
 	for (int k = 0; k < e->deps.n; k++) {
 		const struct dep_item *d = &e->deps.v[k];
 		int n = says_param(c, d, DEP_ADDRESS);
 
+		/* A marked write storing fresh memory hands it on.  (A parameter
+		 * not handed on yet is fresh in the calls that pass fresh
+		 * memory: the write publishes it in those calls.) */
+		if (e->kind == EV_ACCESS && e->marked && e->access != ACC_READ &&
+		    (says_fresh(c, d, DEP_VALUE) || says_param(c, d, DEP_VALUE) >= 0))
+			e->hands_on_fresh = 1;
 		if (n >= 0)
 			e->fresh_param = 1 + n;       /* the last one, as written */
 		else if (e->kind == EV_CALL && d->arg < 32 && says_fresh(c, d, DEP_ARGUMENT))

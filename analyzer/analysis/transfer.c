@@ -124,6 +124,19 @@ static int address_from_marked_read(struct fn_ctx *c, const struct event *p)
 	return found;
 }
 
+/* Can marked write M publish plain access P to another thread?  Not when P
+ * initialises fresh memory and M stores no pointer to fresh memory: other
+ * threads reach what P initialised only through the write that hands the
+ * memory on (a pointer stored), so that write is P's publication, and a
+ * flag written later publishes nothing of it.  If the hand-on is ordered,
+ * a reader that follows the pointer is ordered after P whatever flag it
+ * tested before; if it is not, the finding belongs to the hand-on (and to
+ * a plain pointer store, which is no fresh initialisation). */
+static int may_publish(const struct event *p, const struct event *m)
+{
+	return !is_new(p) || m->hands_on_fresh;
+}
+
 /* M, a marked write or RMW, is reached in state S.  EXTRA_KILLED is what
  * the callee (when M is in one) ordered before M; PRE_SPAWN says that a
  * thread is created right after, before any join: initialisation that
@@ -141,7 +154,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 	for (int i = 0; i < s->pend_plain.n; i++) {
 		struct event *p = s->pend_plain.v[i];
 
-		if (same_object(p, m) || (extra_killed & (1u << p->access)))
+		if (same_object(p, m) || (extra_killed & (1u << p->access)) || !may_publish(p, m))
 			continue;
 		/* No other thread runs (none yet, or all joined): nobody can
 		 * see the two writes in the other order (the reader side's
@@ -157,7 +170,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		struct event *p = s->seen_plain.v[i];
 		struct event *fence;
 
-		if (same_object(p, m))
+		if (same_object(p, m) || !may_publish(p, m))
 			continue;
 		fence = fs_fence(&s->fenced, p);
 		add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, p, m, fence, c->fn,

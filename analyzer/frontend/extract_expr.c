@@ -402,10 +402,11 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		 * (n->next = (void *)&n[1]; map->entries = (char *)&map[1]):
 		 * that hands it to no one else. */
 		x->self_store = !clang_Cursor_isNull(base) && is_local(base) ? base : clang_getNullCursor();
-		/* An _Atomic store of an unpublished pointer parameter
-		 * publishes it, as a primitive's would (extract_primitive.c). */
+		/* An _Atomic store of fresh memory or of an unpublished
+		 * pointer parameter publishes it, as a primitive's would
+		 * (extract_primitive.c). */
 		if (is_marked_type(clang_getCursorType(target), &atomic))
-			publishes = param_handed_on(x, rhs, DEP_VALUE, 0);
+			publishes = fresh_handed_on(x, rhs, DEP_VALUE, 0);
 		x->collect = &value;
 		walk_expr(x, rhs, M_READ);
 		x->collect = outer;

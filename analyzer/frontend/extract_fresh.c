@@ -361,13 +361,22 @@ CXCursor pointer_value_base(struct ectx *x, CXCursor value)
 	return base;
 }
 
+char *fresh_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg)
+{
+	CXCursor base = pointer_value_base(x, value);
+	const char *m = !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
+
+	return m ? dep_item_with_role(m, role, arg) : NULL;
+}
+
 char *param_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg)
 {
 	CXCursor base = pointer_value_base(x, value);
 	const char *m = !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
 
 	/* (a parameter, or one passed to calls that may keep it) */
-	return m && (dep_text_is(m, DEP_NEW_PARAM) || dep_text_is(m, DEP_KEPT)) ? dep_item_with_role(m, role, arg) : NULL;
+	return m && (dep_text_is(m, DEP_NEW_PARAM) || dep_text_is(m, DEP_KEPT)) ? fresh_handed_on(x, value, role, arg)
+									   : NULL;
 }
 
 char *param_passed(struct ectx *x, CXCursor value, int arg)

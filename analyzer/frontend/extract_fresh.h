@@ -70,6 +70,12 @@ const char *points_to_fresh(struct ectx *x, CXCursor c);
  * ARG): "~!newarg:N" or "#ARG=!newarg:N".  NULL otherwise, and for a
  * value read through the parameter (node->next).  The caller frees it. */
 char *param_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg);
+/* The same for any fresh memory (malloc's, a wrapper's, a parameter's):
+ * the item a marked write of VALUE carries when it hands fresh memory on
+ * ("~!new", "~!new:KEY", "~!newarg:N"), so that the analysis knows it
+ * publishes an initialisation (fresh.h, hands_on_fresh).  NULL when
+ * VALUE is nothing fresh.  The caller frees it. */
+char *fresh_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg);
 /* When pointer value VALUE, argument ARG of a call, is a parameter N of the
  * function being walked or the address of a part of its object (as
  * above), "#ARG=$KEY:N" (KEY: the function's link key), whether or not

@@ -141,12 +141,13 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			/* The values a primitive writes (WRITE_ONCE(ack,
 			 * READ_ONCE(flag)): "~ITEM" in its uses, like a store's. */
 			struct deps value = { 0 };
-			/* A marked write of a pointer parameter not handed on
-			 * before (cmpxchg(&s->head, old, node)) publishes it:
-			 * "~!newarg:N" says so (fresh.c), taken before the walk
-			 * ends the parameter's freshness. */
+			/* A marked write of fresh memory or of a pointer
+			 * parameter not handed on before (cmpxchg(&s->head,
+			 * old, node)) publishes it: "~!new", "~!newarg:N" say
+			 * so (fresh.c), taken before the walk ends the
+			 * freshness. */
 			char *publishes = !v->plain && (op == OP_WRITE || op == OP_RMW)
-				? param_handed_on(x, u->roots[a], DEP_VALUE, 0) : NULL;
+				? fresh_handed_on(x, u->roots[a], DEP_VALUE, 0) : NULL;
 
 			x->collect = &value;
 			walk_expr(x, u->roots[a], M_READ);

@@ -60,6 +60,10 @@ struct event {
 			      this access initialisation, 0 for none (fresh.h) */
 	unsigned fresh_args;  /* EV_CALL: bit N set when argument N points
 				 into fresh memory (fresh.h) */
+	int hands_on_fresh;   /* a marked write or RMW that stores a pointer
+				 to fresh memory, or to a pointer parameter
+				 not handed on yet: it publishes memory that
+				 is being initialised (fresh.h) */
 	struct event *orig;   /* the callee's event that this initialising
 				 copy stands for in one call (through_call) */
 };

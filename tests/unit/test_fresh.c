@@ -629,3 +629,47 @@ Test(fresh, fresh_pointer_passed_to_a_helper_that_stores_it_is_handed_on)
 	text = last_findings_text();
 	cr_assert(strstr(text, "'p->data'") != NULL, "%s", text);
 }
+
+/* ---- what publishes an initialisation: the write that hands it on ---- */
+
+/* A writer thread makes a map (an initialiser fills it), hands it on by
+ * HAND_ON, then sets 'state'; the reader waits for 'state' and reads the
+ * map through 'cur' by TAKE.  Other threads reach the map's fields only
+ * through 'cur', so the write that stores the pointer is what publishes
+ * the initialisation; 'state', written later, publishes nothing of it. */
+#define MAP_THEN_FLAG(hand_on, take) \
+	"struct map { int cap; int *descs; };\n" \
+	"static struct map *cur;\n" \
+	"static int state;\n" \
+	"static void map_init(struct map *m, int n) { m->cap = n; m->descs = 0; }\n" \
+	"static struct map *map_create(int n) {\n" \
+	"	struct map *m = malloc(sizeof *m);\n" \
+	"	if (!m) return NULL;\n" \
+	"	map_init(m, n);\n" \
+	"	return m;\n" \
+	"}\n" \
+	"static void *writer(void *arg) {\n" \
+	"	struct map *m = map_create(8);\n" \
+	"	if (m) " hand_on "\n" \
+	"	WRITE_ONCE(state, 1);\n" \
+	"	return arg;\n" \
+	"}\n" \
+	"static void *reader(void *arg) {\n" \
+	"	while (!READ_ONCE(state)) ;\n" \
+	"	struct map *m = " take "\n" \
+	"	return (void *)(long)m->cap;\n" \
+	"}\n" \
+	"int main(void) { pthread_t t, u; pthread_create(&t, 0, reader, 0); pthread_create(&u, 0, writer, 0);\n" \
+	"  pthread_join(t, 0); pthread_join(u, 0); return 0; }\n"
+
+Test(fresh, initialisation_handed_on_by_a_release_is_not_published_by_a_later_flag)
+{
+	expect_one(HEADERS MAP_THEN_FLAG("smp_store_release(&cur, m);", "smp_load_acquire(&cur);"));
+}
+
+Test(fresh, initialisation_handed_on_by_a_plain_store_is_reported_on_the_store)
+{
+	/* the plain pointer store is the shared write 'state' must publish:
+	 * one finding on each side, on 'cur', not one per initialised field */
+	expect_one(HEADERS MAP_THEN_FLAG("cur = m; /*W*/", "cur; /*R*/"));
+}
