@@ -115,6 +115,26 @@ void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, 
 	}
 }
 
+/* Marks each access that a function makes through one of its private
+ * parameters (PRIV) as thread_private.  Its callers' views drop it already
+ * (through_call); this is the function's own view, in which the access
+ * would otherwise be to the field of every instance (the snapshot a
+ * lookup fills for its caller "racing" with the table's entries).  Every
+ * activation of the function is reached by one of those calls, so the
+ * access is to thread-private memory in all of them. */
+static void mark_private_accesses(struct program *p, const unsigned *priv)
+{
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; priv[fi] && b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				struct event *e = &p->fns[fi].blocks[b].events[i];
+
+				for (int k = 0; e->kind == EV_ACCESS && k < e->deps.n; k++)
+					if (e->deps.v[k].role == DEP_ADDRESS && own_param_set(p, priv, fi, &e->deps.v[k]))
+						e->thread_private = 1;
+			}
+}
+
 void find_private_params(struct program *p)
 {
 	unsigned char *taken = address_taken(p);
@@ -137,6 +157,7 @@ void find_private_params(struct program *p)
 					if (e->gid >= 0 && e->gid < p->nprivate_args && passes_private(p, priv, fi, e, n, NULL))
 						p->private_args[e->gid] |= 1u << n;
 			}
+	mark_private_accesses(p, priv);
 	free(priv);
 }
 

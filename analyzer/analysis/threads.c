@@ -123,7 +123,7 @@ static void mark_thread_owned(struct function *f)
 				continue;
 			for (int k = 0; k < e->deps.n; k++)
 				if (from_param(&m, &e->deps.v[k]))
-					e->fresh_init = 1;
+					e->fresh_init = e->thread_element = 1;
 		}
 	dm_free(&m);
 }

@@ -131,10 +131,12 @@ static int address_from_marked_read(struct fn_ctx *c, const struct event *p)
  * flag written later publishes nothing of it.  If the hand-on is ordered,
  * a reader that follows the pointer is ordered after P whatever flag it
  * tested before; if it is not, the finding belongs to the hand-on (and to
- * a plain pointer store, which is no fresh initialisation). */
+ * a plain pointer store, which is no fresh initialisation).  A thread's
+ * own element of a global array (threads.c) is no such memory: others
+ * reach it by name, and any flag may publish it. */
 static int may_publish(const struct event *p, const struct event *m)
 {
-	return !is_new(p) || m->hands_on_fresh;
+	return !is_new(p) || p->thread_element || m->hands_on_fresh;
 }
 
 /* M, a marked write or RMW, is reached in state S.  EXTRA_KILLED is what
@@ -460,7 +462,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 
 	switch (e->kind) {
 	case EV_ACCESS:
-		if (!e->object)
+		/* (memory private to the thread: no side of any pairing) */
+		if (!e->object || e->thread_private)
 			break;
 		if (!e->marked) {
 			reader_check(c, s, e, 0, 1, NULL, NULL);

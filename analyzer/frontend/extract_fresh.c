@@ -183,6 +183,113 @@ void fresh_after_retry(struct ectx *x, struct fresh_table *lost)
 	forget_fresh_table(lost);
 }
 
+/* The name a local's items in the uses carry: the last part of its USR
+ * ("c:t.c@120@F@main@cp" is "cp"). */
+static const char *local_name(const char *usr)
+{
+	const char *at = strrchr(usr, '@');
+
+	return at ? at + 1 : usr;
+}
+
+/* USES (a ",a,@3," list) with every item MARK in the address role turned
+ * into AGAIN (NULL: dropped), when the list names local NAME (in any role:
+ * "cp", "#1=cp"); NULL when it does not.  (A call's arguments keep their
+ * marks: AGAIN may name a call of the body ("!kept:@E:A"), and E's own
+ * argument must not come to name E, nor a later call that names it.) */
+static char *remark(const char *uses, const char *name, const char *mark, const char *again)
+{
+	struct dep_list l;
+	struct deps out = { 0 };
+	int named = 0;
+
+	dep_list_parse(uses, &l);
+	for (int i = 0; i < l.n && !named; i++)
+		named = l.v[i].kind == DEP_LOCAL && l.v[i].name && strcmp(l.v[i].name, name) == 0;
+	for (int i = 0; named && i < l.n; i++) {
+		struct dep_item d = l.v[i];
+		char *item = NULL, *base;
+
+		if (d.role == DEP_ADDRESS) {
+			base = dep_item_text(&d);
+			if (strcmp(base, mark) == 0)
+				item = xstrdup(again ? again : "");
+			free(base);
+		}
+		if (!item)
+			item = dep_item_text(&l.v[i]);
+		if (*item)
+			deps_add(&out, item);
+		free(item);
+	}
+	dep_list_free(&l);
+	if (!named)
+		return NULL;
+	return out.buf ? out.buf : xstrdup("");
+}
+
+/* Does the list USES pass or store local NAME whole: an argument or a
+ * stored value whose only local is NAME ("#1=cp", "~cp"), not an element
+ * picked by an index that changes each round ("#1=pap,#1=i": &pap[i],
+ * pap + i, the round's own element)? */
+static int hands_whole(const char *uses, const char *name)
+{
+	struct dep_list l;
+	int whole = 0;
+
+	dep_list_parse(uses, &l);
+	for (int i = 0; i < l.n && !whole; i++) {
+		const struct dep_item *d = &l.v[i];
+		int others = 0;
+
+		if ((d->role != DEP_ARGUMENT && d->role != DEP_VALUE) || d->kind != DEP_LOCAL || strcmp(d->name, name) != 0)
+			continue;
+		for (int k = 0; k < l.n; k++)
+			others += k != i && l.v[k].role == d->role && l.v[k].arg == d->arg && l.v[k].kind == DEP_LOCAL;
+		whole = others == 0;
+	}
+	dep_list_free(&l);
+	return whole;
+}
+
+/* Did the events from FROM on hand local NAME on whole (hands_whole)? */
+static int body_hands_whole(struct ectx *x, int from, const char *name)
+{
+	for (int b = 0; b < x->fn->nblocks; b++)
+		for (int j = 0; j < x->fn->blocks[b].nevents; j++) {
+			const struct event *e = &x->fn->blocks[b].events[j];
+
+			if (e->index >= from && e->uses && hands_whole(e->uses, name))
+				return 1;
+		}
+	return 0;
+}
+
+void fresh_loop_again(struct ectx *x, const struct fresh_table *saved, int from)
+{
+	for (int i = 0; i < saved->n; i++) {
+		const struct fresh_pointer *was = &saved->v[i];
+		int k = fresh_at(x, was->usr);
+		const char *now = k >= 0 ? x->fresh.v[k].mark : NULL;
+
+		if ((now && strcmp(now, was->mark) == 0) || !body_hands_whole(x, from, local_name(was->usr)))
+			continue;           /* still fresh, as it came in, or
+					       each round hands on its own
+					       element only */
+		for (int b = 0; b < x->fn->nblocks; b++)
+			for (int j = 0; j < x->fn->blocks[b].nevents; j++) {
+				struct event *e = &x->fn->blocks[b].events[j];
+				char *uses;
+
+				if (e->index < from || !e->uses ||
+				    !(uses = remark(e->uses, local_name(was->usr), was->mark, now)))
+					continue;
+				free(e->uses);
+				e->uses = uses;
+			}
+	}
+}
+
 void free_fresh(struct fresh_table *t)
 {
 	forget_fresh_table(t);

@@ -115,6 +115,16 @@ void fresh_save(struct ectx *x, struct fresh_table *saved);
 void fresh_restore(struct ectx *x, const struct fresh_table *saved);
 void fresh_retry_body(struct ectx *x, const struct fresh_table *saved, int from, struct fresh_table *lost);
 void fresh_after_retry(struct ectx *x, struct fresh_table *lost);
+/* A loop's body (from event FROM on) runs again after its end: a fresh
+ * pointer that the body hands on (cp[i].v = i; create(child, cp)) is no
+ * longer fresh when the next round's accesses are made through it.  SAVED
+ * is the table at the loop's entry (fresh_save); after the body, each of
+ * the body's events that carries the mark a pointer had at the entry,
+ * and names the pointer, gets the mark the pointer has at the body's end
+ * instead ("!kept:@E:A": fresh if the call keeps it), or none.  Not when
+ * each round hands on only an element picked by an index (&p[i]): the
+ * next round's accesses are to another element, not handed on yet. */
+void fresh_loop_again(struct ectx *x, const struct fresh_table *saved, int from);
 
 /* At the end of the function: which pointer parameters were never handed
  * on, or only to calls ("#N=!newarg:N", "#N=!kept:@E:A"), in an EV_LOCAL

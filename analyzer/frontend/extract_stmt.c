@@ -223,6 +223,7 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 	push_loop(x, out, head);
 	walk_any(x, k[1]);
 	pop_loop(x, 1);
+	fresh_loop_again(x, &saved, from);
 	fall_into(x, head);
 	x->cur = out;
 	fresh_after_retry(x, &lost);
@@ -232,14 +233,20 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 
 static void walk_do(struct ectx *x, CXCursor *k, int n)
 {
-	int body = new_block(x), cond = new_block(x), out = new_block(x);
+	int body = new_block(x), cond = new_block(x), out = new_block(x), from = x->nevents;
+	struct fresh_table saved = { 0 };
 
 	if (n < 2)
 		return;
 	fall_into(x, body);
+	fresh_save(x, &saved);
 	push_loop(x, out, cond);
 	walk_any(x, k[0]);
 	pop_loop(x, 1);
+	/* (what the condition hands on is handed on when the loop ends: a
+	 * compare-and-swap that repeats the body only when it failed) */
+	fresh_loop_again(x, &saved, from);
+	free_fresh(&saved);
 	fall_into(x, cond);
 	walk_loop_cond(x, k[1], 1);
 	block_add_edge(x->fn, x->cur, body);
@@ -256,7 +263,8 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	unsigned l, col, start, semi1 = 0, semi2 = 0, rparen = 0;
 	size_t size;
 	const char *text;
-	int head, body, step, out;
+	int head, body, step, out, from;
+	struct fresh_table saved = { 0 };
 
 	if (n < 1)
 		return;
@@ -308,6 +316,8 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	step = new_block(x);
 	out = new_block(x);
 	fall_into(x, head);
+	from = x->nevents;
+	fresh_save(x, &saved);
 	if (!clang_Cursor_isNull(cond)) {
 		walk_loop_cond(x, cond, clang_Cursor_isNull(inc));
 		block_add_edge(x->fn, x->cur, out);
@@ -320,6 +330,8 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	fall_into(x, step);
 	if (!clang_Cursor_isNull(inc))
 		walk_expr(x, inc, M_READ);
+	fresh_loop_again(x, &saved, from);
+	free_fresh(&saved);
 	fall_into(x, head);
 	x->cur = out;
 }

@@ -60,6 +60,12 @@ struct event {
 			      this access initialisation, 0 for none (fresh.h) */
 	unsigned fresh_args;  /* EV_CALL: bit N set when argument N points
 				 into fresh memory (fresh.h) */
+	int thread_element;   /* fresh_init because a thread accesses its own
+				 element through its argument (threads.c): the
+				 element is reachable by name too */
+	int thread_private;   /* made through a pointer parameter that every
+				 call passes thread-private memory for
+				 (privparams.c): no other thread sees it */
 	int hands_on_fresh;   /* a marked write or RMW that stores a pointer
 				 to fresh memory, or to a pointer parameter
 				 not handed on yet: it publishes memory that

@@ -164,3 +164,30 @@ Test(locals, out_parameter_given_a_global_still_races)
 		   "void *thr(void *a) { for (int i = 0; i < 10; i++) { if (READ_ONCE(flag)) add(a);\n"
 		   "  else add_global(a); WRITE_ONCE(flag, 1); } return a; }\n" MAIN2);
 }
+
+/* ---- the callee's own view of a private parameter ---- */
+
+/* probe() fills a snapshot for its caller from a shared entry: its write
+ * to snap->key is to the field 'key' of every struct entry, unless every
+ * call passes a private local (privparams.c).  Its callers' views drop
+ * the write already; its own view must too, or the write stands as the
+ * reader-side access that races with the writer's e->key (ck_ht's
+ * ck_ht_map_probe_rd filling the caller's snapshot). */
+#define SNAPSHOT(mark, arg) \
+	"struct entry { long key; long val; };\nstruct entry *table;\n" \
+	"static void probe(struct entry *snap) { long v = READ_ONCE(table->val); if (v) snap->key = v; }\n" \
+	"void *wr(void *a) { struct entry *e = table; e->key = 1; " mark "\n" \
+	"  WRITE_ONCE(e->val, 2); return a; }\n" \
+	"void *rd(void *a) { struct entry s; probe(" arg "); return (void *)s.key; }\n" \
+	"int main(void) { pthread_t t[2]; pthread_create(&t[0], 0, wr, 0); pthread_create(&t[1], 0, rd, 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(locals, callee_writing_a_private_snapshot_races_with_nothing)
+{
+	expect_one(LKMM SNAPSHOT("", "&s"));
+}
+
+Test(locals, callee_writing_through_a_shared_pointer_still_races)
+{
+	expect_one(LKMM SNAPSHOT("/*W*/", "table"));
+}
