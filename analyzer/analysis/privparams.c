@@ -121,17 +121,19 @@ void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, 
  * would otherwise be to the field of every instance (the snapshot a
  * lookup fills for its caller "racing" with the table's entries).  Every
  * activation of the function is reached by one of those calls, so the
- * access is to thread-private memory in all of them. */
+ * access is to thread-private memory in all of them.  The parameter must
+ * be the access's base pointer (fresh.c's fresh_param: snap->key), not
+ * one that only gives an index into shared memory (r->count[s->bucket]). */
 static void mark_private_accesses(struct program *p, const unsigned *priv)
 {
 	for (int fi = 0; fi < p->nfns; fi++)
 		for (int b = 0; priv[fi] && b < p->fns[fi].nblocks; b++)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				struct event *e = &p->fns[fi].blocks[b].events[i];
+				int n = e->fresh_param - 1;
 
-				for (int k = 0; e->kind == EV_ACCESS && k < e->deps.n; k++)
-					if (e->deps.v[k].role == DEP_ADDRESS && own_param_set(p, priv, fi, &e->deps.v[k]))
-						e->thread_private = 1;
+				if (e->kind == EV_ACCESS && n >= 0 && n < 32 && (priv[fi] >> n & 1u))
+					e->thread_private = 1;
 			}
 }
 

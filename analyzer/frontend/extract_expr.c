@@ -249,7 +249,11 @@ static void walk_call(struct ectx *x, CXCursor c)
 	struct passed_fresh *passed = NULL;
 	int npassed = n > 1 ? note_passed_fresh(x, kids + 1, n - 1, &passed) : 0;
 
-	x->no_escape = 0;            /* a pointer passed is handed on */
+	/* A pointer passed is handed on; not to a function that only returns
+	 * it tagged (flag_bucket(node)): what becomes of the call's value
+	 * decides, as for the pointer itself (extract_fresh.c). */
+	if (!is_tagging_call(x, c))
+		x->no_escape = 0;
 	x->self_store = clang_getNullCursor();
 	for (int i = 1; i < n; i++) {
 		char *obj = clang_getCursorType(kids[i]).kind == CXType_Pointer ||

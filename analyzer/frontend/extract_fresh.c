@@ -265,8 +265,26 @@ static int body_hands_whole(struct ectx *x, int from, const char *name)
 	return 0;
 }
 
+/* Did the events from FROM on make a marked read-modify-write? */
+static int body_tries_rmw(struct ectx *x, int from)
+{
+	for (int b = 0; b < x->fn->nblocks; b++)
+		for (int j = 0; j < x->fn->blocks[b].nevents; j++) {
+			const struct event *e = &x->fn->blocks[b].events[j];
+
+			if (e->index >= from && e->kind == EV_ACCESS && e->marked && e->access == ACC_RMW)
+				return 1;
+		}
+	return 0;
+}
+
 void fresh_loop_again(struct ectx *x, const struct fresh_table *saved, int from)
 {
+	/* A body that tries a compare-and-swap is taken as a retry loop, as
+	 * in a loop condition (fresh_retry_body): it runs again after the
+	 * try failed, when the try handed nothing on. */
+	if (saved->n == 0 || body_tries_rmw(x, from))
+		return;
 	for (int i = 0; i < saved->n; i++) {
 		const struct fresh_pointer *was = &saved->v[i];
 		int k = fresh_at(x, was->usr);
@@ -446,7 +464,55 @@ const char *points_to_fresh(struct ectx *x, CXCursor c)
 	return !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
 }
 
-CXCursor pointer_value_base(struct ectx *x, CXCursor value)
+/* Calls seen through by pointer_value_base, nested (clear_flag(
+ * flag_bucket(node))): deeper ones count as no pointer (a bound, never
+ * reached in practice; it also stops a function that returns a call of
+ * itself). */
+#define MAX_TAGGING_CALLS 8
+
+static CXCursor value_base(struct ectx *x, CXCursor value, int depth);
+
+/* CALL, when its callee is a function of this translation unit whose body
+ * is only "return V;", V being its parameter N as a pointer value (cast,
+ * offset, or low bits set or cleared: flag_bucket(node) is
+ * (struct node *)((unsigned long)node | BUCKET_FLAG)): the call's argument
+ * N, the pointer it returns in another form.  Else a null cursor. */
+static CXCursor tagged_argument(struct ectx *x, CXCursor call, int depth)
+{
+	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call)), *kids, *stmts, found;
+	CXCursor none = clang_getNullCursor();
+	int n, nstmts;
+
+	if (depth >= MAX_TAGGING_CALLS || clang_getCursorKind(def) != CXCursor_FunctionDecl)
+		return none;
+	n = children(def, &kids);
+	if (n == 0 || clang_getCursorKind(kids[n - 1]) != CXCursor_CompoundStmt) {
+		free(kids);
+		return none;
+	}
+	nstmts = children(kids[n - 1], &stmts);
+	free(kids);
+	if (nstmts != 1 || clang_getCursorKind(stmts[0]) != CXCursor_ReturnStmt || children(stmts[0], &kids) != 1) {
+		free(stmts);
+		return none;
+	}
+	found = value_base(x, kids[0], depth + 1);
+	free(kids);
+	free(stmts);
+	if (clang_Cursor_isNull(found) || clang_getCursorKind(found) != CXCursor_ParmDecl)
+		return none;
+	for (int i = 0; i < clang_Cursor_getNumArguments(def); i++)
+		if (clang_equalCursors(clang_Cursor_getArgument(def, i), found) && i < clang_Cursor_getNumArguments(call))
+			return clang_Cursor_getArgument(call, i);
+	return none;
+}
+
+int is_tagging_call(struct ectx *x, CXCursor call)
+{
+	return !clang_Cursor_isNull(tagged_argument(x, call, 0));
+}
+
+static CXCursor value_base(struct ectx *x, CXCursor value, int depth)
 {
 	CXCursor v = strip_casts(value), *kids;
 	enum CXCursorKind k = clang_getCursorKind(v);
@@ -456,6 +522,11 @@ CXCursor pointer_value_base(struct ectx *x, CXCursor value)
 
 	if (k == CXCursor_DeclRefExpr)
 		return base_pointer(v);
+	if (k == CXCursor_CallExpr) {
+		CXCursor arg = tagged_argument(x, v, depth);
+
+		return clang_Cursor_isNull(arg) ? base : value_base(x, arg, depth + 1);
+	}
 	if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator)
 		return base;
 	n = children(v, &kids);
@@ -463,9 +534,19 @@ CXCursor pointer_value_base(struct ectx *x, CXCursor value)
 	if (k == CXCursor_UnaryOperator && n == 1 && strcmp(op, "&") == 0)
 		base = base_pointer(v);
 	else if (k == CXCursor_BinaryOperator && n == 2 && (strcmp(op, "+") == 0 || strcmp(op, "-") == 0))
-		base = pointer_value_base(x, kids[0]);
+		base = value_base(x, kids[0], depth);
+	/* (a pointer with its low bits set or cleared, as an integer: a
+	 * tagged pointer, still the same object) */
+	else if (k == CXCursor_BinaryOperator && n == 2 &&
+		 (strcmp(op, "|") == 0 || strcmp(op, "&") == 0 || strcmp(op, "^") == 0))
+		base = value_base(x, kids[0], depth);
 	free(kids);
 	return base;
+}
+
+CXCursor pointer_value_base(struct ectx *x, CXCursor value)
+{
+	return value_base(x, value, 0);
 }
 
 char *fresh_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg)

@@ -57,9 +57,14 @@ int is_null_constant(CXCursor value);
  * (n in n->a, n->in.b, n[2], *n, &n[1], (char *)n + 8), or a null cursor. */
 CXCursor base_pointer(CXCursor c);
 /* Is VALUE the address held by or taken in the object of a local pointer
- * (p, (T *)p, &p->f, &p[i], p + 1), rather than a value loaded through it
+ * (p, (T *)p, &p->f, &p[i], p + 1, a tagged (unsigned long)p | 1, or the
+ * call of a function of the translation unit that only returns its
+ * parameter so: flag_bucket(p)), rather than a value loaded through it
  * (p->next, *p)?  Returns that local, or a null cursor. */
 CXCursor pointer_value_base(struct ectx *x, CXCursor value);
+/* Is CALL the call of such a function (one of this translation unit that
+ * only returns a parameter, tagged or cast: flag_bucket(p))? */
+int is_tagging_call(struct ectx *x, CXCursor call);
 /* The mark of the fresh local pointer that lvalue or pointer C is reached
  * through, or NULL. */
 const char *points_to_fresh(struct ectx *x, CXCursor c);
@@ -123,7 +128,9 @@ void fresh_after_retry(struct ectx *x, struct fresh_table *lost);
  * and names the pointer, gets the mark the pointer has at the body's end
  * instead ("!kept:@E:A": fresh if the call keeps it), or none.  Not when
  * each round hands on only an element picked by an index (&p[i]): the
- * next round's accesses are to another element, not handed on yet. */
+ * next round's accesses are to another element, not handed on yet; nor
+ * when the body tries a marked read-modify-write (a retry loop, which runs
+ * again only after the try failed). */
 void fresh_loop_again(struct ectx *x, const struct fresh_table *saved, int from);
 
 /* At the end of the function: which pointer parameters were never handed

@@ -321,10 +321,23 @@ void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, si
 		 * that operand is a macro argument, what precedes it is the
 		 * "(" or "," of the invocation, and nothing is found. */
 		CXSourceLocation rs = clang_getRangeStart(clang_getCursorExtent(kids[1]));
+		CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(kids[0]));
 
 		loc_of(rs, &fo, &l, &col, &ostart);
-		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 || !written_in_file(x, rs))
+		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 || !written_in_file(x, rs)) {
+			/* The right operand comes from a macro (p | FLAG): scan
+			 * forward from the end of the left one instead. */
+			loc_of(le, &fo, &l, &col, &oend);
+			if (!fo || !clang_File_isEqual(f, fo) || oend >= size)
+				goto ast;
+			unsigned i = oend;
+			while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+				i++;
+			while (i < size && strchr("=!<>&|+-*/%^", text[i]) && k < oplen - 1)
+				op[k++] = text[i++];
+			op[k] = '\0';
 			goto ast;
+		}
 		unsigned i = ostart;
 		while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r'))
 			i--;

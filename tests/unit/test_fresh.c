@@ -673,3 +673,36 @@ Test(fresh, initialisation_handed_on_by_a_plain_store_is_reported_on_the_store)
 	 * one finding on each side, on 'cur', not one per initialised field */
 	expect_one(HEADERS MAP_THEN_FLAG("cur = m; /*W*/", "cur; /*R*/"));
 }
+
+/* ---- a pointer tagged by a helper (rculfhash's flag_bucket) ---- */
+
+/* push() publishes its node tagged by a helper of the same file, whose
+ * body only returns the pointer with a low bit set (the bit a macro):
+ * the CAS still publishes the node, which is push()'s own before.  A
+ * helper that also keeps the pointer somewhere hands it on: the node is
+ * shared from the call on, and the writes to it race. */
+#define TAGGED_PUSH(tag_body, mark) \
+	"#define TAG_BIT 1UL\n" \
+	"struct node; struct stack;\n" \
+	"static void push(struct stack *st, struct node *n, int k);\n" \
+	STACK \
+	"struct node *last;\n" \
+	"static struct node *tag(struct node *n) { " tag_body " }\n" \
+	"static void push(struct stack *st, struct node *n, int k) {\n" \
+	"	struct node *old;\n" \
+	"	n->key = k; " mark "\n" \
+	"	do {\n" \
+	"		old = READ_ONCE(st->head);\n" \
+	"		n->next = old; " mark "\n" \
+	"	} while (cmpxchg(&st->head, old, tag(n)) != old);\n" \
+	"}\n"
+
+Test(fresh, parameter_published_tagged_by_a_helper_is_the_functions_own_before)
+{
+	expect_one(HEADERS TAGGED_PUSH("return (struct node *)((unsigned long)n | TAG_BIT);", ""));
+}
+
+Test(fresh, parameter_passed_to_a_helper_that_keeps_it_is_handed_on)
+{
+	expect_one(HEADERS TAGGED_PUSH("last = n; /*R*/ return (struct node *)((unsigned long)n | TAG_BIT);", "/*R*/"));
+}
