@@ -21,9 +21,13 @@ struct candidate {
  * LINK_TESTED, the read's value decides whether the access runs (a branch
  * or a wait loop on it); LINK_THROUGH_POINTER, the access's address is
  * computed from the value read (the data is reached through the pointer
- * the flag published). */
+ * the flag published).  For producers: LINK_OPEN_TO_READERS unless every
+ * time the link was found, the plain access initialised fresh memory that
+ * the marked write, storing the pointer to it, publishes in order (a
+ * reader that follows that pointer sees it: pairing.c). */
 #define LINK_TESTED          1u
 #define LINK_THROUGH_POINTER 2u
+#define LINK_OPEN_TO_READERS 4u
 struct link {
 	struct event *plain, *marked, *fence;
 	struct function *fn;
@@ -120,6 +124,12 @@ int runs_concurrently_with_itself(const struct analysis *a, const struct functio
  * them is a start routine?  The strongest evidence that two accesses can
  * meet; a library's API functions, which any thread may call, are not. */
 int threads_started_together(const struct analysis *a, const struct function *f, const struct function *g);
+/* Is access D, an event of function FN itself, reached by FN's own plain
+ * pointer loads only: its address is the value of locals of FN that no
+ * marked read, call result or parameter flows into (a plain walk of a
+ * list)?  0 for an event of another function (a callee's, through a
+ * call).  Worked out on each call (valuedeps.c). */
+int reached_by_plain_loads(const struct function *fn, const struct event *d);
 
 /* How the whole tree accesses one object: its access sites (each event of
  * the tree's functions once), and what its marked accesses are. */

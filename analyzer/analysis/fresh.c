@@ -239,11 +239,15 @@ static void mark_event(struct ctx *c, struct event *e, unsigned published)
 		const struct dep_item *d = &e->deps.v[k];
 		int n = says_param(c, d, DEP_ADDRESS);
 
-		/* A marked write storing fresh memory hands it on.  (A parameter
-		 * not handed on yet is fresh in the calls that pass fresh
-		 * memory: the write publishes it in those calls.) */
-		if (e->kind == EV_ACCESS && e->marked && e->access != ACC_READ &&
-		    (says_fresh(c, d, DEP_VALUE) || says_param(c, d, DEP_VALUE) >= 0))
+		/* A marked write storing a pointer that the front end follows as
+		 * fresh memory hands that memory on: an allocation's, a
+		 * wrapper's, a parameter's, or one passed to calls since
+		 * ("~!kept:@E:A"), whatever those calls did with it -- it is the
+		 * object the function initialised, and this write stores it.
+		 * (Whether the memory was still private here is fresh_init's
+		 * business, on the accesses made through it.) */
+		if (e->kind == EV_ACCESS && e->marked && e->access != ACC_READ && d->role == DEP_VALUE &&
+		    (d->kind == DEP_NEW || d->kind == DEP_NEW_FROM || d->kind == DEP_NEW_PARAM || d->kind == DEP_KEPT))
 			e->hands_on_fresh = 1;
 		if (n >= 0)
 			e->fresh_param = 1 + n;       /* the last one, as written */

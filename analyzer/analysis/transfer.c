@@ -139,6 +139,16 @@ static int may_publish(const struct event *p, const struct event *m)
 	return !is_new(p) || p->thread_element || m->hands_on_fresh;
 }
 
+/* Is P an initialisation of fresh memory that M, the write storing the
+ * pointer to it, publishes in order (ORDERED: a release, a full barrier
+ * or a write fence between them, here or in M's callee)?  The link is
+ * recorded on the original access (add_link), which is not marked
+ * fresh: this is worked out here, on the copy the call passes. */
+static int published_in_order(const struct event *p, const struct event *m, int ordered)
+{
+	return ordered && is_new(p) && !p->thread_element && m->hands_on_fresh;
+}
+
 /* M, a marked write or RMW, is reached in state S.  EXTRA_KILLED is what
  * the callee (when M is in one) ordered before M; PRE_SPAWN says that a
  * thread is created right after, before any join: initialisation that
@@ -171,12 +181,16 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 	for (int i = 0; i < s->seen_plain.n && !pre_spawn && !quiet(s); i++) {
 		struct event *p = s->seen_plain.v[i];
 		struct event *fence;
+		int ordered;
 
 		if (same_object(p, m) || !may_publish(p, m))
 			continue;
 		fence = fs_fence(&s->fenced, p);
-		add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, p, m, fence, c->fn,
-			 !es_has(&s->pend_plain, p), 0);
+		/* (ordered: by something before M here, or inside the callee M
+		 * is in, before M) */
+		ordered = !es_has(&s->pend_plain, p) || (extra_killed & (1u << p->access));
+		add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, p, m, fence, c->fn, ordered,
+			 published_in_order(p, m, ordered) ? 0 : LINK_OPEN_TO_READERS);
 	}
 	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++)
 		if (s->seen_reads.v[i]->object && s->seen_reads.v[i]->ord != ORD_CONSUME &&

@@ -274,3 +274,29 @@ int from_param(struct deriv_map *m, const struct dep_item *d)
 			return 1;
 	return 0;
 }
+
+int reached_by_plain_loads(const struct function *fn, const struct event *d)
+{
+	struct deriv_map m = { 0 };
+	int locals = 0, plain = 1;
+
+	if (!fn || !d->func || strcmp(d->func, fn->name) != 0)
+		return 0;
+	compute_derived((struct function *)fn, &m);
+	for (int k = 0; k < d->deps.n && plain; k++) {
+		const struct dep_item *i = &d->deps.v[k];
+		struct derived *l;
+
+		if (i->role != DEP_ADDRESS)
+			continue;
+		if (i->kind == DEP_EVENT || i->kind == DEP_PARAM) {
+			plain = 0;
+		} else if (i->kind == DEP_LOCAL) {
+			l = dm_get(&m, i->local);
+			plain = !l || l->n == 0;
+			locals++;
+		}
+	}
+	dm_free(&m);
+	return plain && locals > 0;
+}

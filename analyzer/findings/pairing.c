@@ -356,10 +356,27 @@ struct link_want {
 					   search passed through, or NULL */
 };
 
+/* Is producer link L an initialisation that the write handing its memory
+ * on orders (a release, a full barrier or a write fence between them)?
+ * A reader reaches that memory only through the pointer stored there, and
+ * following a pointer loaded by a marked read (rcu_dereference, a lookup's
+ * chain of marked loads, in this function or a caller) is an address
+ * dependency, which the LKMM orders after the write: the reader sees the
+ * initialisation whatever flag it tested. */
+static int published_in_order(const struct link *l)
+{
+	return !(l->how & LINK_OPEN_TO_READERS);
+}
+
 static int acceptable(const struct analysis *a, const struct link *l, const void *arg)
 {
 	const struct link_want *w = arg;
 
+	/* (unless the reader found the memory by plain pointer loads of its
+	 * own, a plain walk of the list, which the LKMM does not order:
+	 * ck_stack's CK_STACK_FIRST and CK_STACK_NEXT) */
+	if (!w->consumer && published_in_order(l) && w->plain && !reached_by_plain_loads(w->fn, w->plain))
+		return 0;
 	return run_together(a, w->fn, l->fn) && (!w->relay || run_together(a, w->relay, l->fn)) &&
 	       (!w->need_write || l->plain->access != ACC_READ) &&
 	       !same_critical_section(a, w->other, l->marked) &&

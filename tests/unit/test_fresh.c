@@ -706,3 +706,45 @@ Test(fresh, parameter_passed_to_a_helper_that_keeps_it_is_handed_on)
 {
 	expect_one(HEADERS TAGGED_PUSH("last = n; /*R*/ return (struct node *)((unsigned long)n | TAG_BIT);", "/*R*/"));
 }
+
+/* ---- an initialisation published in order, read through the pointer ---- */
+
+/* add() initialises a node and publishes it with a fully ordered CAS on
+ * the list's next field.  A reader that tests some node's next and then
+ * reads the node's key sees the initialisation if it reached the node by
+ * following a pointer loaded with a marked read (here rcu_dereference in
+ * the caller): an address dependency, which the LKMM orders after the
+ * publication.  A reader that found the node by a plain load of the list
+ * has no such order: still reported. */
+#define ORDERED_ADD(reader_start, del_body) \
+	"struct node { int key; struct node *next; };\n" \
+	"struct node first;\n" \
+	"static void add(int k) {\n" \
+	"	struct node *n = malloc(sizeof *n), *old;\n" \
+	"	if (!n) abort();\n" \
+	"	n->key = k;\n" \
+	"	do {\n" \
+	"		old = READ_ONCE(first.next);\n" \
+	"		n->next = old;\n" \
+	"	} while (cmpxchg(&first.next, old, n) != old);\n" \
+	"}\n" \
+	"static int key_of(struct node *n) { return n->key; }\n" \
+	"static int del(struct node *node) { " del_body " }\n" \
+	"static void *writer(void *a) { for (int i = 0; i < 4; i++) add(i); return a; }\n" \
+	"static void *reader(void *a) { struct node *p = " reader_start "; return (void *)(long)(p ? del(p) : 0); }\n" \
+	"int main(void) { pthread_t t[2]; pthread_create(&t[0], 0, writer, 0); pthread_create(&t[1], 0, reader, 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(fresh, initialisation_published_in_order_is_seen_through_a_dependent_pointer)
+{
+	expect_one(HEADERS ORDERED_ADD("rcu_dereference(first.next)",
+				       "if (READ_ONCE(node->next)) return key_of(node); return 0;"));
+}
+
+Test(fresh, initialisation_published_in_order_still_races_with_a_plain_walk)
+{
+	expect_one(HEADERS ORDERED_ADD("rcu_dereference(first.next)",
+				       "struct node *q = first.next;\n"
+				       "	if (READ_ONCE(q->next)) return q->key; /*R*/\n"
+				       "	return node->key;"));
+}
