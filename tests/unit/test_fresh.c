@@ -586,7 +586,7 @@ Test(fresh, relaxed_publication_after_a_store_into_the_fresh_object_is_reported)
  * call, and n->data = d is initialisation, not a shared write that
  * 'state' would have to publish. */
 #define INSERT_PROG(init_body, mark) \
-	"struct node { int key; void *data; struct node *next; };\n" \
+	"struct node { int key; void *data; struct node *next; pthread_mutex_t lock; };\n" \
 	"static struct node *head, *last_init;\n" \
 	"static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n" \
 	"static int state;\n" \
@@ -747,4 +747,41 @@ Test(fresh, initialisation_published_in_order_still_races_with_a_plain_walk)
 				       "struct node *q = first.next;\n"
 				       "	if (READ_ONCE(q->next)) return q->key; /*R*/\n"
 				       "	return node->key;"));
+}
+
+/* pthread_mutex_init keeps no pointer to the lock it initialises
+ * (pthread.prof): a wrapper that sets up the lock of what it allocates
+ * (perfbook's alloc_treenode: spin_lock_init(&p->lock)) still returns
+ * fresh memory.  A call of unknown effect given the lock's address may
+ * keep it: the wrapper is then no allocator, and the write races. */
+#define LOCKED_MAP_CREATE(setup) \
+	"struct lmap { unsigned size; pthread_mutex_t lock; } *lcur;\n" \
+	"extern void register_lock(pthread_mutex_t *l);\n" \
+	"static pthread_mutex_t glock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"void lshrink(void) { pthread_mutex_lock(&glock); lcur->size--; pthread_mutex_unlock(&glock); }\n" \
+	"static struct lmap *lmap_create(void) {\n" \
+	"	struct lmap *m = malloc(sizeof *m);\n" \
+	"	if (!m)\n" \
+	"		return NULL;\n" \
+	"	" setup "\n" \
+	"	return m;\n" \
+	"}\n" \
+	"void lgrow(unsigned n) {\n" \
+	"	struct lmap *m = lmap_create();\n" \
+	"	if (!m) return;\n"
+
+Test(fresh, wrapper_initialising_the_lock_it_allocates_returns_fresh_memory)
+{
+	expect_one(HEADERS LOCKED_MAP_CREATE("pthread_mutex_init(&m->lock, 0);")
+		   "	m->size = n;\n"
+		   "	pthread_mutex_lock(&glock); lcur = m; pthread_mutex_unlock(&glock);\n"
+		   "}\n");
+}
+
+Test(fresh, wrapper_handing_the_lock_to_an_unknown_call_is_no_allocator)
+{
+	expect_one(HEADERS LOCKED_MAP_CREATE("register_lock(&m->lock);")
+		   "	m->size = n; /*D*/\n"
+		   "	pthread_mutex_lock(&glock); lcur = m; pthread_mutex_unlock(&glock);\n"
+		   "}\n");
 }
