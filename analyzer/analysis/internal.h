@@ -293,10 +293,10 @@ void number_events(struct program *p);
 
 /* transfer.c */
 int test_deps(void *ctx, const struct event *test, int **out, int *cap);
-void find_lock_wrapper(const struct function *f, const struct state *exit, struct summary *sum);
+void find_lock_wrapper(struct program *p, const struct function *f, const struct state *exit, struct summary *sum);
 /* The global lock F releases without ever taking it (so it is entered
  * with the lock held), or NULL. */
-const char *lock_released_not_taken(const struct function *f);
+const char *lock_released_not_taken(struct program *p, const struct function *f);
 void transfer(struct fn_ctx *c, struct state *s, struct event *e);
 
 /* solver.c */

@@ -141,7 +141,7 @@ static void run_function(struct program *p, int fi)
 	 * with it held (the second half of a pair of fork handlers, an
 	 * unlock wrapper): what it does before the release holds it. */
 	{
-		const char *held = lock_released_not_taken(f);
+		const char *held = lock_released_not_taken(p, f);
 
 		if (held)
 			ss_add(&in[f->entry].locks, (char *)kept_key(p->out, held));
@@ -180,7 +180,7 @@ static void run_function(struct program *p, int fi)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
 			transfer(&c, &cur, &f->blocks[b].events[i]);
 	}
-	find_lock_wrapper(f, in[f->exit].reached ? &in[f->exit] : NULL, &fresh);
+	find_lock_wrapper(p, f, in[f->exit].reached ? &in[f->exit] : NULL, &fresh);
 	fresh.noreturn = !in[f->exit].reached;
 	if (in[f->exit].reached) {
 		fresh.must_kill = in[f->exit].killed;

@@ -321,15 +321,76 @@ static int takes_lock(const struct function *f, const char *key, int locking)
 	return 0;
 }
 
-const char *lock_released_not_taken(const struct function *f)
+/* The lock that CALL, made by F, takes (LOCKING) or releases through a
+ * lock wrapper (the callee's summary: call_rcu_lock(), spin_lock(&t->l)),
+ * when it is no parameter or local of F: a global, or a field of every
+ * instance (cohort->local_lock); else NULL. */
+static const char *wrapper_lock(struct program *p, const struct function *f, const struct event *call, int locking)
+{
+	const struct summary *cs;
+	const struct object_ref *ref;
+	const char *arg;
+	int n;
+
+	if (call->kind != EV_CALL || !(cs = callee_of(p, call, f)))
+		return NULL;
+	if (locking ? cs->lock_global : cs->unlock_global)
+		return locking ? cs->lock_global : cs->unlock_global;
+	n = locking ? cs->lock_param : cs->unlock_param;
+	if (n < 0 || !(arg = call_argument(call, n, &ref)) || ref->kind != OBJ_USR)
+		return NULL;
+	return arg;
+}
+
+/* May CALL, made by F, take lock KEY on some path: it is given KEY, or its
+ * callee takes KEY itself (lock_count(c) { if (c) lock(&m); })?  (An
+ * unlock wrapper given KEY only releases it.) */
+static int may_take(struct program *p, const struct function *f, const struct event *call, const char *key)
+{
+	const struct summary *cs = callee_of(p, call, f);
+
+	if (cs && takes_lock(&p->fns[cs - p->sums], key, 1))
+		return 1;
+	for (int a = 0; a < call->argv.n; a++)
+		if (call->argv.v[a] && strcmp(object_unshared(call->argv.v[a]), object_unshared(key)) == 0 &&
+		    !wrapper_lock(p, f, call, 0))
+			return 1;
+	return 0;
+}
+
+/* Does F take (LOCKING) or release lock KEY, itself or through a lock
+ * wrapper?  A lock being looked for, any call given KEY counts: it may take
+ * it on some paths (maybe_lock(&m, c)), and then F is no lock's other half. */
+static int handles_lock(struct program *p, const struct function *f, const char *key, int locking)
+{
+	if (takes_lock(f, key, locking))
+		return 1;
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+			const char *k = wrapper_lock(p, f, e, locking);
+
+			if (k && strcmp(object_unshared(k), object_unshared(key)) == 0)
+				return 1;
+			if (locking && !k && e->kind == EV_CALL && may_take(p, f, e, key))
+				return 1;
+		}
+	return 0;
+}
+
+const char *lock_released_not_taken(struct program *p, const struct function *f)
 {
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			const struct event *e = &f->blocks[b].events[i];
+			const char *k = NULL;
 
-			if (e->kind == EV_UNLOCK && !e->param_use && e->object && e->obj.kind == OBJ_USR &&
-			    !takes_lock(f, e->object, 1))
-				return e->object;
+			if (e->kind == EV_UNLOCK && !e->param_use && e->object && e->obj.kind == OBJ_USR)
+				k = e->object;
+			else if (e->kind == EV_CALL)
+				k = wrapper_lock(p, f, e, 0);
+			if (k && !handles_lock(p, f, k, 1))
+				return k;
 		}
 	return NULL;
 }
@@ -340,7 +401,7 @@ const char *lock_released_not_taken(const struct function *f)
  * held on every path and never releases, or releases and never takes
  * (call_rcu_lock(), rcu_copy_mutex_unlock(), the halves of a fork
  * handler pair). */
-void find_lock_wrapper(const struct function *f, const struct state *exit, struct summary *sum)
+void find_lock_wrapper(struct program *p, const struct function *f, const struct state *exit, struct summary *sum)
 {
 	int lockp = -1, unlockp = -1;
 	const char *locked = NULL;
@@ -349,16 +410,29 @@ void find_lock_wrapper(const struct function *f, const struct state *exit, struc
 	for (int b = 0; b < f->nblocks && !sum->lock_global && !sum->unlock_global; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			const struct event *e = &f->blocks[b].events[i];
+			const char *k;
 
+			/* (a lock taken or released through a wrapper counts as
+			 * the wrapper's own lock operation would: ck_cohort's
+			 * lock() leaves the local lock LL took held) */
+			if (e->kind == EV_CALL && (k = wrapper_lock(p, f, e, 1)) != NULL &&
+			    !handles_lock(p, f, k, 0) && exit && ss_has(&exit->locks, kept_key(p->out, k))) {
+				sum->lock_global = k;
+				break;
+			}
+			if (e->kind == EV_CALL && (k = wrapper_lock(p, f, e, 0)) != NULL && !handles_lock(p, f, k, 1)) {
+				sum->unlock_global = k;
+				break;
+			}
 			if ((e->kind != EV_LOCK && e->kind != EV_UNLOCK) || e->param_use || !e->object ||
 			    e->obj.kind != OBJ_USR)
 				continue;
-			if (e->kind == EV_LOCK && !takes_lock(f, e->object, 0) && exit &&
+			if (e->kind == EV_LOCK && !handles_lock(p, f, e->object, 0) && exit &&
 			    ss_has(&exit->locks, e->object)) {
 				sum->lock_global = e->object;
 				break;
 			}
-			if (e->kind == EV_UNLOCK && !takes_lock(f, e->object, 1)) {
+			if (e->kind == EV_UNLOCK && !handles_lock(p, f, e->object, 1)) {
 				sum->unlock_global = e->object;   /* lock_released_not_taken */
 				break;
 			}

@@ -781,6 +781,34 @@ Test(locks, a_wrapper_of_a_global_lock_on_some_paths_is_no_lock)
 		   "void b(int c) { lock_count(c); count++; /*D*/ unlock_count(c); }\n");
 }
 
+/* ck_cohort's shape: lock() takes the lock its structure points to through
+ * a wrapper of a wrapper (LL(cohort->local_lock) is lock_with_context(),
+ * which calls the lock primitive) and returns with it held; unlock()
+ * resets the count and then releases it the same way.  The two halves
+ * make a lock pair, and the count is always accessed holding it.  The
+ * twin resets the count after the release: a race. */
+#define COHORT(unlock_body) "#include <pthread.h>\n" \
+	"struct cohort { pthread_mutex_t *local; int count; };\n" \
+	"static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static struct cohort co = { &m, 0 };\n" \
+	"static void lock_with_context(pthread_mutex_t *l, void *ctx) { (void)ctx; pthread_mutex_lock(l); }\n" \
+	"static void unlock_with_context(pthread_mutex_t *l, void *ctx) { (void)ctx; pthread_mutex_unlock(l); }\n" \
+	"static void cohort_lock(struct cohort *c) { lock_with_context(c->local, 0); c->count++; }\n" \
+	"static void cohort_unlock(struct cohort *c) { " unlock_body " }\n" \
+	"static void *thr(void *a) { cohort_lock(&co); cohort_unlock(&co); return a; }\n" \
+	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(locks, a_lock_taken_and_released_through_wrappers_of_wrappers_is_a_lock_pair)
+{
+	expect_one(COHORT("c->count = 0; unlock_with_context(c->local, 0);"));
+}
+
+Test(locks, an_access_after_the_wrapped_release_still_races)
+{
+	expect_one(COHORT("unlock_with_context(c->local, 0);\n c->count = 0; /*D*/"));
+}
+
 /* pthread_atfork's handlers: before_fork() takes the lock, after_fork()
  * writes under it and releases it. */
 Test(locks, fork_handlers_hold_the_lock_between_them)
