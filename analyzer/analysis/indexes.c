@@ -142,6 +142,7 @@ void analysis_free(struct analysis *a)
 	pairset_free(&a->busy_creations);
 	free(a->roots);
 	free(a->unknown_root);
+	free(a->never_runs);
 	free(a->started_root);
 	free(a->tallies);
 	free(a->program_of);

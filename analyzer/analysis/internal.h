@@ -58,6 +58,9 @@ struct analysis {
 					 a handler): any thread may run it */
 	unsigned char *started_root;  /* per function: a thread start routine
 					 of the tree (pthread_create's) */
+	unsigned char *never_runs;    /* per function: internal linkage, and
+					 nothing calls it or takes its address
+					 (an unused static inline of a header) */
 	int *program_of;              /* per function: 1 + the program (main's
 					 file) it belongs to, 0 none, -1 several;
 					 NULL with fewer than two programs */

@@ -499,7 +499,8 @@ void find_thread_roots(struct program *p)
 	int n = p->nfns, nedges, *queue = xcalloc(n + 1, sizeof *queue);
 	int qhead = 0, qlen = 0, *head = new_heads(n), *next;
 	struct call_edge *edges;
-	unsigned char *queued = xcalloc(n + 1, 1);
+	unsigned char *queued = xcalloc(n + 1, 1), *taken;
+	struct hashmap used = { 0 };      /* link keys that run */
 	struct analysis *a = p->out;
 
 	a->roots = xcalloc(n + 1, sizeof *a->roots);
@@ -511,9 +512,33 @@ void find_thread_roots(struct program *p)
 		next[k] = head[edges[k].caller];
 		head[edges[k].caller] = k;
 	}
+	/* A function of internal linkage ("path:name") defined in its
+	 * translation unit's own .c file, that nothing there calls or takes
+	 * the address of, never runs: no other file can call it, so it is no
+	 * entry point of a library (an unused static inline list helper,
+	 * list_move_tail()).  It is no root, and nothing it does runs with
+	 * anything (W18).  A header's static inline stays an entry point: a
+	 * file outside the tree, or one the scan did not see (built with
+	 * -DTEST), may include the header and call it. */
+	taken = address_taken(p);
+	a->never_runs = xcalloc(n + 1, 1);
+	/* (a header's static inline is one function per file that includes
+	 * it, under one link key, and a call binds to one of them: the key is
+	 * used when any of its definitions is) */
+	for (int fi = 0; fi < n; fi++)
+		if (p->called[fi] || taken[fi] || p->started[fi] || is_constructor(&p->fns[fi]))
+			hashmap_put_str(&used, p->fns[fi].link_key, NULL);
+	for (int fi = 0; fi < n; fi++)
+		a->never_runs[fi] = strchr(p->fns[fi].link_key, ':') && p->fns[fi].file && p->fns[fi].tu &&
+				    strcmp(p->fns[fi].file, p->fns[fi].tu) == 0 &&
+				    !hashmap_get_str(&used, p->fns[fi].link_key);
+	hashmap_free(&used);
+	free(taken);
 	for (int fi = 0; fi < n; fi++) {
 		int is_main = strcmp(p->fns[fi].name, "main") == 0;
 
+		if (a->never_runs[fi])
+			continue;
 		if (!p->called[fi] || p->started[fi] || is_main || is_constructor(&p->fns[fi])) {
 			a->unknown_root[fi] = !p->called[fi] && !p->started[fi] && !is_main &&
 					      !is_constructor(&p->fns[fi]);
@@ -564,6 +589,8 @@ int may_run_concurrently(const struct analysis *a, const struct function *f, con
 {
 	const struct thread_roots *x = &a->roots[f - a->fns], *y = &a->roots[g - a->fns];
 
+	if (a->never_runs[f - a->fns] || a->never_runs[g - a->fns])
+		return 0;
 	if (x->many || y->many || x->n == 0 || y->n == 0)
 		return 1;
 	for (int i = 0; i < x->n; i++)

@@ -1301,3 +1301,36 @@ Test(context, start_routines_created_without_a_join_between_run_together)
 {
 	expect_one(LKMM PHASES("", "/*W*/", "/*R*/"));
 }
+
+/* ---- W18 of docs/limitations.md: a static function nothing calls ---- */
+
+/* list_move_tail() is a static function of the file that nothing calls:
+ * no other file can call it, so it never runs, and __list_del()'s only
+ * real caller holds the lock.  The twin makes it an external function, a
+ * library entry point any thread may call without the lock: reported. */
+#define LIST_MOVE(linkage, mark) "#include <pthread.h>\n" \
+	"struct list_head { struct list_head *next, *prev; };\n" \
+	"static inline void __list_del(struct list_head *prev, struct list_head *next)\n" \
+	"{ next->prev = prev; " mark "\n prev->next = next; " mark " }\n" \
+	linkage " void list_move_tail(struct list_head *e, struct list_head *h)\n" \
+	"{ __list_del(e->prev, e->next); e->prev = h->prev; e->next = h; h->prev->next = e; h->prev = e; " mark " }\n" \
+	"static struct list_head a_list = { &a_list, &a_list };\n" \
+	"static pthread_mutex_t a_lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static void *a_thread(void *arg) {\n" \
+	"	pthread_mutex_lock(&a_lock);\n" \
+	"	if (a_list.next != &a_list) __list_del(a_list.next->prev, a_list.next->next);\n" \
+	"	pthread_mutex_unlock(&a_lock);\n" \
+	"	return arg;\n" \
+	"}\n" \
+	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, a_thread, 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(context, a_static_function_nothing_calls_never_runs)
+{
+	expect_one(LIST_MOVE("static inline", ""));
+}
+
+Test(context, an_external_function_nothing_calls_is_an_entry_point)
+{
+	expect_one(LIST_MOVE("", "/*D*/"));
+}
