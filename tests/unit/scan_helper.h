@@ -27,4 +27,10 @@ const char *last_findings_text(void);
 /* Convenience for one file. */
 void expect_one(const char *text);
 
+/* A main() that starts two threads running FN (a function name, as a
+ * string literal) and joins them: the end of many test programs. */
+#define MAIN_TWO_THREADS(fn) \
+	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, " fn ", 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
 #endif

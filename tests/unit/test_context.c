@@ -796,8 +796,7 @@ Test(locks, a_wrapper_of_a_global_lock_on_some_paths_is_no_lock)
 	"static void cohort_lock(struct cohort *c) { lock_with_context(c->local, 0); c->count++; }\n" \
 	"static void cohort_unlock(struct cohort *c) { " unlock_body " }\n" \
 	"static void *thr(void *a) { cohort_lock(&co); cohort_unlock(&co); return a; }\n" \
-	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n" \
-	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+	MAIN_TWO_THREADS("thr")
 
 Test(locks, a_lock_taken_and_released_through_wrappers_of_wrappers_is_a_lock_pair)
 {
@@ -1322,8 +1321,7 @@ Test(context, start_routines_created_without_a_join_between_run_together)
 	"	pthread_mutex_unlock(&a_lock);\n" \
 	"	return arg;\n" \
 	"}\n" \
-	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, a_thread, 0);\n" \
-	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+	MAIN_TWO_THREADS("a_thread")
 
 Test(context, a_static_function_nothing_calls_never_runs)
 {

@@ -345,19 +345,23 @@ Test(fresh, initialising_write_published_too_early_is_reported_once)
 	"	} while (cmpxchg(&st->head, old, n) != old);\n" \
 	"}\n"
 
+/* push() as above, its CAS storing VALUE (the node, or the node as a
+ * helper returns it), MARK on the writes to the node. */
+#define PUSH_STORING(value, mark) \
+	"static void push(struct stack *st, struct node *n, int k) {\n" \
+	"	struct node *old;\n" \
+	"	n->key = k; " mark "\n" \
+	"	do {\n" \
+	"		old = READ_ONCE(st->head);\n" \
+	"		n->next = old; " mark "\n" \
+	"	} while (cmpxchg(&st->head, old, " value ") != old);\n" \
+	"}\n"
+
 Test(fresh, parameter_published_by_a_cas_is_the_functions_own_before)
 {
 	expect_one(HEADERS "struct node; struct stack;\n"
 		   "static void push(struct stack *st, struct node *n, int k);\n"
-		   STACK
-		   "static void push(struct stack *st, struct node *n, int k) {\n"
-		   "	struct node *old;\n"
-		   "	n->key = k;\n"
-		   "	do {\n"
-		   "		old = READ_ONCE(st->head);\n"
-		   "		n->next = old;\n"
-		   "	} while (cmpxchg(&st->head, old, n) != old);\n"
-		   "}\n");
+		   STACK PUSH_STORING("n", ""));
 }
 
 Test(fresh, parameter_published_by_a_callee_is_the_callers_own_before)
@@ -688,14 +692,7 @@ Test(fresh, initialisation_handed_on_by_a_plain_store_is_reported_on_the_store)
 	STACK \
 	"struct node *last;\n" \
 	"static struct node *tag(struct node *n) { " tag_body " }\n" \
-	"static void push(struct stack *st, struct node *n, int k) {\n" \
-	"	struct node *old;\n" \
-	"	n->key = k; " mark "\n" \
-	"	do {\n" \
-	"		old = READ_ONCE(st->head);\n" \
-	"		n->next = old; " mark "\n" \
-	"	} while (cmpxchg(&st->head, old, tag(n)) != old);\n" \
-	"}\n"
+	PUSH_STORING("tag(n)", mark)
 
 Test(fresh, parameter_published_tagged_by_a_helper_is_the_functions_own_before)
 {

@@ -14,8 +14,7 @@
 
 #define LKMM "#include <kcsan/lkmm.h>\n#include <pthread.h>\n"
 #define MAIN2 \
-	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, thr, 0);\n" \
-	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+	MAIN_TWO_THREADS("thr")
 
 /* ---- reached through &m ---- */
 

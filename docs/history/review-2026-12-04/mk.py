@@ -58,6 +58,69 @@ def write_samples(t,root,F,groups,earlier,outdir,header):
                 write_entry(w,tag,i,f,root)
     return n_car,n_new
 
+def judged_by(t,here,reviews):
+    """Earlier verdicts on tree T by id, each with the finding it was given
+    for: REVIEWS lists (folder beside HERE, the JSON report its sample was
+    drawn from, the names of its verdict files); a later review's verdict
+    replaces an earlier one."""
+    import csv,os
+    out={}
+    for rev,js,names in reviews:
+        if not os.path.exists(js%t): continue
+        old={f['id']:f for f in json.load(open(js%t))['findings']}
+        for name in names:
+            p=os.path.join(here,'..',rev,name%t)
+            if not os.path.exists(p): continue
+            for r in list(csv.reader(open(p),delimiter='\t'))[1:]:
+                if r[2] in old: out[r[2]]=(old[r[2]],r)
+    return out
+
+def tally(files,argv):
+    """A review's figures from the verdict files in the current folder:
+    FILES per tree, besides TREE-carried.tsv.  ARGV (NHIGH_OUTSIDE_TOP
+    NDRAWN) adds a weighted estimate of perfbook's high level, when only
+    some of its high findings outside the first page were drawn."""
+    import csv
+    from collections import Counter,defaultdict
+    tot=defaultdict(Counter); bytree=defaultdict(Counter); smp=defaultdict(Counter); causes=Counter()
+    for t,fs in files.items():
+        rows=list(csv.reader(open('%s-carried.tsv'%t),delimiter='\t'))[1:]
+        for f in fs: rows+=list(csv.reader(open(f),delimiter='\t'))[1:]
+        for r in rows:
+            tag,idx,fid,conf,kind,v=r[:6]
+            tot[conf][v]+=1; tot['all'][v]+=1; bytree[t][v]+=1
+            smp[t+'-'+tag][v]+=1
+            if tag=='RND': smp['all-RND'][v]+=1
+            if v!='TP': causes[r[7]]+=1
+        print(t,len(rows),'judged')
+    def p(c): n=sum(c.values()); return '%d TP / %d WRONG / %d FP of %d = %.0f%%'%(c['TP'],c['WRONG'],c['FP'],n,100*c['TP']/max(1,n))
+    for k in ['high','medium','low','all']: print(k,p(tot[k]))
+    for k in ['urcu','ck','pb']: print(k,p(bytree[k]))
+    for k in sorted(smp): print('sample',k,p(smp[k]))
+    if len(argv)>2:
+        n_out,n_drawn=int(argv[1]),int(argv[2])
+        top=smp['pb-TOP']; hi=smp['pb-HIGH']
+        tp=top['TP']+hi['TP']*n_out/n_drawn; n=sum(top.values())+n_out
+        print('pb high, weighted: %.1f TP of %d = %.0f%%'%(tp,n,100*tp/n))
+    print(causes.most_common(12))
+
+def sample_review(KS,TAG,outdir,seeds,earlier_of):
+    """A review's samples (the third review's scheme and after): each tree's
+    first page, 30 at random from the rest, 10 other medium findings and,
+    of the other high ones, every one when there are at most 25, else 25
+    at random; SEEDS (random, medium, high).  Reports go to OUTDIR/TREE.json,
+    sheets and carried verdicts beside them (EARLIER_OF(tree): id ->
+    (finding, verdict row))."""
+    from collections import Counter
+    s_rnd,s_med,s_hi=seeds
+    for t,root in roots.items():
+        F=report(KS,TAG,t,'%s/%s.json'%(outdir,t))
+        top,rnd,hi,med=draw(F,s_rnd,s_med)
+        if len(hi)>25: hi=sorted(random.Random(s_hi).sample(hi,25))
+        header='# %s: %d findings; TOP = report order 0..19; RND = seed %d, 30 of the rest; HIGH = other high (all, or 25 at random, seed %d); MED = seed %d, 10 other medium\n'%(t,len(F),s_rnd,s_hi,s_med)
+        n_car,n_new=write_samples(t,root,F,(('TOP',top),('RND',rnd),('HIGH',hi),('MED',med)),earlier_of(t),outdir,header)
+        print(t,len(F),dict(Counter(f['confidence'] for f in F)),'sample',len(top)+len(rnd)+len(hi)+len(med),'carried',n_car,'to review',n_new)
+
 if __name__=='__main__':
     from collections import Counter
     KS=sys.argv[1]; TAG=sys.argv[2]

@@ -7,27 +7,12 @@
 # judged (same id, same locations) keeps that verdict (TREE-carried.tsv);
 # the rest go to TREE-sheet.txt.  draw() and write_entry() are the first
 # review's (../review-2026-12-04/mk.py).
-import csv,json,os,random,sys
+import os,sys
 sys.path.insert(0,os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','review-2026-12-04'))
-from mk import roots,report,draw,write_samples
-from collections import Counter
+from mk import judged_by,sample_review
 KS=sys.argv[1]; TAG=sys.argv[2]
 HERE=os.path.dirname(os.path.abspath(__file__))
-def judged(t):
-    """Earlier verdicts by id, each with the finding it was given for."""
-    out={}
-    for rev,js in (('review-2026-12-04','/tmp/review/%s.json'),('review-2026-12-04b','/tmp/review2/%s.json')):
-        old={f['id']:f for f in json.load(open(js%t))['findings']}
-        for name in ('%s-verdicts.tsv','%s-carried.tsv'):
-            p=os.path.join(HERE,'..',rev,name%t)
-            if not os.path.exists(p): continue
-            for r in list(csv.reader(open(p),delimiter='\t'))[1:]:
-                if r[2] in old: out[r[2]]=(old[r[2]],r)
-    return out
-for t,root in roots.items():
-    F=report(KS,TAG,t,'/tmp/review3/%s.json'%t)
-    top,rnd,hi,med=draw(F,20261208,20261209)
-    if len(hi)>25: hi=sorted(random.Random(20261210).sample(hi,25))
-    header='# %s: %d findings; TOP = report order 0..19; RND = seed 20261208, 30 of the rest; HIGH = other high (all, or 25 at random, seed 20261210); MED = seed 20261209, 10 other medium\n'%(t,len(F))
-    n_car,n_new=write_samples(t,root,F,(('TOP',top),('RND',rnd),('HIGH',hi),('MED',med)),judged(t),'/tmp/review3',header)
-    print(t,len(F),dict(Counter(f['confidence'] for f in F)),'sample',len(top)+len(rnd)+len(hi)+len(med),'carried',n_car,'to review',n_new)
+REVIEWS=(('review-2026-12-04','/tmp/review/%s.json',('%s-verdicts.tsv','%s-carried.tsv')),
+                 ('review-2026-12-04b','/tmp/review2/%s.json',('%s-verdicts.tsv','%s-carried.tsv')))
+def judged(t): return judged_by(t,HERE,REVIEWS)
+sample_review(KS,TAG,'/tmp/review3',(20261208,20261209,20261210),judged)
