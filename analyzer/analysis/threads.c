@@ -501,6 +501,7 @@ void find_thread_roots(struct program *p)
 	struct call_edge *edges;
 	unsigned char *queued = xcalloc(n + 1, 1), *taken;
 	struct hashmap used = { 0 };      /* link keys that run */
+	struct hashmap primitives = { 0 };   /* names the vocabulary matched */
 	struct analysis *a = p->out;
 
 	a->roots = xcalloc(n + 1, sizeof *a->roots);
@@ -528,11 +529,21 @@ void find_thread_roots(struct program *p)
 	for (int fi = 0; fi < n; fi++)
 		if (p->called[fi] || taken[fi] || p->started[fi] || is_constructor(&p->fns[fi]))
 			hashmap_put_str(&used, p->fns[fi].link_key, NULL);
+	/* (a call that the vocabulary takes for a primitive of the same name
+	 * still runs the tree's function: read_lock() defined by the program
+	 * is no rwlock) */
+	for (int fi = 0; fi < n; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++)
+				if (p->fns[fi].blocks[b].events[i].name)
+					hashmap_put_str(&primitives, p->fns[fi].blocks[b].events[i].name, NULL);
 	for (int fi = 0; fi < n; fi++)
 		a->never_runs[fi] = strchr(p->fns[fi].link_key, ':') && p->fns[fi].file && p->fns[fi].tu &&
 				    strcmp(p->fns[fi].file, p->fns[fi].tu) == 0 &&
-				    !hashmap_get_str(&used, p->fns[fi].link_key);
+				    !hashmap_get_str(&used, p->fns[fi].link_key) &&
+				    !hashmap_get_str(&primitives, p->fns[fi].name);
 	hashmap_free(&used);
+	hashmap_free(&primitives);
 	free(taken);
 	for (int fi = 0; fi < n; fi++) {
 		int is_main = strcmp(p->fns[fi].name, "main") == 0;
