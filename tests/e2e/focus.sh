@@ -14,6 +14,7 @@ ASM="$TOP/tests/e2e/data/focus/asm-barrier.c"
 CKH="$TOP/tests/e2e/data/focus/ck-handover.c"
 PACE="$TOP/tests/e2e/data/focus/pace.c"
 GATE="$TOP/tests/e2e/data/focus/gate.c"
+WATCHERS="$TOP/tests/e2e/data/focus/watchers.c"
 cd "$WORK" || exit 1
 
 # focus_count FILE: "N M" from the "kcsan: focus: N candidates, M addresses" line.
@@ -251,6 +252,24 @@ hot_inline() {
 	[ -n "$n" ] && [ "$n" -ge 99 ] && [ "$n" -lt 30000 ] && [ "${aside:-0}" -ge 1 ]
 }
 
+# While a writer's focused watches keep a watchpoint set up most of the
+# time (every execution of its site focused, the whole budget), the main
+# thread's 4,000,000 accesses to a page none of its slots share stay on the
+# inline fast path: watchers.c.  Before, every access made while any
+# watchpoint existed left it (1.5 million of them here).  Counts, not time.
+watched_elsewhere() {
+	"$KS" scan -q --db watchers.db "$WATCHERS" || return 1
+	"$KS" cc -O1 -o watchers "$WATCHERS" || return 1
+	KCSAN_OPTIONS=verbose=1:focus_burst=1000000000:max_delay_pct=100 \
+		"$KS" run --db watchers.db -- ./watchers 2000000 >/dev/null 2>err || return 1
+	grep 'kcsan: focus: [0-9]* candidates\|kcsan: windows:\|kcsan: gate:' err
+	n=$(sed -n 's/^kcsan: gate: \([0-9]*\) accesses of the exiting thread left the inline fast path$/\1/p' err)
+	focused=$(sed -n 's/^kcsan: windows: [0-9]* sampled, \([0-9]*\) focused.*/\1/p' err)
+	set -- $(focus_count err)
+	[ "${1:-0}" -ge 1 ] && [ "${focused:-0}" -ge 1 ] || { echo "focus not active, or no focused watch"; return 1; }
+	[ -n "$n" ] && [ "$n" -lt 20000 ]
+}
+
 # Focus off: --no-focus, no database, no candidates, a broken database.
 # The program runs and samples as usual each time.
 focus_off() {
@@ -283,5 +302,6 @@ check "focus paces a hot candidate: bounded watches per pace" pace_hot
 check "focus watches a rarely run candidate at every execution" pace_rare
 check "focus active: accesses outside focused code stay on the inline fast path" gate_inline
 check "focus active: a hot site's executions stay on the inline fast path between watches" hot_inline
+check "another thread's watchpoints leave the accesses far from them on the inline fast path" watched_elsewhere
 check "focus off: --no-focus, no database, no candidates, broken database" focus_off
 finish
