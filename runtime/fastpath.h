@@ -19,10 +19,13 @@
  * watchpoints being set up (core.c), so that an access racing with a new
  * watchpoint sees the count as soon as the watchpoint can be seen.  When it
  * says focus alone, a bit of focus's map of the code (focus.h) keeps the
- * accesses outside focused code here, without a call.  Otherwise
- * kcsan_check_gated (core.c) looks at what closed it -- the watchpoint
- * slots near the access, focus's map -- and keeps on the fast path the
- * accesses that have nothing to do with either.
+ * plain accesses outside focused code here, without a call; a marked
+ * access needs no map unless its thread has a delayed access.  While
+ * watchpoints exist, a word beside it with a bit per watchpoint slot keeps
+ * here the accesses whose slots hold none.  Otherwise kcsan_check_gated
+ * (core.c) looks at what closed it -- the watchpoints near the access,
+ * focus's map -- and keeps on the fast path the accesses that have nothing
+ * to do with either.
  */
 #ifndef KCSAN_FASTPATH_H
 #define KCSAN_FASTPATH_H
