@@ -29,20 +29,12 @@
 #include "focus.h"
 #include "kcsan_rt.h"
 
-/* Number of watchpoint slots: few are in use at any time (one per thread in
- * its delay window at most); a small table keeps the fast path in cache. */
-#define KCSAN_NUM_WATCHPOINTS	64
-
-/* A slot is chosen by page, and an access also checks the two neighbouring
- * slots, so that accesses spanning a page boundary still find watchpoints
- * that overlap them (the kernel's KCSAN_CHECK_ADJACENT = 1). */
-#define KCSAN_SLOT_PAGE_SHIFT	12
-
+/* KCSAN_NUM_WATCHPOINTS slots, chosen by page (fastpath.h). */
 static uint64_t watchpoints[KCSAN_NUM_WATCHPOINTS];
 
 /* fastpath.h: closed until kcsan_init() opens it; counts the watchpoints
  * being set up in its low bits. */
-struct kcsan_gate kcsan_gate = { KCSAN_GATE_CLOSED };
+struct kcsan_gate kcsan_gate = { KCSAN_GATE_CLOSED, 0 };
 
 /* Filled by the thread that consumed the watchpoint of the same slot; the
  * slot stays KCSAN_WP_CONSUMED (nobody else can claim or consume it) until
@@ -73,6 +65,7 @@ static void child_after_fork(void)
 		__atomic_store_n(&watchpoints[i], KCSAN_WP_INVALID, __ATOMIC_RELAXED);
 		__atomic_store_n(&other_info[i].ready, 0, __ATOMIC_RELAXED);
 	}
+	__atomic_store_n(&kcsan_gate.slots, 0, __ATOMIC_RELAXED);
 	__atomic_and_fetch(&kcsan_gate.word, ~KCSAN_GATE_WATCHES, __ATOMIC_RELAXED);
 }
 
@@ -144,6 +137,9 @@ static int insert_watchpoint(uintptr_t addr, size_t size, int is_write, uint64_t
 		 * old value, or a writer could slip in between unseen. */
 		if (__atomic_compare_exchange_n(&watchpoints[slot], &expected, wp, 0,
 						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			/* Before the old value is read: an access that
+			 * does not see the bit comes before the watch. */
+			__atomic_fetch_or(&kcsan_gate.slots, (uint64_t)1 << slot, __ATOMIC_SEQ_CST);
 			*enc = wp;
 			return (int)slot;
 		}
@@ -280,6 +276,10 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	if (ctx->handlers != handlers)
 		new_ = old;
 
+	/* The watch is over: its bit goes before the slot is given back
+	 * (below), so that it never clears the bit of the slot's next
+	 * owner.  An access that no longer sees it comes after the watch. */
+	__atomic_fetch_and(&kcsan_gate.slots, ~((uint64_t)1 << slot), __ATOMIC_SEQ_CST);
 	expected = enc;
 	if (!__atomic_compare_exchange_n(&watchpoints[slot], &expected, KCSAN_WP_INVALID,
 					 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
