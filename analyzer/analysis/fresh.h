@@ -24,10 +24,10 @@ typedef int (*resolve_fn)(void *ctx, const char *key, const struct function *fro
  * An access made through pointer parameter N before it is handed on
  * (",!newarg:N,") initialises too when its function publishes that
  * parameter: a marked write stores it (",~!newarg:N,") or a call passes it
- * to a parameter that the callee publishes (",#M=!newarg:N,").  And sets hands_on_fresh
- * on the marked writes that store a pointer to fresh memory (or to a
- * pointer parameter not handed on yet): the writes that publish what was
- * initialised. */
+ * to a parameter that the callee publishes (",#M=!newarg:N,").  And sets
+ * hands_on_fresh on the marked writes that store a pointer the front end
+ * follows as fresh memory (",~!new,", ",~!new:KEY,", ",~!newarg:N,",
+ * ",~!kept:@E:A,"): the writes that publish what was initialised. */
 void mark_fresh_inits(struct function *fns, int nfns, resolve_fn resolve, void *ctx);
 
 #endif

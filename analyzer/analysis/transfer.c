@@ -378,18 +378,27 @@ static int handles_lock(struct program *p, const struct function *f, const char 
 	return 0;
 }
 
+/* The global lock (or field-pointed lock) that event E of F releases,
+ * itself or through a wrapper, when F never takes it (nor calls anything
+ * that may take it), or NULL. */
+static const char *released_not_taken(struct program *p, const struct function *f, const struct event *e)
+{
+	const char *k = NULL;
+
+	if (e->kind == EV_UNLOCK && !e->param_use && e->object && e->obj.kind == OBJ_USR)
+		k = e->object;
+	else if (e->kind == EV_CALL)
+		k = wrapper_lock(p, f, e, 0);
+	return k && !handles_lock(p, f, k, 1) ? k : NULL;
+}
+
 const char *lock_released_not_taken(struct program *p, const struct function *f)
 {
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
-			const struct event *e = &f->blocks[b].events[i];
-			const char *k = NULL;
+			const char *k = released_not_taken(p, f, &f->blocks[b].events[i]);
 
-			if (e->kind == EV_UNLOCK && !e->param_use && e->object && e->obj.kind == OBJ_USR)
-				k = e->object;
-			else if (e->kind == EV_CALL)
-				k = wrapper_lock(p, f, e, 0);
-			if (k && !handles_lock(p, f, k, 1))
+			if (k)
 				return k;
 		}
 	return NULL;
@@ -420,20 +429,13 @@ void find_lock_wrapper(struct program *p, const struct function *f, const struct
 				sum->lock_global = k;
 				break;
 			}
-			if (e->kind == EV_CALL && (k = wrapper_lock(p, f, e, 0)) != NULL && !handles_lock(p, f, k, 1)) {
-				sum->unlock_global = k;
+			if ((k = released_not_taken(p, f, e)) != NULL) {
+				sum->unlock_global = k;   /* lock_released_not_taken */
 				break;
 			}
-			if ((e->kind != EV_LOCK && e->kind != EV_UNLOCK) || e->param_use || !e->object ||
-			    e->obj.kind != OBJ_USR)
-				continue;
-			if (e->kind == EV_LOCK && !handles_lock(p, f, e->object, 0) && exit &&
-			    ss_has(&exit->locks, e->object)) {
+			if (e->kind == EV_LOCK && !e->param_use && e->object && e->obj.kind == OBJ_USR &&
+			    !handles_lock(p, f, e->object, 0) && exit && ss_has(&exit->locks, e->object)) {
 				sum->lock_global = e->object;
-				break;
-			}
-			if (e->kind == EV_UNLOCK && !handles_lock(p, f, e->object, 1)) {
-				sum->unlock_global = e->object;   /* lock_released_not_taken */
 				break;
 			}
 		}

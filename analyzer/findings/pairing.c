@@ -356,32 +356,34 @@ struct link_want {
 					   search passed through, or NULL */
 };
 
-/* Is producer link L an initialisation that the write handing its memory
- * on orders (a release, a full barrier or a write fence between them)?
- * A reader reaches that memory only through the pointer stored there, and
- * following a pointer loaded by a marked read (rcu_dereference, a lookup's
- * chain of marked loads, in this function or a caller) is an address
- * dependency, which the LKMM orders after the write: the reader sees the
- * initialisation whatever flag it tested. */
-static int published_in_order(const struct link *l)
+/* Does producer link L need nothing of the reader W looks for?  Not
+ * LINK_OPEN_TO_READERS: L is an initialisation that the write handing its
+ * memory on orders (a release, a full barrier or a write fence between
+ * them).  A reader reaches that memory only through the pointer stored
+ * there, and following a pointer loaded by a marked read (rcu_dereference,
+ * a lookup's chain of marked loads, in this function or a caller) is an
+ * address dependency, which the LKMM orders after the write: the reader
+ * sees the initialisation whatever flag it tested.  Unless it found the
+ * memory by plain pointer loads of its own, a plain walk of the list,
+ * which the LKMM does not order (ck_stack's CK_STACK_FIRST and
+ * CK_STACK_NEXT).  (Worked out last: reached_by_plain_loads walks the
+ * reader's function.) */
+static int seen_through_the_pointer(const struct link *l, const struct link_want *w)
 {
-	return !(l->how & LINK_OPEN_TO_READERS);
+	return !w->consumer && !(l->how & LINK_OPEN_TO_READERS) && w->plain &&
+	       !reached_by_plain_loads(w->fn, w->plain);
 }
 
 static int acceptable(const struct analysis *a, const struct link *l, const void *arg)
 {
 	const struct link_want *w = arg;
 
-	/* (unless the reader found the memory by plain pointer loads of its
-	 * own, a plain walk of the list, which the LKMM does not order:
-	 * ck_stack's CK_STACK_FIRST and CK_STACK_NEXT) */
-	if (!w->consumer && published_in_order(l) && w->plain && !reached_by_plain_loads(w->fn, w->plain))
-		return 0;
 	return run_together(a, w->fn, l->fn) && (!w->relay || run_together(a, w->relay, l->fn)) &&
 	       (!w->need_write || l->plain->access != ACC_READ) &&
 	       !same_critical_section(a, w->other, l->marked) &&
 	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&
-	       !always_under_one_lock(a, w->plain, l->plain) && !both_owned(a, w->plain, l->plain);
+	       !always_under_one_lock(a, w->plain, l->plain) && !both_owned(a, w->plain, l->plain) &&
+	       !seen_through_the_pointer(l, w);
 }
 
 /* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:

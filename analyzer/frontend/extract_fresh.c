@@ -252,60 +252,58 @@ static int hands_whole(const char *uses, const char *name)
 	return whole;
 }
 
-/* Did the events from FROM on hand local NAME on whole (hands_whole)? */
-static int body_hands_whole(struct ectx *x, int from, const char *name)
+/* The events of the loop body: those of the function numbered FROM or
+ * later.  *N gets their number; the caller frees the array. */
+static struct event **body_events(struct ectx *x, int from, int *n)
 {
+	struct event **v = NULL;
+	int cap = 0;
+
+	*n = 0;
 	for (int b = 0; b < x->fn->nblocks; b++)
-		for (int j = 0; j < x->fn->blocks[b].nevents; j++) {
-			const struct event *e = &x->fn->blocks[b].events[j];
-
-			if (e->index >= from && e->uses && hands_whole(e->uses, name))
-				return 1;
-		}
-	return 0;
-}
-
-/* Did the events from FROM on make a marked read-modify-write? */
-static int body_tries_rmw(struct ectx *x, int from)
-{
-	for (int b = 0; b < x->fn->nblocks; b++)
-		for (int j = 0; j < x->fn->blocks[b].nevents; j++) {
-			const struct event *e = &x->fn->blocks[b].events[j];
-
-			if (e->index >= from && e->kind == EV_ACCESS && e->marked && e->access == ACC_RMW)
-				return 1;
-		}
-	return 0;
+		for (int j = 0; j < x->fn->blocks[b].nevents; j++)
+			if (x->fn->blocks[b].events[j].index >= from) {
+				grow(&v, &cap, *n + 1, sizeof *v);
+				v[(*n)++] = &x->fn->blocks[b].events[j];
+			}
+	return v;
 }
 
 void fresh_loop_again(struct ectx *x, const struct fresh_table *saved, int from)
 {
+	struct event **body;
+	int n, retry = 0;
+
+	if (saved->n == 0)
+		return;
+	body = body_events(x, from, &n);
 	/* A body that tries a compare-and-swap is taken as a retry loop, as
 	 * in a loop condition (fresh_retry_body): it runs again after the
 	 * try failed, when the try handed nothing on. */
-	if (saved->n == 0 || body_tries_rmw(x, from))
-		return;
-	for (int i = 0; i < saved->n; i++) {
+	for (int j = 0; j < n; j++)
+		retry |= body[j]->kind == EV_ACCESS && body[j]->marked && body[j]->access == ACC_RMW;
+	for (int i = 0; i < saved->n && !retry; i++) {
 		const struct fresh_pointer *was = &saved->v[i];
-		int k = fresh_at(x, was->usr);
+		const char *name = local_name(was->usr);
+		int k = fresh_at(x, was->usr), whole = 0;
 		const char *now = k >= 0 ? x->fresh.v[k].mark : NULL;
 
-		if ((now && strcmp(now, was->mark) == 0) || !body_hands_whole(x, from, local_name(was->usr)))
-			continue;           /* still fresh, as it came in, or
-					       each round hands on its own
-					       element only */
-		for (int b = 0; b < x->fn->nblocks; b++)
-			for (int j = 0; j < x->fn->blocks[b].nevents; j++) {
-				struct event *e = &x->fn->blocks[b].events[j];
-				char *uses;
+		if (now && strcmp(now, was->mark) == 0)
+			continue;           /* still fresh, as it came in */
+		for (int j = 0; j < n && !whole; j++)
+			whole = body[j]->uses && hands_whole(body[j]->uses, name);
+		if (!whole)
+			continue;           /* each round hands on its own element only */
+		for (int j = 0; j < n; j++) {
+			char *uses = body[j]->uses ? remark(body[j]->uses, name, was->mark, now) : NULL;
 
-				if (e->index < from || !e->uses ||
-				    !(uses = remark(e->uses, local_name(was->usr), was->mark, now)))
-					continue;
-				free(e->uses);
-				e->uses = uses;
+			if (uses) {
+				free(body[j]->uses);
+				body[j]->uses = uses;
 			}
+		}
 	}
+	free(body);
 }
 
 void free_fresh(struct fresh_table *t)
@@ -549,21 +547,28 @@ CXCursor pointer_value_base(struct ectx *x, CXCursor value)
 	return value_base(x, value, 0);
 }
 
-char *fresh_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg)
+/* The fresh mark of the local pointer VALUE is (pointer_value_base), or
+ * NULL. */
+static const char *value_fresh_mark(struct ectx *x, CXCursor value)
 {
 	CXCursor base = pointer_value_base(x, value);
-	const char *m = !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
+
+	return !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
+}
+
+char *fresh_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg)
+{
+	const char *m = value_fresh_mark(x, value);
 
 	return m ? dep_item_with_role(m, role, arg) : NULL;
 }
 
 char *param_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg)
 {
-	CXCursor base = pointer_value_base(x, value);
-	const char *m = !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
+	const char *m = value_fresh_mark(x, value);
 
 	/* (a parameter, or one passed to calls that may keep it) */
-	return m && (dep_text_is(m, DEP_NEW_PARAM) || dep_text_is(m, DEP_KEPT)) ? fresh_handed_on(x, value, role, arg)
+	return m && (dep_text_is(m, DEP_NEW_PARAM) || dep_text_is(m, DEP_KEPT)) ? dep_item_with_role(m, role, arg)
 									   : NULL;
 }
 

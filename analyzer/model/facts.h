@@ -67,9 +67,9 @@ struct event {
 				 call passes thread-private memory for
 				 (privparams.c): no other thread sees it */
 	int hands_on_fresh;   /* a marked write or RMW that stores a pointer
-				 to fresh memory, or to a pointer parameter
-				 not handed on yet: it publishes memory that
-				 is being initialised (fresh.h) */
+				 the front end follows as fresh memory (an
+				 allocation's, a wrapper's, a parameter's):
+				 it publishes what was initialised (fresh.h) */
 	struct event *orig;   /* the callee's event that this initialising
 				 copy stands for in one call (through_call) */
 };

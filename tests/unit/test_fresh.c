@@ -590,7 +590,7 @@ Test(fresh, relaxed_publication_after_a_store_into_the_fresh_object_is_reported)
  * call, and n->data = d is initialisation, not a shared write that
  * 'state' would have to publish. */
 #define INSERT_PROG(init_body, mark) \
-	"struct node { int key; void *data; struct node *next; pthread_mutex_t lock; };\n" \
+	"struct node { int key; void *data; struct node *next; };\n" \
 	"static struct node *head, *last_init;\n" \
 	"static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n" \
 	"static int state;\n" \
