@@ -301,6 +301,7 @@ void find_lock_wrapper(struct program *p, const struct function *f, const struct
  * with the lock held), or NULL. */
 const char *lock_released_not_taken(struct program *p, const struct function *f);
 void transfer(struct fn_ctx *c, struct state *s, struct event *e);
+void note_pointer_reads(struct fn_ctx *c);
 
 /* solver.c */
 int is_constructor(const struct function *f);

@@ -170,6 +170,8 @@ static void run_function(struct program *p, int fi)
 	if (changed)
 		analysis_cap_hit(CAP_FUNCTION);
 	free(pending);
+	if (p->emit)
+		note_pointer_reads(&c);
 	/* Final pass: summary and facts. */
 	c.sum = &fresh;
 	for (int b = 0; b < f->nblocks; b++) {

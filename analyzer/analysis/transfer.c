@@ -124,6 +124,25 @@ static int address_from_marked_read(struct fn_ctx *c, const struct event *p)
 	return found;
 }
 
+/* Records, on every plain access of C's function, whether its address is
+ * computed from a marked read of the function (address_from_marked_read),
+ * for the callers: a caller that read some flag before the call does not
+ * publish to it what the callee reaches through a pointer it loaded
+ * itself (iter = rcu_dereference(prev->next); iter->key), whatever the
+ * caller tested.  Called once the function's dataflow has reached its
+ * fixpoint in the pass that records facts, when every call's
+ * returns_read is known; the call graph's components are solved callees
+ * first, so a caller outside the component finds it set. */
+void note_pointer_reads(struct fn_ctx *c)
+{
+	for (int i = 0; i < c->nevents; i++) {
+		struct event *e = c->by_index[i];
+
+		if (e && e->kind == EV_ACCESS && !e->marked)
+			e->via_marked_read = address_from_marked_read(c, e);
+	}
+}
+
 /* Can marked write M publish plain access P to another thread?  Not when P
  * initialises fresh memory and M stores no pointer to fresh memory: other
  * threads reach what P initialised only through the write that hands the
@@ -245,9 +264,10 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			continue;   /* address dependency: ordered */
 		if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
 			continue;   /* the same, through the callee's parameter */
-		if (own && through_pointer < 0)
-			through_pointer = address_from_marked_read(c, p);
-		if (own && through_pointer)
+		if (through_pointer < 0)
+			through_pointer = own ? address_from_marked_read(c, p) :
+					  clone_root_of(c->p, p)->via_marked_read;
+		if (through_pointer)
 			continue;   /* reached through a pointer read with a dependency */
 		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
 	}

@@ -70,6 +70,11 @@ struct event {
 				 the front end follows as fresh memory (an
 				 allocation's, a wrapper's, a parameter's):
 				 it publishes what was initialised (fresh.h) */
+	int via_marked_read;  /* a plain access whose address its own
+				 function computes from the value of a marked
+				 read (transfer.c, address_from_marked_read):
+				 worked out when that function's facts are
+				 recorded, for its callers' view */
 	struct event *orig;   /* the callee's event that this initialising
 				 copy stands for in one call (through_call) */
 };

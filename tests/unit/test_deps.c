@@ -175,6 +175,24 @@ Test(deps, a_field_reached_without_the_pointer_still_needs_the_acquire)
 		   "int l1(void) { if (READ_ONCE(count) > 3)\n return fixed.key; /*R*/\n return 0; }\n");
 }
 
+/* The same in a callee: the caller tested a statistic, then the callee
+ * loads the pointer itself and reads through it (liburcu's
+ * _cds_lfht_gc_bucket walking rcu_dereference'd next pointers after its
+ * caller read another node's next). */
+Test(deps, a_callee_reading_through_its_own_pointer_read_keeps_the_dependency)
+{
+	expect_one(LKMM W7_WRITER
+		   "static int key_of_head(void) { struct node *p = READ_ONCE(head); return p ? p->key : -1; }\n"
+		   "int l4(void) { if (READ_ONCE(count) > 3) return key_of_head(); return 0; }\n");
+}
+
+Test(deps, a_callee_reading_a_field_by_name_still_needs_the_acquire)
+{
+	expect_one(LKMM W7_WRITER
+		   "static int fixed_key(void) { return fixed.key; /*R*/ }\n"
+		   "int l4(void) { if (READ_ONCE(count) > 3) return fixed_key(); return 0; }\n");
+}
+
 /* A wait loop on only some paths of a callee (compat_futex_async's
  * FUTEX_WAIT case, called for FUTEX_WAKE) does not wait for its caller. */
 Test(guards, a_wait_on_some_paths_of_a_callee_guards_nothing)
