@@ -7,6 +7,7 @@
  * "file" and path flags against that directory.  No path is copied into a
  * fixed-size buffer: paths come from the input and have no useful limit. */
 #include "compdb.h"
+#include "analyzer/model/paths.h"
 #include "analyzer/model/facts.h"
 
 #include <dirent.h>
@@ -73,39 +74,12 @@ static int is_c_source(const char *path)
 	return n > 2 && strcmp(path + n - 2, ".c") == 0;
 }
 
-/* Makes PATH absolute against DIR and removes "." and ".." parts. */
+/* PATH made absolute against DIR, without "." and ".." parts. */
 static char *absolute(const char *dir, const char *path)
 {
-	char *joined, *out, *save = NULL, *tok;
-	char **parts;
-	int n = 0;
-	size_t len = 0;
+	char *joined = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", dir, path);
+	char *out = path_normalized(joined);
 
-	if (path[0] == '/')
-		joined = xstrdup(path);
-	else
-		joined = xasprintf("%s/%s", dir, path);
-	parts = xcalloc(strlen(joined) + 1, sizeof *parts);
-	for (tok = strtok_r(joined, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (strcmp(tok, ".") == 0 || !*tok)
-			continue;
-		if (strcmp(tok, "..") == 0) {
-			if (n > 0)
-				n--;
-			continue;
-		}
-		parts[n++] = tok;
-	}
-	out = xmalloc(strlen(path) + strlen(dir) + 3);
-	for (int i = 0; i < n; i++) {
-		out[len++] = '/';
-		strcpy(out + len, parts[i]);
-		len += strlen(parts[i]);
-	}
-	if (len == 0)
-		out[len++] = '/';
-	out[len] = '\0';
-	free(parts);
 	free(joined);
 	return out;
 }

@@ -5,6 +5,7 @@
  * the small helpers over cursors that every file uses. */
 #define _GNU_SOURCE   /* strcasestr */
 #include "extract.h"
+#include "analyzer/model/paths.h"
 #include "extract_int.h"
 #include "extract_expr.h"
 
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* File location: for a token that came from a macro argument this is where
@@ -44,20 +46,72 @@ int children(CXCursor c, CXCursor **out)
 	return k.n;
 }
 
+/* Does absolute PATH have a "." or ".." part or a doubled slash? */
+static int needs_normalizing(const char *path)
+{
+	for (const char *p = strchr(path, '/'); p; p = strchr(p + 1, '/'))
+		if (p[1] == '/' || (p[1] == '.' && (p[2] == '/' || !p[2] ||
+						    (p[2] == '.' && (p[3] == '/' || !p[3])))))
+			return 1;
+	return 0;
+}
+
+/* Is the file at A the file at B (both exist, one inode)? */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+char *file_name_of(CXFile f)
+{
+	/* The last name normalized, and what it became: the events of one
+	 * header come in long runs, and stat() is asked once per run.
+	 * (Per thread: a worker parses one TU at a time.) */
+	static _Thread_local char *last_raw, *last_out;
+	CXString s = clang_getFileName(f);
+	const char *raw = clang_getCString(s);
+	char *r;
+
+	if (!raw) {
+		clang_disposeString(s);
+		return NULL;
+	}
+	/* "dir/sub/../../api.h", as clang joins an include's spelling to the
+	 * includer's directory: lexically normalized, as the compile database's
+	 * paths are, so that one header is one file whichever directory
+	 * includes it (its static functions one function, its accesses one
+	 * site).  Unless a symbolic link makes the lexical name another file:
+	 * then the name stays as clang gave it. */
+	if (raw[0] != '/' || !needs_normalizing(raw)) {
+		r = xstrdup(raw);
+	} else if (last_raw && strcmp(last_raw, raw) == 0) {
+		r = xstrdup(last_out);
+	} else {
+		char *norm = path_normalized(raw);
+
+		if (!same_file(raw, norm)) {
+			free(norm);
+			norm = xstrdup(raw);
+		}
+		free(last_raw);
+		free(last_out);
+		last_raw = xstrdup(raw);
+		last_out = norm;
+		r = xstrdup(norm);
+	}
+	clang_disposeString(s);
+	return r;
+}
+
 char *cursor_file_name(CXCursor c)
 {
 	CXFile f;
 	unsigned line, col, off;
-	CXString s;
-	char *r;
 
 	loc_of(clang_getCursorLocation(c), &f, &line, &col, &off);
-	if (!f)
-		return NULL;
-	s = clang_getFileName(f);
-	r = xstrdup(clang_getCString(s));
-	clang_disposeString(s);
-	return r;
+	return f ? file_name_of(f) : NULL;
 }
 
 int is_ident_char(char c)
@@ -264,16 +318,14 @@ static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClien
 static void add_dep(CXFile included, CXSourceLocation *stack, unsigned len, CXClientData d)
 {
 	struct tu_facts *t = d;
-	CXString s = clang_getFileName(included);
-	const char *name = clang_getCString(s);
+	char *name = file_name_of(included);
 
 	(void)stack;
 	(void)len;
 	if (name) {
 		grow(&t->deps, &t->depcap, t->ndeps + 1, sizeof *t->deps);
-		t->deps[t->ndeps++] = xstrdup(name);
+		t->deps[t->ndeps++] = name;
 	}
-	clang_disposeString(s);
 }
 
 static void append(char **buf, const char *s)

@@ -26,11 +26,8 @@ struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at)
 	e->kind = kind;
 	e->index = x->nevents++;
 	loc_of(clang_getCursorLocation(at), &f, &l, &col, &off);
-	if (f) {
-		CXString s = clang_getFileName(f);
-		e->file = xstrdup(clang_getCString(s));
-		clang_disposeString(s);
-	}
+	if (f)
+		e->file = file_name_of(f);
 	e->line = l;
 	e->col = col;
 	return e;

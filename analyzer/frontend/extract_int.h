@@ -118,6 +118,9 @@ void loc_of(CXSourceLocation l, CXFile *f, unsigned *line, unsigned *col, unsign
 /* The children of C (*OUT to be freed); returns how many. */
 int children(CXCursor c, CXCursor **out);
 /* The name of the file C is in, or NULL. */
+/* The name of F, normalized as the compile database's paths are (no "."
+ * or ".." parts), as a new string; NULL if F has none. */
+char *file_name_of(CXFile f);
 char *cursor_file_name(CXCursor c);
 int is_ident_char(char c);
 /* Does an unexposed attribute of FN have a token containing WORD

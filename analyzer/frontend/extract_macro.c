@@ -158,10 +158,10 @@ static const struct vocab_entry *vocab_macro(struct ectx *x, const char *name)
 	const struct vocab_entry *v = NULL;
 
 	if (d >= 0) {
-		CXString f = clang_getFileName(x->macros.defs[d].file);
+		char *f = file_name_of(x->macros.defs[d].file);
 
-		v = vocab_find(x->vocab, name, clang_getCString(f));
-		clang_disposeString(f);
+		v = vocab_find(x->vocab, name, f);
+		free(f);
 	}
 	return v;
 }

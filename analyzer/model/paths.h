@@ -12,4 +12,10 @@
  * system's root says no more than the absolute one. */
 const char *path_in_tree(const char *path, const char *root);
 
+/* Absolute PATH without "." and ".." parts and repeated slashes
+ * ("/t/a/b/../../api.h" is "/t/api.h"), as a new string.  Lexical, as
+ * the compile database's paths are made: a header included as
+ * "../../api.h" from two directories is one file, under one name. */
+char *path_normalized(const char *path);
+
 #endif

@@ -399,6 +399,32 @@ Test(pairing, across_files)
 	expect_findings(s, 3, NULL);
 }
 
+/* A header that files of two directories include as "../common.h" is
+ * one file: clang names it "a/../common.h" and "b/../common.h", which
+ * made its static inline two functions and its access two sites, each
+ * reported under a name no file has. */
+Test(pairing, a_header_included_through_dot_dot_is_one_file)
+{
+	struct src s[] = {
+		{ "common.h", "int data, flag;\n"
+			      "static inline int peek(void) {\n"
+			      "	if (READ_ONCE(flag))\n"
+			      "		return data; /*R*/\n"
+			      "	return 0;\n"
+			      "}\n" },
+		{ "a/writer.c", LKMM "#include \"../common.h\"\n"
+				"void writer(void) { data = 1; smp_store_release(&flag, 1); }\n"
+				"int use_a(void) { return peek(); }\n" },
+		{ "b/reader.c", LKMM "#include \"../common.h\"\n"
+				"int use_b(void) { return peek(); }\n" },
+	};
+	const char *t;
+
+	expect_findings(s, 3, NULL);
+	t = last_findings_text();
+	cr_assert(t[0] && !strchr(t, '\n')[1], "one finding expected, got:\n%s", t);
+}
+
 Test(pairing, struct_fields_across_files)
 {
 	struct src s[] = {

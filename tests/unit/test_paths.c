@@ -2,6 +2,7 @@
  * (analyzer/model/paths.c), used by finding ids, finding locations and
  * the report. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 
 #include "analyzer/model/paths.h"
 
@@ -27,4 +28,24 @@ Test(paths, no_root_to_speak_of)
 	cr_assert_null(path_in_tree("/a.c", ""));
 	cr_assert_null(path_in_tree("/a.c", NULL));
 	cr_assert_null(path_in_tree(NULL, "/r"));
+}
+
+static void normalizes(const char *in, const char *want)
+{
+	char *got = path_normalized(in);
+
+	cr_assert_str_eq(got, want, "%s", in);
+	free(got);
+}
+
+Test(paths, normalized)
+{
+	normalizes("/t/CodeSamples/datastruct/Issaquah/../../api.h", "/t/CodeSamples/api.h");
+	normalizes("/t/./a//b/./c.h", "/t/a/b/c.h");
+	normalizes("/t/a/..", "/t");
+	normalizes("/..", "/");
+	normalizes("/../x.h", "/x.h");
+	normalizes("/", "/");
+	normalizes("/t/a.h", "/t/a.h");
+	normalizes("/t/..h/.x", "/t/..h/.x");      /* names that start with dots */
 }
