@@ -63,6 +63,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	find_exclusive_files(&p);
 	mark_fresh_inits(fns, nfns, function_index, &p);
 	find_called(&p);
+	find_fork_children(&p);
 	find_private_params(&p);
 	out->instances = xcalloc(nfns + 1, 1);
 	out->fns = fns;
@@ -111,6 +112,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	free(p.started);
 	free(p.creates);
 	free(p.joins);
+	free(p.fork_child);
 	free(p.entry_calm);
 	free(p.entry_quiet);
 	free(order);

@@ -170,6 +170,7 @@ struct program {
 	int *called;              /* called from somewhere in the tree */
 	char *started;            /* started as a thread (find_starts) */
 	unsigned char *creates, *joins;   /* calls pthread_create / _join itself */
+	unsigned char *fork_child;        /* runs in a fork child (find_fork_children) */
 	unsigned char *entry_calm;        /* called only before any thread exists */
 	unsigned char *entry_quiet;       /* called only while no other thread runs */
 	struct analysis *out;
@@ -305,6 +306,7 @@ void note_pointer_reads(struct fn_ctx *c);
 
 /* solver.c */
 int is_constructor(const struct function *f);
+void find_fork_children(struct program *p);
 int starts_single_threaded(struct program *p, int fi);
 void find_called(struct program *p);
 

@@ -75,11 +75,40 @@ static unsigned char *compute_pre_spawn(struct program *p, struct function *f)
 	return out;
 }
 
-/* Does FI start with no other thread running?  Only main() is known to:
- * any other function may be a library entry point called from threads. */
+/* Marks p->fork_child: the functions that run only in the child of
+ * fork(), where the thread that forked is the only thread (the other
+ * threads of the parent do not exist there): those the profile says so of
+ * (OP_FORK_CHILD: the front end's "fork_child" marker), and those a call
+ * of pthread_atfork registers as its child handler (third argument). */
+void find_fork_children(struct program *p)
+{
+	p->fork_child = xcalloc((size_t)p->nfns + 1, 1);
+	for (int fi = 0; fi < p->nfns; fi++) {
+		const struct block *entry = &p->fns[fi].blocks[p->fns[fi].entry];
+
+		if (entry->nevents > 0 && entry->events[0].kind == EV_LOCAL &&
+		    is_named(&entry->events[0], "fork_child"))
+			p->fork_child[fi] = 1;
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[fi].blocks[b].events[i];
+				const char *child;
+				struct summary *s;
+
+				if (e->kind == EV_CALL && e->target && strcmp(e->target, "pthread_atfork") == 0 &&
+				    (child = passed_function(e, 2)) && (s = summary_of(p, child, &p->fns[fi])))
+					p->fork_child[s - p->sums] = 1;
+			}
+	}
+}
+
+/* Does FI start with no other thread running?  main() does, and so do
+ * constructors and fork-child handlers: any other function may be a
+ * library entry point called from threads. */
 int starts_single_threaded(struct program *p, int fi)
 {
-	return (strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi]) || is_constructor(&p->fns[fi]);
+	return (strcmp(p->fns[fi].name, "main") == 0 && !p->called[fi]) || is_constructor(&p->fns[fi]) ||
+	       (p->fork_child && p->fork_child[fi]);
 }
 
 /*

@@ -148,7 +148,7 @@ char *function_link_key(CXCursor fn)
 static char *writer_lock(struct ectx *x, CXCursor fn)
 {
 	char *name = spelling_of(fn), *file = cursor_file_name(fn), *key = NULL;
-	const struct vocab_entry *v = name ? vocab_find_writer(x->vocab, name, file) : NULL;
+	const struct vocab_entry *v = name ? vocab_find_contract(x->vocab, name, file, OP_WRITER) : NULL;
 
 	if (v)
 		key = xasprintf(WRITER_LOCK_PREFIX "%s", v->group);
@@ -205,6 +205,18 @@ static int is_constructor(struct ectx *x, CXCursor fn)
 	return has_attribute_token(x, fn, "constructor");
 }
 
+/* Does the profile say that FN runs only in the child of fork()
+ * (OP_FORK_CHILD: liburcu's call_rcu_after_fork_child)? */
+static int is_fork_child(struct ectx *x, CXCursor fn)
+{
+	char *name = spelling_of(fn), *file = cursor_file_name(fn);
+	int r = name && vocab_find_contract(x->vocab, name, file, OP_FORK_CHILD) != NULL;
+
+	free(name);
+	free(file);
+	return r;
+}
+
 static void extract_function(struct ectx *x, CXCursor fn)
 {
 	CXCursor *kids, body = clang_getNullCursor();
@@ -256,6 +268,12 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		struct event *e = emit(x, EV_LOCAL, fn);
 
 		e->name = xstrdup("constructor");
+	} else if (is_fork_child(x, fn)) {
+		/* Runs in a fork child, with no other thread: the same kind of
+		 * marker (solver.c, starts_single_threaded). */
+		struct event *e = emit(x, EV_LOCAL, fn);
+
+		e->name = xstrdup("fork_child");
 	}
 	lock = writer_lock(x, fn);
 	if (lock)

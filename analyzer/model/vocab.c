@@ -58,7 +58,14 @@ static const struct { const char *name; enum op op; } op_names[] = {
 	{ "read", OP_READ }, { "write", OP_WRITE }, { "rmw", OP_RMW },
 	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },
 	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS }, { "writer", OP_WRITER },
+	{ "fork_child", OP_FORK_CHILD },
 };
+
+/* A function's contract rather than a primitive (vocab_find_contract). */
+static int is_contract(enum op op)
+{
+	return op == OP_WRITER || op == OP_FORK_CHILD;
+}
 
 static const char *op_name(enum op op)
 {
@@ -128,7 +135,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		if (strcmp(op, op_names[i].name) == 0)
 			break;
 	if (i == sizeof op_names / sizeof op_names[0]) {
-		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer)",
+		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child)",
 			 origin, lineno, op);
 		return -1;
 	}
@@ -137,7 +144,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		snprintf(err, errlen, "%s:%d: unknown order '%s'", origin, lineno, ord);
 		return -1;
 	}
-	if (e->op == OP_BARRIER || e->op == OP_IGNORE || e->op == OP_WRITER)
+	if (e->op == OP_BARRIER || e->op == OP_IGNORE || is_contract(e->op))
 		e->obj_arg = -1;
 	while ((kv = next_field(&p))) {
 		char *eq = strchr(kv, '=');
@@ -369,15 +376,15 @@ const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 {
 	const struct vocab_entry *e = find_entry(v, name, defined_in);
 
-	return e && e->op != OP_WRITER ? e : NULL;
+	return e && !is_contract(e->op) ? e : NULL;
 }
 
-const struct vocab_entry *vocab_find_writer(const struct vocab *v, const char *name,
-					    const char *defined_in)
+const struct vocab_entry *vocab_find_contract(const struct vocab *v, const char *name,
+					      const char *defined_in, enum op op)
 {
 	const struct vocab_entry *e = find_entry(v, name, defined_in);
 
-	return e && e->op == OP_WRITER ? e : NULL;
+	return e && e->op == op ? e : NULL;
 }
 
 void vocab_free(struct vocab *v)

@@ -55,6 +55,9 @@ enum op {
 	OP_WRITER,        /* not a primitive: a function of the tree that is
 			     a writer operation of a single-writer structure
 			     (its callers serialise every writer of GROUP) */
+	OP_FORK_CHILD,    /* not a primitive: a function of the tree that runs
+			     only in the child of fork(), where the thread
+			     that forked is the only one */
 };
 
 /* Memory orderings, as the analysis sees them.  The writer-side and
@@ -116,11 +119,12 @@ int vocab_parse(struct vocab *v, const char *text, const char *origin, char *err
 const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 				     const char *defined_in);
 
-/* The entry that makes function NAME (defined in DEFINED_IN) a writer
- * operation (OP_WRITER), or NULL.  vocab_find never returns such entries:
- * a call of a writer operation is an ordinary call. */
-const struct vocab_entry *vocab_find_writer(const struct vocab *v, const char *name,
-					    const char *defined_in);
+/* The entry that states contract OP (OP_WRITER: a writer operation;
+ * OP_FORK_CHILD: runs in a fork child) of function NAME (defined in
+ * DEFINED_IN), or NULL.  vocab_find never returns such entries: a call of
+ * such a function is an ordinary call. */
+const struct vocab_entry *vocab_find_contract(const struct vocab *v, const char *name,
+					      const char *defined_in, enum op op);
 
 /* Makes lookups fast; call once after loading.  A later definition of a
  * name (and header=) replaces an earlier one; when a user profile replaces

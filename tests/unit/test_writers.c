@@ -65,13 +65,73 @@ Test(writers, profile_lines)
 
 	cr_assert_eq(vocab_parse(&v, "put writer none group=set\nremove writer none\n", "t.prof", err, sizeof err), 0, "%s", err);
 	vocab_finish(&v, NULL);
-	e = vocab_find_writer(&v, "put", NULL);
+	e = vocab_find_contract(&v, "put", NULL, OP_WRITER);
 	cr_assert(e && strcmp(e->group, "set") == 0);
-	e = vocab_find_writer(&v, "remove", NULL);
+	e = vocab_find_contract(&v, "remove", NULL, OP_WRITER);
 	cr_assert(e && strcmp(e->group, "writer") == 0, "the default group");
 	cr_assert_null(vocab_find(&v, "put", NULL), "a call of a writer operation is no primitive");
 	vocab_free(&v);
 	cr_assert_eq(vocab_parse(&v, "x read relaxed group=set\n", "t.prof", err, sizeof err), -1);
 	cr_assert(strstr(err, "t.prof:1: unknown key 'group'") != NULL, "%s", err);
+	vocab_free(&v);
+}
+
+/* ---- fork_child: a function that runs only in the child of fork() ---- */
+
+/* A worker publishes data with a plain flag write; child_cleanup() reads
+ * the flag and then touches data.  In a fork child no worker exists: the
+ * pair races only when child_cleanup() may run next to the worker (WMARK
+ * and RMARK: the two findings' markers then, one on each side). */
+#define FORK_PROGRAM(register, wmark, rmark) \
+	LKMM "#include <pthread.h>\n#include <unistd.h>\n" \
+	"int data, flag;\n" \
+	"static void *worker(void *a) { data = 1; WRITE_ONCE(flag, 1); return a; } " wmark "\n" \
+	"void child_cleanup(void) { if (READ_ONCE(flag))\n data = 2; " rmark "\n }\n" \
+	"int main(void) { pthread_t t; " register \
+	" pthread_create(&t, 0, worker, 0);\n" \
+	"  if (fork() == 0) { child_cleanup(); return 0; }\n" \
+	"  pthread_join(t, 0); return 0; }\n"
+
+Test(fork_child, declared_in_the_profile)
+{
+	struct src s[] = { { "f.c", FORK_PROGRAM("", "", "") } };
+
+	expect_findings(s, 1, "child_cleanup fork_child none\n");
+}
+
+Test(fork_child, registered_with_pthread_atfork)
+{
+	struct src s[] = { { "f.c", FORK_PROGRAM("pthread_atfork(0, 0, child_cleanup);", "", "") } };
+
+	expect_findings(s, 1, NULL);
+}
+
+/* The twin: nothing says child_cleanup runs in a child, and a library
+ * entry point may run next to the worker. */
+Test(fork_child, undeclared_still_reported)
+{
+	struct src s[] = { { "f.c", FORK_PROGRAM("", "/*W*/", "/*R*/") } };
+
+	expect_findings(s, 1, NULL);
+}
+
+/* A child handler registered as the parent handler is no child handler. */
+Test(fork_child, a_parent_handler_is_not_one)
+{
+	struct src s[] = { { "f.c", FORK_PROGRAM("pthread_atfork(0, child_cleanup, 0);", "/*W*/", "/*R*/") } };
+
+	expect_findings(s, 1, NULL);
+}
+
+Test(fork_child, profile_line)
+{
+	struct vocab v = { 0 };
+	char err[256] = "";
+
+	cr_assert_eq(vocab_parse(&v, "h fork_child none\n", "t.prof", err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	cr_assert_not_null(vocab_find_contract(&v, "h", NULL, OP_FORK_CHILD));
+	cr_assert_null(vocab_find_contract(&v, "h", NULL, OP_WRITER));
+	cr_assert_null(vocab_find(&v, "h", NULL), "a call of a fork-child handler is no primitive");
 	vocab_free(&v);
 }
