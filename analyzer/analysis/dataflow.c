@@ -77,6 +77,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	solve_summaries(&p);
 	/* a clone is made by the callee's activation, in its file */
 	out->owned_events = carry_to_clones(&p, out->owned_events, &out->nowned_events, 1, &(unsigned char){ 0 });
+	find_claimed_accesses(&p);
 	out->event_file = carry_to_clones(&p, out->event_file, &out->nevent_files, sizeof(int), &(int){ -1 });
 	find_phases(&p);
 	build_indexes(out, p.next_gid);

@@ -155,6 +155,9 @@ int object_owner_only(const struct analysis *a, int oid);
  * exclusively handed argument: analysis/owned.c)?  Two such accesses are
  * of two instances or of one thread, never a race. */
 int event_owned(const struct analysis *a, const struct event *e);
+/* Is access E made through memory that its activation frees afterwards on
+ * every path, without handing it on first (claimed.c)? */
+int event_claimed(const struct analysis *a, const struct event *e);
 /* Can one program hold function FN (NULL: none) and the functions that
  * define the N events (at most MAX_LINKABLE; NULL entries skipped)?  Not
  * when two of their files both define one external function

@@ -135,6 +135,7 @@ void analysis_free(struct analysis *a)
 	free(a->instances);
 	free(a->owner_only);
 	free(a->owned_events);
+	free(a->claimed_events);
 	free(a->event_file);
 	free(a->file_of_fn);
 	pairset_free(&a->exclusive);

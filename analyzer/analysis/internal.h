@@ -87,6 +87,10 @@ struct analysis {
 	unsigned char *owned_events;  /* per gid: an access made through memory
 					 its activation owns (owned.c) */
 	int nowned_events;
+	unsigned char *claimed_events;   /* per gid: an access made through
+					    memory its activation frees
+					    later (claimed.c) */
+	int nclaimed_events;
 };
 
 /* What an ordering kills (struct state.killed, writer_kills): the pending
@@ -332,6 +336,9 @@ int own_param_set(const struct program *p, const unsigned *bits, int fi, const s
 void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, void *ctx);
 /* owned.c: the struct fields only their owner touches (out->owner_only). */
 void find_owner_only_fields(struct program *p);
+/* claimed.c: the accesses through memory freed later (out->claimed_events);
+ * after solve_summaries (a callee that never returns ends a path). */
+void find_claimed_accesses(struct program *p);
 /* exclusive.c: the files no program links together (two definitions of
  * one external function) and the file of each event (out->event_file). */
 void find_exclusive_files(struct program *p);

@@ -1332,3 +1332,61 @@ Test(context, an_external_function_nothing_calls_is_an_entry_point)
 {
 	expect_one(LIST_MOVE("", "/*D*/"));
 }
+
+/* ---- memory freed after use: the consumer's own (analysis/claimed.c) ---- */
+
+/* Consumers take entries off a ring with a compare-and-swap on the head,
+ * check and scribble over the entry, then free it (ck_ring's validation
+ * consumers).  Each entry is one consumer's from the dequeue to the free:
+ * two consumers' accesses are of two entries.  ENDING is what a consumer
+ * does with the entry last; MARK the marker on its scribble. */
+#define RING(ending, mark) \
+	LKMM "#include <pthread.h>\n#include <stdlib.h>\n" \
+	"struct entry { int value, magic; };\n" \
+	"struct entry *slots[16]; int head, tail;\n" \
+	"struct entry *kept;\n" \
+	"static int deq(struct entry **o) { int h = READ_ONCE(head); if (h == smp_load_acquire(&tail)) return 0;\n" \
+	"  *o = slots[h % 16]; return cmpxchg(&head, h, h + 1) == h; }\n" \
+	"static void *consumer(void *a) {\n" \
+	"  for (int i = 0; i < 100; i++) {\n" \
+	"    struct entry *o;\n" \
+	"    while (!deq(&o))\n" \
+	"      ;\n" \
+	"    if (o->value != 1)\n" \
+	"      abort();\n" \
+	"    o->magic = 2; " mark "\n" \
+	"    for (int k = 0; k < i; k++)\n" \
+	"      (void)READ_ONCE(tail);\n" \
+	"    " ending "\n" \
+	"  }\n" \
+	"  return a;\n" \
+	"}\n" \
+	"static void *producer(void *a) {\n" \
+	"  for (int i = 0; i < 100; i++) {\n" \
+	"    struct entry *e = malloc(sizeof *e);\n" \
+	"    if (!e) abort();\n" \
+	"    e->value = 1; e->magic = 0; slots[i % 16] = e;\n" \
+	"    smp_store_release(&tail, i + 1);\n" \
+	"  }\n" \
+	"  return a;\n" \
+	"}\n" \
+	"int main(void) { pthread_t t[3]; pthread_create(&t[0], 0, producer, 0);\n" \
+	"  pthread_create(&t[1], 0, consumer, 0); pthread_create(&t[2], 0, consumer, 0);\n" \
+	"  for (int i = 0; i < 3; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(claimed, consumers_that_free_what_they_dequeued_do_not_race)
+{
+	struct src s[] = { { "ring.c", RING("free(o);", "") } };
+
+	expect_findings(s, 1, NULL);
+}
+
+/* The twin: a consumer that keeps the entry somewhere others can reach
+ * does not hold it alone; the other consumer's read of the same field
+ * after its head CAS is then not ordered after the first one's write. */
+Test(claimed, consumers_that_hand_the_entry_on_are_paired)
+{
+	struct src s[] = { { "ring.c", RING("WRITE_ONCE(kept, o);", "/*R*/") } };
+
+	expect_findings(s, 1, NULL);
+}
