@@ -32,6 +32,8 @@
 struct owned_ctx {
 	struct deriv_map *derived;
 	unsigned char *have;
+	unsigned *declared;     /* per function: the parameters the profile
+				   says are the caller's own (declared_params) */
 };
 
 /* Is item D, argument or address, a local copied from start routine FI's
@@ -60,10 +62,17 @@ static int owned_item(const struct program *p, const unsigned *bits, int fi, con
 	       ((bits[fi] & 1u) && from_thread_argument(p, c, fi, d));
 }
 
-/* Does CALL (made by CALLER) pass for argument N memory the caller owns? */
+/* Does CALL (made by CALLER) pass for argument N memory the caller owns?
+ * A parameter the profile declares the caller's own is, whatever the
+ * caller passes: the contract says so. */
 static int passes_owned(const struct program *p, const unsigned *bits, int caller, const struct event *call, int n,
 			void *ctx)
 {
+	struct owned_ctx *c = ctx;
+	struct summary *s = callee_of((struct program *)p, call, &p->fns[caller]);
+
+	if (s && (c->declared[s - p->sums] >> n & 1u))
+		return 1;
 	for (int k = 0; k < call->deps.n; k++)
 		if (call->deps.v[k].role == DEP_ARGUMENT && call->deps.v[k].arg == n &&
 		    owned_item(p, bits, caller, &call->deps.v[k], ctx))
@@ -116,6 +125,30 @@ static int owned_access(const struct program *p, const unsigned *bits, int fi, c
 	return 0;
 }
 
+/* The parameters of each function that a profile line "NAME owner none
+ * obj=N" declares the calling thread's own instance (a per-thread record
+ * such as ck_hp_record, handed to every operation by the thread that
+ * registered it): the front end's "owner" marker names each ("$KEY:N"). */
+static unsigned *declared_params(const struct program *p)
+{
+	unsigned *d = xcalloc((size_t)p->nfns + 1, sizeof *d);
+
+	for (int fi = 0; fi < p->nfns; fi++) {
+		const struct block *entry = &p->fns[fi].blocks[p->fns[fi].entry];
+
+		for (int i = 0; i < entry->nevents; i++) {
+			const struct event *e = &entry->events[i];
+
+			if (e->kind != EV_LOCAL || !is_named(e, "owner"))
+				continue;
+			for (int k = 0; k < e->deps.n; k++)
+				if (e->deps.v[k].kind == DEP_PARAM && e->deps.v[k].n >= 0 && e->deps.v[k].n < 32)
+					d[fi] |= 1u << e->deps.v[k].n;
+		}
+	}
+	return d;
+}
+
 /* Per object, while the accesses are walked: not seen yet, a field every
  * access seen so far reached through owned memory, or shared. */
 enum { UNSEEN, OWNED_SO_FAR, SHARED };
@@ -125,10 +158,13 @@ void find_owner_only_fields(struct program *p)
 	unsigned char *taken = address_taken(p);
 	unsigned *bits = initial_bits(p, taken);
 	struct analysis *a = p->out;
-	struct owned_ctx c = { xcalloc((size_t)p->nfns + 1, sizeof *c.derived), xcalloc((size_t)p->nfns + 1, 1) };
+	struct owned_ctx c = { xcalloc((size_t)p->nfns + 1, sizeof *c.derived), xcalloc((size_t)p->nfns + 1, 1),
+			       declared_params(p) };
 	unsigned char *state = xcalloc((size_t)a->nobjects + 1, 1);
 	unsigned char *owned = xcalloc((size_t)p->next_gid + 1, 1);
 
+	for (int fi = 0; fi < p->nfns; fi++)
+		bits[fi] |= c.declared[fi];
 	params_fixpoint(p, bits, passes_owned, &c);
 	for (int fi = 0; fi < p->nfns; fi++)
 		for (int b = 0; b < p->fns[fi].nblocks; b++)
@@ -154,6 +190,7 @@ void find_owner_only_fields(struct program *p)
 			dm_free(&c.derived[fi]);
 	free(c.derived);
 	free(c.have);
+	free(c.declared);
 	a->nowner_only = a->nobjects;
 	a->owner_only = state;
 	a->owned_events = owned;

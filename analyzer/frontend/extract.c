@@ -139,6 +139,17 @@ char *function_link_key(CXCursor fn)
 	return key;
 }
 
+/* The profile's entry stating contract OP of function FN, or NULL. */
+static const struct vocab_entry *contract_of(struct ectx *x, CXCursor fn, enum op op)
+{
+	char *name = spelling_of(fn), *file = cursor_file_name(fn);
+	const struct vocab_entry *v = name ? vocab_find_contract(x->vocab, name, file, op) : NULL;
+
+	free(name);
+	free(file);
+	return v;
+}
+
 /* A writer operation of a single-writer structure (OP_WRITER in the
  * profile: ck_rhs_put, whose callers run one writer of a set at a time):
  * the analysis sees the serialisation as a lock, "writer:GROUP", held for
@@ -147,14 +158,9 @@ char *function_link_key(CXCursor fn)
  * (the caller frees it), or NULL for any other function. */
 static char *writer_lock(struct ectx *x, CXCursor fn)
 {
-	char *name = spelling_of(fn), *file = cursor_file_name(fn), *key = NULL;
-	const struct vocab_entry *v = name ? vocab_find_contract(x->vocab, name, file, OP_WRITER) : NULL;
+	const struct vocab_entry *v = contract_of(x, fn, OP_WRITER);
 
-	if (v)
-		key = xasprintf(WRITER_LOCK_PREFIX "%s", v->group);
-	free(name);
-	free(file);
-	return key;
+	return v ? xasprintf(WRITER_LOCK_PREFIX "%s", v->group) : NULL;
 }
 
 /* Takes (EV_LOCK) or releases (EV_UNLOCK) writer lock KEY, in the current
@@ -205,17 +211,6 @@ static int is_constructor(struct ectx *x, CXCursor fn)
 	return has_attribute_token(x, fn, "constructor");
 }
 
-/* Does the profile say that FN runs only in the child of fork()
- * (OP_FORK_CHILD: liburcu's call_rcu_after_fork_child)? */
-static int is_fork_child(struct ectx *x, CXCursor fn)
-{
-	char *name = spelling_of(fn), *file = cursor_file_name(fn);
-	int r = name && vocab_find_contract(x->vocab, name, file, OP_FORK_CHILD) != NULL;
-
-	free(name);
-	free(file);
-	return r;
-}
 
 static void extract_function(struct ectx *x, CXCursor fn)
 {
@@ -268,12 +263,26 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		struct event *e = emit(x, EV_LOCAL, fn);
 
 		e->name = xstrdup("constructor");
-	} else if (is_fork_child(x, fn)) {
+	} else if (contract_of(x, fn, OP_FORK_CHILD)) {
 		/* Runs in a fork child, with no other thread: the same kind of
 		 * marker (solver.c, starts_single_threaded). */
 		struct event *e = emit(x, EV_LOCAL, fn);
 
 		e->name = xstrdup("fork_child");
+	}
+	{
+		/* Its parameter N is the caller's own instance: a marker naming
+		 * the parameter ("$KEY:N"), read by analysis/owned.c. */
+		const struct vocab_entry *v = contract_of(x, fn, OP_OWNER);
+
+		if (v) {
+			struct event *e = emit(x, EV_LOCAL, fn);
+			char *item = dep_source_text(DEP_PARAM, v->obj_arg, f->link_key);
+
+			e->name = xstrdup("owner");
+			e->uses = xasprintf(",%s,", item);
+			free(item);
+		}
 	}
 	lock = writer_lock(x, fn);
 	if (lock)

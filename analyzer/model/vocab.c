@@ -58,13 +58,13 @@ static const struct { const char *name; enum op op; } op_names[] = {
 	{ "read", OP_READ }, { "write", OP_WRITE }, { "rmw", OP_RMW },
 	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },
 	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS }, { "writer", OP_WRITER },
-	{ "fork_child", OP_FORK_CHILD },
+	{ "fork_child", OP_FORK_CHILD }, { "owner", OP_OWNER },
 };
 
 /* A function's contract rather than a primitive (vocab_find_contract). */
 static int is_contract(enum op op)
 {
-	return op == OP_WRITER || op == OP_FORK_CHILD;
+	return op == OP_WRITER || op == OP_FORK_CHILD || op == OP_OWNER;
 }
 
 static const char *op_name(enum op op)
@@ -135,7 +135,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		if (strcmp(op, op_names[i].name) == 0)
 			break;
 	if (i == sizeof op_names / sizeof op_names[0]) {
-		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child)",
+		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child, owner)",
 			 origin, lineno, op);
 		return -1;
 	}
@@ -196,6 +196,11 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 	}
 	if (e->op == OP_WRITER && !e->group)
 		e->group = xstrdup("writer");
+	if (e->op == OP_OWNER && (e->obj_arg < 0 || e->obj_arg >= 32)) {
+		snprintf(err, errlen, "%s:%d: 'owner' needs obj=N, the parameter (0 to 31) that is the caller's own", origin, lineno);
+		entry_free(e);
+		return -1;
+	}
 	e->name = xstrdup(name);
 	e->origin = xstrdup(origin);
 	e->line = lineno;

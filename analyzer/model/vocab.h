@@ -58,6 +58,9 @@ enum op {
 	OP_FORK_CHILD,    /* not a primitive: a function of the tree that runs
 			     only in the child of fork(), where the thread
 			     that forked is the only one */
+	OP_OWNER,         /* not a primitive: a function of the tree whose
+			     pointer parameter obj=N is the calling thread's
+			     own instance (a per-thread record) */
 };
 
 /* Memory orderings, as the analysis sees them.  The writer-side and
@@ -120,7 +123,8 @@ const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 				     const char *defined_in);
 
 /* The entry that states contract OP (OP_WRITER: a writer operation;
- * OP_FORK_CHILD: runs in a fork child) of function NAME (defined in
+ * OP_FORK_CHILD: runs in a fork child; OP_OWNER: its parameter obj_arg is
+ * the caller's own instance) of function NAME (defined in
  * DEFINED_IN), or NULL.  vocab_find never returns such entries: a call of
  * such a function is an ordinary call. */
 const struct vocab_entry *vocab_find_contract(const struct vocab *v, const char *name,

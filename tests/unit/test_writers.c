@@ -135,3 +135,71 @@ Test(fork_child, profile_line)
 	cr_assert_null(vocab_find(&v, "h", NULL), "a call of a fork-child handler is no primitive");
 	vocab_free(&v);
 }
+
+/* ---- owner: a parameter that is the calling thread's own record ---- */
+
+/* Each thread registers a record of its own and hands it to every
+ * operation (ck_hp, ck_epoch).  rec_free() scans the other records'
+ * states, then counts in its own record; rec_unregister() resets the
+ * count of its own record, then clears the state.  The two counts are of
+ * two records: with the profile's word for it, no pair. */
+#define RECORDS(wmark, rmark) \
+	LKMM "struct rec { int n; int state; struct rec *next; };\n" \
+	"struct rec *recs;\n" \
+	"void rec_unregister(struct rec *r) { r->n = 0; WRITE_ONCE(r->state, 0); } " wmark "\n" \
+	"void rec_free(struct rec *r) {\n" \
+	"  for (struct rec *p = READ_ONCE(recs); p; p = READ_ONCE(p->next))\n" \
+	"    if (READ_ONCE(p->state) == 1)\n" \
+	"      r->n++; " rmark "\n" \
+	"}\n"
+#define OWNERS "rec_unregister owner none obj=0\nrec_free owner none obj=0\n"
+
+Test(owner, records_of_their_callers_do_not_race)
+{
+	struct src s[] = { { "rec.c", RECORDS("", "") } };
+
+	expect_findings(s, 1, OWNERS);
+}
+
+/* Without the profile line, nothing says r is the caller's own. */
+Test(owner, undeclared_records_are_paired)
+{
+	struct src s[] = { { "rec.c", RECORDS("/*W*/", "/*R*/") } };
+	const char *text;
+
+	expect_findings(s, 1, NULL);
+	text = last_findings_text();
+	cr_assert(strstr(text, "r->n") != NULL, "%s", text);
+}
+
+/* A scanner that writes the other records' counts, walking the list with
+ * plain loads (no dependency orders its write), is not their owner: that
+ * pair stays, declared or not. */
+Test(owner, a_scanner_writing_through_the_list_is_paired)
+{
+	struct src s[] = { { "rec.c", LKMM "struct rec { int n; int state; struct rec *next; };\n"
+				      "struct rec *recs;\n"
+				      "void rec_unregister(struct rec *r) { r->n = 0; /*W*/ WRITE_ONCE(r->state, 0); }\n"
+				      "void rec_reset_all(void) {\n"
+				      "  for (struct rec *p = recs; p; p = p->next)\n"
+				      "    if (READ_ONCE(p->state) == 1)\n"
+				      "      p->n = 0; /*R*/\n"
+				      "}\n" } };
+
+	expect_findings(s, 1, OWNERS);
+}
+
+Test(owner, profile_line_needs_the_parameter)
+{
+	struct vocab v = { 0 };
+	char err[256] = "";
+
+	cr_assert_eq(vocab_parse(&v, "f owner none obj=2\n", "t.prof", err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	cr_assert_eq(vocab_find_contract(&v, "f", NULL, OP_OWNER)->obj_arg, 2);
+	cr_assert_null(vocab_find(&v, "f", NULL));
+	vocab_free(&v);
+	cr_assert_eq(vocab_parse(&v, "g owner none\n", "t.prof", err, sizeof err), -1);
+	cr_assert(strstr(err, "t.prof:1: 'owner' needs obj=N") != NULL, "%s", err);
+	vocab_free(&v);
+}
