@@ -79,27 +79,39 @@ static unsigned char *compute_pre_spawn(struct program *p, struct function *f)
  * fork(), where the thread that forked is the only thread (the other
  * threads of the parent do not exist there): those the profile says so of
  * (OP_FORK_CHILD: the front end's "fork_child" marker), and those a call
- * of pthread_atfork registers as its child handler (third argument). */
+ * of pthread_atfork registers as its child handler (third argument) and
+ * none as a prepare or parent handler, which run in the parent. */
 void find_fork_children(struct program *p)
 {
-	p->fork_child = xcalloc((size_t)p->nfns + 1, 1);
-	for (int fi = 0; fi < p->nfns; fi++) {
-		const struct block *entry = &p->fns[fi].blocks[p->fns[fi].entry];
+	unsigned char *in_parent = xcalloc((size_t)p->nfns + 1, 1);
 
-		if (entry->nevents > 0 && entry->events[0].kind == EV_LOCAL &&
-		    is_named(&entry->events[0], "fork_child"))
-			p->fork_child[fi] = 1;
+	p->fork_child = xcalloc((size_t)p->nfns + 1, 1);
+	for (int fi = 0; fi < p->nfns; fi++)
 		for (int b = 0; b < p->fns[fi].nblocks; b++)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				const struct event *e = &p->fns[fi].blocks[b].events[i];
-				const char *child;
-				struct summary *s;
 
-				if (e->kind == EV_CALL && e->target && strcmp(e->target, "pthread_atfork") == 0 &&
-				    (child = passed_function(e, 2)) && (s = summary_of(p, child, &p->fns[fi])))
-					p->fork_child[s - p->sums] = 1;
+				if (e->kind != EV_CALL || !e->target || strcmp(e->target, "pthread_atfork") != 0)
+					continue;
+				for (int a = 0; a < 3; a++) {
+					const char *h = passed_function(e, a);
+					struct summary *s = h ? summary_of(p, h, &p->fns[fi]) : NULL;
+
+					if (s && a < 2)
+						in_parent[s - p->sums] = 1;
+					else if (s)
+						p->fork_child[s - p->sums] = 1;
+				}
 			}
+	for (int fi = 0; fi < p->nfns; fi++) {
+		const struct block *entry = &p->fns[fi].blocks[p->fns[fi].entry];
+
+		p->fork_child[fi] &= !in_parent[fi];
+		if (entry->nevents > 0 && entry->events[0].kind == EV_LOCAL &&
+		    is_named(&entry->events[0], "fork_child"))
+			p->fork_child[fi] = 1;
 	}
+	free(in_parent);
 }
 
 /* Does FI start with no other thread running?  main() does, and so do
