@@ -287,7 +287,7 @@ const struct call_view *call_view_of(struct program *p, const struct event *call
 {
 	struct call_view *v;
 	const struct evset *sets[NVIEWS] = { &cs->exit_plain, &cs->exit_reads, &cs->all_reads,
-					     &cs->all_mwrites, &cs->all_plain };
+					     &cs->all_mwrites, &cs->all_plain, &cs->after_spawn };
 
 	if (call->gid >= p->nviews) {
 		int n = call->gid + 1024;

@@ -87,6 +87,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 		free(s->exit_plain.v); free(s->exit_reads.v); free(s->all_plain.v);
 		free(s->all_reads.v); free(s->all_mwrites.v);
 		free(s->entry_mwrites.v); free(s->entry_plain.v); free(s->waited.v);
+		free(s->after_spawn.v);
 	}
 	hashmap_free(&p.objects);
 	free(p.fnptrs);

@@ -119,6 +119,8 @@ struct state {
 				     or a constructor before its first
 				     pthread_create, on every path */
 	struct evset published;   /* marked writes with no marked read since */
+	int spawned;              /* this function created a thread before
+				     (may: on some path), itself or in a callee */
 	int mb_before_rmw;        /* smp_mb__before_atomic waits for an RMW (must) */
 	int after_rmw;            /* the last marked access was an RMW (must) */
 };
@@ -130,6 +132,11 @@ struct summary {
 	struct evset exit_plain, exit_reads, all_plain, all_reads, all_mwrites;
 	struct xset entry_mwrites, entry_plain;
 	int calls_create;
+	/* The plain accesses it makes, itself or in callees, after it created
+	 * a thread (on some path): create_thread() storing the new thread's
+	 * id in a table after pthread_create.  A caller's call that comes
+	 * before its own thread creation is no initialisation for these. */
+	struct evset after_spawn;
 	int returns_value;        /* has a "return VALUE;" */
 	struct evset waited;      /* all_reads that it waits for in a loop that
 				     runs on every path */
@@ -153,7 +160,8 @@ struct summary {
  * until its states settle, and the fixpoint walks it again whenever a
  * callee changes, but the view changes only with the callee's summary.
  * set[k] points at the summary's own set when no event in it changes. */
-enum { VIEW_EXIT_PLAIN, VIEW_EXIT_READS, VIEW_ALL_READS, VIEW_ALL_MWRITES, VIEW_ALL_PLAIN, NVIEWS };
+enum { VIEW_EXIT_PLAIN, VIEW_EXIT_READS, VIEW_ALL_READS, VIEW_ALL_MWRITES, VIEW_ALL_PLAIN, VIEW_AFTER_SPAWN,
+       NVIEWS };
 
 struct call_view {
 	const struct summary *of;

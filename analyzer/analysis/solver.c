@@ -142,6 +142,7 @@ static int summary_same(const struct summary *a, const struct summary *b)
 	       es_same(&a->exit_plain, &b->exit_plain) && es_same(&a->exit_reads, &b->exit_reads) &&
 	       es_same(&a->all_plain, &b->all_plain) && es_same(&a->all_reads, &b->all_reads) &&
 	       es_same(&a->all_mwrites, &b->all_mwrites) && es_same(&a->waited, &b->waited) &&
+	       es_same(&a->after_spawn, &b->after_spawn) &&
 	       xs_same(&a->entry_mwrites, &b->entry_mwrites) && xs_same(&a->entry_plain, &b->entry_plain);
 }
 
@@ -278,6 +279,7 @@ static void run_function(struct program *p, int fi)
 		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
 		free(old->all_reads.v); free(old->all_mwrites.v);
 		free(old->entry_mwrites.v); free(old->entry_plain.v); free(old->waited.v);
+		free(old->after_spawn.v);
 		*old = fresh;
 	}
 	for (int b = 0; b < f->nblocks; b++)

@@ -55,6 +55,7 @@ void state_copy(struct state *to, const struct state *from)
 		ss_add(&to->locks, from->locks.v[i]);
 	to->threads = from->threads;
 	to->calm = from->calm;
+	to->spawned = from->spawned;
 	to->mb_before_rmw = from->mb_before_rmw;
 	to->after_rmw = from->after_rmw;
 }
@@ -92,6 +93,10 @@ int state_merge(struct state *to, const struct state *from)
 	}
 	if (to->calm && !from->calm) {
 		to->calm = 0;
+		changed = 1;
+	}
+	if (from->spawned && !to->spawned) {
+		to->spawned = 1;
 		changed = 1;
 	}
 	if (to->mb_before_rmw && !from->mb_before_rmw) {
@@ -164,4 +169,5 @@ void spawn(struct state *s)
 {
 	s->threads = THREADS_RUNNING;
 	s->calm = 0;
+	s->spawned = 1;
 }

@@ -489,6 +489,7 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	const char *callee;
 	const struct call_view *view;
 	const struct evset *seen;
+	int spawned_before = s->spawned;
 
 	if (!cs)
 		return;              /* unknown callee: no effect assumed */
@@ -550,9 +551,17 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	seen = view->set[VIEW_ALL_PLAIN];
 	if (!s->calm)
 		es_union(&s->seen_plain, seen);
-	if (me)
+	if (me) {
 		es_union(&me->all_plain, seen);
-	if (c->p->emit && !quiet(s) && !pre_spawn_at(c, call))
+		es_union(&me->after_spawn, spawned_before ? seen : view->set[VIEW_AFTER_SPAWN]);
+	}
+	/* A call followed by a thread creation is initialisation for the
+	 * new thread, but not what the callee itself does after creating a
+	 * thread (create_thread() storing the id of the thread it started,
+	 * which is already running). */
+	if (c->p->emit && !quiet(s) && pre_spawn_at(c, call))
+		seen = view->set[VIEW_AFTER_SPAWN];
+	if (c->p->emit && !quiet(s))
 		for (int i = 0; i < seen->n; i++)
 			if (seen->v[i]->object)
 				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
@@ -587,6 +596,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			if (me) {
 				xs_add(&me->entry_plain, e, s->killed);
 				es_add(&me->all_plain, e);
+				if (s->spawned)
+					es_add(&me->after_spawn, e);
 			}
 			/* Done before any thread exists: pthread_create orders it
 			 * before everything every thread does, whatever flag they

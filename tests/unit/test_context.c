@@ -1390,3 +1390,46 @@ Test(claimed, consumers_that_hand_the_entry_on_are_paired)
 
 	expect_findings(s, 1, NULL);
 }
+
+/* ---- a thread-creating helper's accesses after its pthread_create ---- */
+
+/* create_thread() stores the new thread's id in a table under a lock;
+ * the new thread looks itself up in the table without it.  A call of the
+ * helper that a thread creation follows is initialisation for that
+ * thread only in what the helper does before its own pthread_create
+ * (BEFORE, AFTER: what it stores there; MARK: the finding's marker on the
+ * thread's read). */
+#define CREATE_THREAD(before, after, mark) \
+	LKMM "#include <pthread.h>\n" \
+	"static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static pthread_t map[4];\n" \
+	"static int slot[4];\n" \
+	"static void create_thread(void *(*fn)(void *), void *arg) {\n" \
+	"	pthread_t tid = pthread_self();\n" \
+	"	pthread_mutex_lock(&map_lock);\n" \
+	"	" before "\n" \
+	"	pthread_create(&tid, 0, fn, arg);\n" \
+	"	" after "\n" \
+	"	pthread_mutex_unlock(&map_lock);\n" \
+	"}\n" \
+	"static void *worker(void *a) {\n" \
+	"	for (int i = 0; i < 4; i++)\n" \
+	"		if (slot[i] && pthread_equal(map[i], pthread_self())) " mark "\n" \
+	"			return a;\n" \
+	"	return 0;\n" \
+	"}\n" \
+	"int main(void) {\n" \
+	"	for (int i = 0; i < 4; i++)\n" \
+	"		create_thread(worker, 0);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+Test(spawn, a_store_after_the_helpers_own_thread_creation_races)
+{
+	expect_one(CREATE_THREAD("", "map[0] = tid;", "/*D*/"));
+}
+
+Test(spawn, a_store_before_it_is_initialisation)
+{
+	expect_one(CREATE_THREAD("slot[0] = 1;", "", ""));
+}
