@@ -491,6 +491,63 @@ static int add_root(struct thread_roots *r, int root)
 	return 1;
 }
 
+/* Is event E of a plain helper's kind: no synchronisation (a marked
+ * access, a barrier, a thread creation or join, a lock or unlock), an
+ * access only through a pointer parameter of function KEY (or to a
+ * private local), and a call that passes no global variable? */
+static int helper_event(const struct event *e, const char *key)
+{
+	if ((e->kind == EV_ACCESS && e->marked) || e->kind == EV_BARRIER || e->kind == EV_LOCK ||
+	    e->kind == EV_UNLOCK)
+		return 0;
+	if (e->kind == EV_ACCESS && e->obj.kind != OBJ_LOCAL) {
+		int through_param = 0;
+
+		for (int k = 0; k < e->deps.n && !through_param; k++)
+			through_param = e->deps.v[k].role == DEP_ADDRESS && e->deps.v[k].kind == DEP_PARAM &&
+					strcmp(e->deps.v[k].name, key) == 0;
+		return through_param;
+	}
+	for (int a = 0; e->kind == EV_CALL && a < e->argv.n; a++)
+		if (e->argv.ref[a].kind == OBJ_USR && e->argv.ref[a].global)
+			return 0;
+	return 1;
+}
+
+/* Per function: is it a plain helper of what its callers pass it
+ * (list_replace(old, new)): it synchronises nothing and touches shared
+ * memory only through its pointer parameters, itself and through the
+ * functions of the tree it calls?  A fixpoint from "all helpers" down,
+ * over the call edges. */
+static unsigned char *plain_helpers(struct program *p)
+{
+	unsigned char *plain = xcalloc((size_t)p->nfns + 1, 1);
+	int changed = 1;
+
+	for (int fi = 0; fi < p->nfns; fi++) {
+		plain[fi] = 1;
+		for (int b = 0; b < p->fns[fi].nblocks && plain[fi]; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents && plain[fi]; i++)
+				plain[fi] = helper_event(&p->fns[fi].blocks[b].events[i], p->fns[fi].link_key);
+	}
+	while (changed) {
+		changed = 0;
+		for (int fi = 0; fi < p->nfns; fi++)
+			for (int b = 0; b < p->fns[fi].nblocks && plain[fi]; b++)
+				for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+					const struct event *e = &p->fns[fi].blocks[b].events[i];
+					struct summary *s;
+
+					if (e->kind == EV_CALL && (s = callee_of(p, e, &p->fns[fi])) && !plain[s - p->sums]) {
+						plain[fi] = 0;
+						changed = 1;
+						break;
+					}
+				}
+	}
+	return plain;
+}
+
 /* Fills out->roots and out->unknown_root (struct analysis): each entry
  * point is a root of itself, and a callee inherits its callers' roots (a
  * worklist over the call edges; pthread_create starts a root instead). */
@@ -502,6 +559,7 @@ void find_thread_roots(struct program *p)
 	unsigned char *queued = xcalloc(n + 1, 1), *taken;
 	struct hashmap used = { 0 };      /* link keys that run */
 	struct hashmap primitives = { 0 };   /* names the vocabulary matched */
+	unsigned char *plain;
 	struct analysis *a = p->out;
 
 	a->roots = xcalloc(n + 1, sizeof *a->roots);
@@ -537,11 +595,23 @@ void find_thread_roots(struct program *p)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++)
 				if (p->fns[fi].blocks[b].events[i].name)
 					hashmap_put_str(&primitives, p->fns[fi].blocks[b].events[i].name, NULL);
+	/* A plain helper (list_replace(old, new): no synchronisation, and
+	 * shared memory only through its pointer parameters) that nothing in
+	 * the tree calls, starts or takes the address of runs on whatever
+	 * instance its caller passes, under whatever its caller holds: with
+	 * no caller in the tree, nothing names its instance, and it pairs
+	 * with nothing (pairing it with the tree's own lists merged every
+	 * list of the tree into one).  A function that synchronises (a
+	 * lockless library's entry point) or names a global (a getter that
+	 * reads a counter without its lock) stays an entry point. */
+	plain = plain_helpers(p);
 	for (int fi = 0; fi < n; fi++)
-		a->never_runs[fi] = strchr(p->fns[fi].link_key, ':') && p->fns[fi].file && p->fns[fi].tu &&
-				    strcmp(p->fns[fi].file, p->fns[fi].tu) == 0 &&
-				    !hashmap_get_str(&used, p->fns[fi].link_key) &&
-				    !hashmap_get_str(&primitives, p->fns[fi].name);
+		a->never_runs[fi] = !hashmap_get_str(&used, p->fns[fi].link_key) &&
+				    !hashmap_get_str(&primitives, p->fns[fi].name) &&
+				    ((strchr(p->fns[fi].link_key, ':') && p->fns[fi].file && p->fns[fi].tu &&
+				      strcmp(p->fns[fi].file, p->fns[fi].tu) == 0) ||
+				     (plain[fi] && strcmp(p->fns[fi].name, "main") != 0));
+	free(plain);
 	hashmap_free(&used);
 	hashmap_free(&primitives);
 	free(taken);

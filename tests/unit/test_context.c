@@ -1305,14 +1305,18 @@ Test(context, start_routines_created_without_a_join_between_run_together)
 
 /* list_move_tail() is a static function of the file that nothing calls:
  * no other file can call it, so it never runs, and __list_del()'s only
- * real caller holds the lock.  The twin makes it an external function, a
- * library entry point any thread may call without the lock: reported. */
-#define LIST_MOVE(linkage, mark) "#include <pthread.h>\n" \
+ * real caller holds the lock.  As an external function nothing calls, it
+ * is a plain helper of whatever list its caller passes (nothing names
+ * one in the tree): no pairing either.  The twin is an external function
+ * that names the tree's own list: a library entry point any thread may
+ * call without the lock, reported.  (MOVED: the list it moves from.) */
+#define LIST_MOVE(linkage, moved, mark) "#include <pthread.h>\n" \
 	"struct list_head { struct list_head *next, *prev; };\n" \
+	"static struct list_head a_list;\n" \
 	"static inline void __list_del(struct list_head *prev, struct list_head *next)\n" \
 	"{ next->prev = prev; " mark "\n prev->next = next; " mark " }\n" \
 	linkage " void list_move_tail(struct list_head *e, struct list_head *h)\n" \
-	"{ __list_del(e->prev, e->next); e->prev = h->prev; e->next = h; h->prev->next = e; h->prev = e; " mark " }\n" \
+	"{ __list_del(" moved "->prev, " moved "->next); } " mark "\n" \
 	"static struct list_head a_list = { &a_list, &a_list };\n" \
 	"static pthread_mutex_t a_lock = PTHREAD_MUTEX_INITIALIZER;\n" \
 	"static void *a_thread(void *arg) {\n" \
@@ -1325,12 +1329,17 @@ Test(context, start_routines_created_without_a_join_between_run_together)
 
 Test(context, a_static_function_nothing_calls_never_runs)
 {
-	expect_one(LIST_MOVE("static inline", ""));
+	expect_one(LIST_MOVE("static inline", "e", ""));
 }
 
-Test(context, an_external_function_nothing_calls_is_an_entry_point)
+Test(context, an_external_plain_helper_nothing_calls_pairs_with_nothing)
 {
-	expect_one(LIST_MOVE("", "/*D*/"));
+	expect_one(LIST_MOVE("", "e", ""));
+}
+
+Test(context, an_external_function_naming_the_list_is_an_entry_point)
+{
+	expect_one(LIST_MOVE("", "a_list.next", "/*D*/"));
 }
 
 /* ---- memory freed after use: the consumer's own (analysis/claimed.c) ---- */
