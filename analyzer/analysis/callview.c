@@ -159,6 +159,154 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 	return c;
 }
 
+/* ---- W14: the branches of a callee that a constant argument rules out
+ * (the front end's conditions and constant arguments: extract_guards.c) */
+
+/* The value CALL passes as its argument N, when known: 1 with *NUL (a
+ * null pointer) or *V (an integer constant); else 0. */
+static int known_argument(const struct event *call, int n, int *nul, long long *v)
+{
+	*nul = 0;
+	*v = 0;
+	for (int k = 0; k < call->conds.n; k++)
+		if (call->conds.v[k].role == DEP_ARGUMENT && call->conds.v[k].arg == n) {
+			*v = call->conds.v[k].value;
+			return 1;
+		}
+	for (int k = 0; k < call->deps.n; k++)
+		if (call->deps.v[k].role == DEP_ARGUMENT && call->deps.v[k].arg == n && call->deps.v[k].kind == DEP_NULL)
+			return *nul = 1;
+	return 0;
+}
+
+/* Does a condition of E's on its function's parameters fail for what
+ * CALL passes (E being an event of the function CALL calls)? */
+static int fails_for(const struct event *call, const struct event *e)
+{
+	for (int k = 0; k < e->conds.n; k++) {
+		const struct dep_item *g = &e->conds.v[k];
+		long long v;
+		int nul, equal;
+
+		if (g->role != DEP_GUARD || !known_argument(call, g->arg, &nul, &v))
+			continue;
+		/* (a null pointer is 0; a constant against a null test: 0 is) */
+		equal = g->kind == DEP_NULL ? (nul || v == 0) : (nul ? g->value == 0 : v == g->value);
+		if (equal == g->differs)
+			return 1;
+	}
+	return 0;
+}
+
+/* The index of the function named by NAME (an event's func: its
+ * function's own name string), or -1. */
+static int function_of(struct program *p, const char *name)
+{
+	intptr_t *i;
+
+	if (!name)
+		return -1;
+	if (!p->fn_by_name.cap)
+		for (int fi = 0; fi < p->nfns; fi++)
+			*hashmap_put(&p->fn_by_name, (uint64_t)(uintptr_t)p->fns[fi].name, NULL) = fi;
+	i = hashmap_get(&p->fn_by_name, (uint64_t)(uintptr_t)name);
+	return i ? (int)*i : -1;
+}
+
+/* Does any event of function FI run under a condition on a parameter? */
+static int has_conditions(struct program *p, int fi)
+{
+	if (!p->guarded)
+		p->guarded = xcalloc((size_t)p->nfns + 1, 1);
+	if (!p->guarded[fi]) {
+		p->guarded[fi] = 1;
+		for (int b = 0; b < p->fns[fi].nblocks && p->guarded[fi] == 1; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[fi].blocks[b].events[i];
+
+				for (int k = 0; k < e->conds.n; k++)
+					if (e->conds.v[k].role == DEP_GUARD)
+						p->guarded[fi] = 2;
+			}
+	}
+	return p->guarded[fi] == 2;
+}
+
+/* The functions FI reaches through its calls (IN: 1), following from FI
+ * only the calls CALL does not rule out when RULE. */
+static void reach(struct program *p, int fi, const struct event *call, int rule, unsigned char *in)
+{
+	int *stack = xcalloc((size_t)p->nfns + 1, sizeof *stack), top = 0;
+
+	in[fi] = 1;
+	stack[top++] = fi;
+	while (top) {
+		int g = stack[--top];
+
+		for (int b = 0; b < p->fns[g].nblocks; b++)
+			for (int i = 0; i < p->fns[g].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[g].blocks[b].events[i];
+				struct summary *s;
+
+				if (e->kind != EV_CALL || (rule && g == fi && fails_for(call, e)) ||
+				    !(s = callee_of(p, e, &p->fns[g])) || in[s - p->sums])
+					continue;
+				in[s - p->sums] = 1;
+				stack[top++] = (int)(s - p->sums);
+			}
+	}
+	free(stack);
+}
+
+/* Prepares ruled_out for the view CALL has of function FI: NULL in
+ * view_ruled_out when the call rules out nothing (it passes no known
+ * argument, or FI tests none of its parameters). */
+static void rule_out_for(struct program *p, const struct event *call, int fi)
+{
+	int known = 0;
+	unsigned char *all, *live;
+
+	p->view_call = NULL;
+	for (int k = 0; k < call->conds.n && !known; k++)
+		known = call->conds.v[k].role == DEP_ARGUMENT;
+	for (int k = 0; k < call->deps.n && !known; k++)
+		known = call->deps.v[k].role == DEP_ARGUMENT && call->deps.v[k].kind == DEP_NULL;
+	if (!known || !has_conditions(p, fi))
+		return;
+	/* A function stays when some call that is not ruled out reaches it;
+	 * one that none of FI's calls reaches (an event brought in some
+	 * other way) stays too. */
+	all = xcalloc((size_t)p->nfns + 1, 1);
+	live = xcalloc((size_t)p->nfns + 1, 1);
+	reach(p, fi, call, 0, all);
+	reach(p, fi, call, 1, live);
+	for (int g = 0; g < p->nfns; g++)
+		all[g] = all[g] && !live[g];
+	free(live);
+	p->view_ruled_out = all;
+	p->view_fn = fi;
+	p->view_call = call;
+}
+
+/* Is E out of the view being made: an event of the callee whose
+ * condition fails for the call's arguments, or of a function that the
+ * callee reaches only through calls that do? */
+static int ruled_out(struct program *p, const struct event *e)
+{
+	int g = function_of(p, e->func);
+
+	if (g < 0)
+		return 0;
+	return (g == p->view_fn && fails_for(p->view_call, e)) || p->view_ruled_out[g];
+}
+
+static void rule_out_done(struct program *p)
+{
+	free(p->view_ruled_out);
+	p->view_ruled_out = NULL;
+	p->view_call = NULL;
+}
+
 /* A private local ("l:FUNCTION:v", extract_pointee.c) is never shared: a
  * callee's accesses through the parameter that receives it are dropped
  * (below), like the caller's own accesses to it; so are those through a
@@ -178,6 +326,8 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 	const struct object_ref *ref;
 	int is_param;
 
+	if (p->view_call == call && ruled_out(p, e))
+		return NULL;
 	if (!e->object)
 		return e;
 	is_param = object_is_param_of(e->object, &e->obj, callee);
@@ -305,10 +455,12 @@ const struct call_view *call_view_of(struct program *p, const struct event *call
 		return v;
 	v->of = cs;
 	v->version = cs->version;
+	rule_out_for(p, call, (int)(cs - p->sums));
 	for (int k = 0; k < NVIEWS; k++)
 		v->set[k] = set_through_call(p, call, callee, sets[k], &v->copy[k]);
 	xset_through_call(p, call, callee, &cs->entry_mwrites, &v->entry_mwrites);
 	xset_through_call(p, call, callee, &cs->entry_plain, &v->entry_plain);
+	rule_out_done(p);
 	return v;
 }
 

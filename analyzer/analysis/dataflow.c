@@ -115,6 +115,8 @@ struct analysis *analyse(struct function *fns, int nfns)
 	free(p.creates);
 	free(p.joins);
 	free(p.fork_child);
+	free(p.guarded);
+	hashmap_free(&p.fn_by_name);
 	free(p.entry_calm);
 	free(p.entry_quiet);
 	free(order);

@@ -199,6 +199,16 @@ struct program {
 	int ncanon, canoncap;
 	struct call_view **views;     /* by call event gid, made on first use */
 	int nviews;
+	/* While one call's view is made (callview.c, W14): per function, 1
+	 * when the call's constant arguments rule out every way the callee
+	 * reaches it; the callee's index; the call.  Per function, whether
+	 * any of its events runs under a condition on a parameter (0 not
+	 * known yet, 1 no, 2 yes); function index by name pointer. */
+	unsigned char *view_ruled_out;
+	int view_fn;
+	const struct event *view_call;
+	unsigned char *guarded;
+	struct hashmap fn_by_name;
 	int next_gid;
 	struct { int oid; const char *function; } *fnptrs;   /* stores of &function */
 	int nfnptrs, fnptrcap;

@@ -7,6 +7,7 @@
 #include "extract.h"
 #include "analyzer/model/paths.h"
 #include "extract_int.h"
+#include "extract_guards.h"
 #include "extract_expr.h"
 
 #include <errno.h>
@@ -248,6 +249,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	forget_aliases(x);
 	forget_fresh(x);
 	forget_owned(x);
+	branch_guards_forget(x);
 	forget_active_sites(x);
 	x->no_escape = 0;
 	x->conditional = 0;
@@ -293,6 +295,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	walk_stmt(x, body);
 	jump(x, f->exit);
 	note_kept_parameters(x);
+	branch_guards_apply(x);
 	if (lock) {
 		x->cur = f->exit;
 		emit_writer_lock(x, fn, EV_UNLOCK, lock);
@@ -449,6 +452,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	free(x.fnlocals.v);
 	free_fresh(&x.fresh);
 	free_owned(&x.owned);
+	branch_guards_free(&x);
 	forget_aliases(&x);
 	free_aliases(&x.aliases);
 	free_sites(&x.sites);

@@ -7,6 +7,7 @@
  * Every access also carries "uses": the locals (and marked reads, as
  * "@N") its address is computed from (extract_deps.c). */
 #include "extract_int.h"
+#include "extract_guards.h"
 #include "extract_deps.h"
 #include "extract_expr.h"
 #include "extract_noreturn.h"
@@ -30,6 +31,7 @@ struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at)
 		e->file = file_name_of(f);
 	e->line = l;
 	e->col = col;
+	branch_guards_note_event(x, e);
 	return e;
 }
 
@@ -277,6 +279,10 @@ static void walk_call(struct ectx *x, CXCursor c)
 			free(item);
 		}
 		if ((obj = param_passed(x, kids[i], i - 1)) != NULL) {
+			deps_add(&calldeps, obj);
+			free(obj);
+		}
+		if ((obj = constant_argument(kids[i], i - 1)) != NULL) {
 			deps_add(&calldeps, obj);
 			free(obj);
 		}

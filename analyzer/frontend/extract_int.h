@@ -68,6 +68,9 @@ struct ectx {
 	struct fresh_table fresh;
 	struct fn_local_table fnlocals;
 	struct owned_table owned;
+	struct { char **v; int n, cap; } guards;   /* in force now (extract_guards.c) */
+	char **guard_of;                  /* per event index: its guards' items */
+	int nguard_of, guard_cap;
 
 	/* The value flow of the expression being walked (statements set
 	 * it up, expressions and primitives follow it). */

@@ -8,6 +8,7 @@
  * both of their operands as executed, which can only add orderings that
  * might not happen, never hide an access. */
 #include "extract_int.h"
+#include "extract_guards.h"
 #include "extract_deps.h"
 #include "extract_expr.h"
 #include "extract_primitive.h"
@@ -185,7 +186,7 @@ static void walk_branch(struct ectx *x, CXCursor branch)
 
 static void walk_if(struct ectx *x, CXCursor *k, int n)
 {
-	int then_b, else_b, join;
+	int then_b, else_b, join, guarded;
 
 	if (n < 2)
 		return;
@@ -196,11 +197,17 @@ static void walk_if(struct ectx *x, CXCursor *k, int n)
 	block_add_edge(x->fn, x->cur, then_b);
 	block_add_edge(x->fn, x->cur, else_b);
 	x->cur = then_b;
+	guarded = branch_guards_enter(x, k[0], 1);
 	walk_branch(x, k[1]);
+	if (guarded)
+		branch_guards_leave(x);
 	fall_into(x, join);
 	if (n >= 3) {
 		x->cur = else_b;
+		guarded = branch_guards_enter(x, k[0], 0);
 		walk_branch(x, k[2]);
+		if (guarded)
+			branch_guards_leave(x);
 		fall_into(x, join);
 	}
 	x->cur = join;

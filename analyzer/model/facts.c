@@ -138,6 +138,7 @@ static void event_free(struct event *e)
 	free(e->args);
 	free(e->file);
 	dep_list_free(&e->deps);
+	dep_list_free(&e->conds);
 	arg_list_free(&e->argv);
 }
 
@@ -170,9 +171,28 @@ void function_number_locals(struct function *f)
 	hashmap_free(&by_name);
 }
 
+/* Moves the conditions and constant arguments of E's deps to E's conds. */
+static void split_conds(struct event *e)
+{
+	int k = 0;
+
+	for (int i = 0; i < e->deps.n; i++) {
+		struct dep_item *d = &e->deps.v[i];
+
+		if (d->role == DEP_GUARD || d->kind == DEP_CONST) {
+			grow(&e->conds.v, &(int){ e->conds.n }, e->conds.n + 1, sizeof *e->conds.v);
+			e->conds.v[e->conds.n++] = *d;
+		} else {
+			e->deps.v[k++] = *d;
+		}
+	}
+	e->deps.n = k;
+}
+
 void event_parse_items(struct event *e)
 {
 	dep_list_parse(e->uses, &e->deps);
+	split_conds(e);
 	arg_list_parse(e->args, &e->argv);
 	object_ref_parse(e->object, &e->obj);
 	e->sink = value_sink_parse(e->defines);

@@ -14,7 +14,7 @@
 
 /* The version of what the front end records: a translation unit scanned
  * by an older format is parsed again, not reused (scan.c). */
-#define FACTS_FORMAT 16
+#define FACTS_FORMAT 17
 
 enum ev_kind { EV_ACCESS, EV_BARRIER, EV_CALL, EV_LOCK, EV_UNLOCK, EV_LOCAL };
 enum acc { ACC_NONE, ACC_READ, ACC_WRITE, ACC_RMW };
@@ -41,7 +41,12 @@ struct event {
 	char *file;        /* absolute path */
 	int line, col;
 	/* Parsed by the loader (event_parse_items), not stored: */
-	struct dep_list deps;     /* USES */
+	struct dep_list deps;     /* USES, but for CONDS */
+	struct dep_list conds;    /* USES' conditions on the function's
+				     parameters ("?N=%V", "?N!!null": the
+				     branch the event is in) and, for a call,
+				     its constant arguments ("#N=%V"): kept
+				     apart, read by callview.c alone */
 	struct arg_list argv;     /* ARGS */
 	struct object_ref obj;    /* OBJECT (kept in step with it) */
 	enum value_sink sink;     /* DEFINES */

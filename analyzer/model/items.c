@@ -81,6 +81,18 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 			return -1;
 		}
 		break;
+	case '%': {
+		/* (ITEM is not NUL-terminated: the digits are copied out) */
+		char digits[24], *end;
+
+		if (len < 2 || len - 1 >= sizeof digits)
+			return -1;
+		memcpy(digits, item + 1, len - 1);
+		digits[len - 1] = '\0';
+		d->kind = DEP_CONST;
+		d->value = strtoll(digits, &end, 10);
+		return end == digits + len - 1 ? 0 : -1;
+	}
 	case '~': case '#': case '?':
 		return -1;
 	default:
@@ -95,6 +107,8 @@ static int parse_item(const char *item, size_t len, struct dep_item *d)
 {
 	d->role = DEP_ADDRESS;
 	d->arg = 0;
+	d->value = 0;
+	d->differs = 0;
 	if (len > 0 && item[0] == '~') {
 		d->role = DEP_VALUE;
 		item++, len--;
@@ -106,6 +120,20 @@ static int parse_item(const char *item, size_t len, struct dep_item *d)
 		d->role = DEP_ARGUMENT;
 		len -= (size_t)(eq + 1 - item);
 		item = eq + 1;
+	} else if (len > 0 && item[0] == '?') {
+		size_t k = 1;
+
+		while (k < len && item[k] >= '0' && item[k] <= '9')
+			k++;
+		if (k == 1 || k >= len || (item[k] != '=' && item[k] != '!') ||
+		    (d->arg = number(item + 1, k - 1)) < 0)
+			return -1;
+		d->role = DEP_GUARD;
+		d->differs = item[k] == '!';
+		if (parse_source(item + k + 1, len - k - 1, d) < 0 ||
+		    (d->kind != DEP_CONST && d->kind != DEP_NULL))
+			return -1;
+		return 0;
 	}
 	return parse_source(item, len, d);
 }
@@ -196,17 +224,21 @@ char *dep_item_text(const struct dep_item *d)
 	case DEP_NULL:      source = xstrdup("!null"); break;
 	case DEP_OWN:       source = xstrdup("!own"); break;
 	case DEP_KEPT:      source = xasprintf("!kept:@%d:%d", d->n, d->via); break;
+	case DEP_CONST:     source = xasprintf("%%%lld", d->value); break;
 	default:            source = xstrdup(name ? name : ""); break;
 	}
 	free(name);
-	out = dep_item_with_role(source, d->role, d->arg);
+	if (d->role == DEP_GUARD)
+		out = xasprintf("?%d%c%s", d->arg, d->differs ? '!' : '=', source);
+	else
+		out = dep_item_with_role(source, d->role, d->arg);
 	free(source);
 	return out;
 }
 
 char *dep_source_text(enum dep_kind kind, int n, const char *name)
 {
-	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name, -1, 0 };
+	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name, -1, 0, 0, 0 };
 
 	return dep_item_text(&d);
 }

@@ -13,7 +13,10 @@
  *     ROLE    ""        the accessed address (EV_ACCESS, EV_CALL), or
  *                       the value (EV_LOCAL);
  *             "~"       the value a write stores;
- *             "#N="     argument N of a call (from 0)
+ *             "#N="     argument N of a call (from 0);
+ *             "?N="     a condition: the event runs only where parameter
+ *                       N of its function equals SOURCE ("?N!": differs
+ *                       from it); SOURCE is a "%V" or "!null"
  *     SOURCE  NAME      a local variable of the function
  *             "@N"      the event of index N of the function (a marked
  *                       read, or a call whose result is used)
@@ -23,6 +26,7 @@
  *             "!newarg:N"  pointer parameter N, fresh in the calls that
  *                       pass fresh memory
  *             "!null"   a null pointer
+ *             "%V"      the integer constant V (an argument's value)
  * Inside NAME and KEY, ',' and '\' are written "\," and "\\" (a link key
  * holds a path, and a path may hold a comma).
  *
@@ -41,7 +45,7 @@
 
 #include <stddef.h>
 
-enum dep_role { DEP_ADDRESS, DEP_VALUE, DEP_ARGUMENT };
+enum dep_role { DEP_ADDRESS, DEP_VALUE, DEP_ARGUMENT, DEP_GUARD };
 
 enum dep_kind {
 	DEP_LOCAL,       /* NAME */
@@ -56,6 +60,7 @@ enum dep_kind {
 			    callee keeps it (analysis/fresh.c) */
 	DEP_OWN,         /* "!own": memory this activation allocated itself
 			    (extract_owned.c, analysis/owned.c) */
+	DEP_CONST,       /* "%V": the integer constant V */
 };
 
 struct dep_item {
@@ -70,6 +75,9 @@ struct dep_item {
 			    (function_number_locals, facts.h), -1 before */
 	int via;         /* DEP_KEPT: the argument of call event N that
 			    passed the pointer on */
+	long long value; /* DEP_CONST: V */
+	int differs;     /* DEP_GUARD: "?N!": the parameter differs from the
+			    source (else it equals it) */
 };
 
 struct dep_list {

@@ -1,7 +1,7 @@
 /*
  * limitation: W14 (docs/limitations.md)
  * lkmm: no-race
- * about: end(r, s) calls delref(r, s) only when s != NULL. The writer passes NULL,
+ * about: end(r, s) returns early when s == NULL, before delref(r, s). The writer passes NULL,
  *        so only the reader touches 'count'; delref()'s access is still
  *        attributed to the writer's call, and paired with 'readers'.
  */
@@ -16,7 +16,7 @@ static int readers;
 
 static void delref(struct record *r, struct section *s) { r->count[s->bucket]--; }
 static inline void end(struct record *r, struct section *s)
-{ smp_store_release(&r->active, 0); if (s != NULL) delref(r, s); }
+{ smp_store_release(&r->active, 0); if (s == NULL) return; delref(r, s); }
 static void *reader(void *a) { struct section s = { 0 }; rec.count[0]++; WRITE_ONCE(readers, 1); end(&rec, &s); return a; }
 static void *writer(void *a) { while (READ_ONCE(readers) == 0) ; end(&rec, NULL); return a; }
 

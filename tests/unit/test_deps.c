@@ -225,6 +225,51 @@ Test(guards, a_tested_result_that_carries_no_read_guards_nothing)
 		   "int reader(void) { while (!smp_load_acquire(&ready)) ; if (futex_op(1) < 0) return 0; return data; }\n");
 }
 
+/* A constant argument rules out the callee's branch that tests the
+ * parameter against it (extract_guards.c, callview.c): end(r, s) runs the
+ * section code only when s != NULL, and the writer passes NULL (the old
+ * W14 reproducer); mode(op) reads the data only when op != OP_PEEK. */
+#define SECTIONS(writer_section, rmark, wmark) \
+	LKMM "#include <pthread.h>\n#include <stddef.h>\n" \
+	"struct section { int bucket; };\n" \
+	"struct record { int active; int count[4]; };\n" \
+	"static struct record rec;\n" \
+	"static int readers;\n" \
+	"static void delref(struct record *r, struct section *s) { r->count[s->bucket]--; } " rmark "\n" \
+	"static inline void end(struct record *r, struct section *s)\n" \
+	"{ smp_store_release(&r->active, 0); if (s != NULL) delref(r, s); }\n" \
+	"static void *reader(void *a) { struct section s = { 0 }; rec.count[0]++; " wmark " WRITE_ONCE(readers, 1); end(&rec, &s); return a; }\n" \
+	"static void *writer(void *a) { struct section w = { 1 }; while (READ_ONCE(readers) == 0) ; end(&rec, " writer_section "); return a; }\n" \
+	"int main(void) { pthread_t t[2]; pthread_create(&t[0], 0, reader, 0); pthread_create(&t[1], 0, writer, 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(guards, a_null_argument_rules_out_the_callee_branch)
+{
+	expect_one(SECTIONS("NULL", "", ""));
+}
+
+Test(guards, a_section_passed_runs_the_branch)
+{
+	expect_one(SECTIONS("&w", "/*R*/", "/*W*/"));
+}
+
+#define PROBE(op, rmark, wmark) \
+	LKMM "enum probe { OP_PEEK, OP_FULL };\n" \
+	"int data, ready;\n" \
+	"static int probe(int *d, enum probe op) { int v = 0; if (op != OP_PEEK) v = *d; return v; } " rmark "\n" \
+	"void writer(void) { data = 1; " wmark " WRITE_ONCE(ready, 1); }\n" \
+	"int reader(void) { if (READ_ONCE(ready)) return probe(&data, " op "); return 0; }\n"
+
+Test(guards, an_enumerator_argument_rules_out_the_callee_branch)
+{
+	expect_one(PROBE("OP_PEEK", "", ""));
+}
+
+Test(guards, another_enumerator_runs_the_branch)
+{
+	expect_one(PROBE("OP_FULL", "/*R*/", "/*W*/"));
+}
+
 /* A CAS retry loop waits for the CAS, not for the read that gave it the
  * expected value: two pushers (relaxed CAS) read nobody's node, so the
  * read of head inside push() guards nothing of theirs.  With a popper that

@@ -47,11 +47,14 @@ Test(items, every_role_and_source)
 Test(items, round_trip_with_commas_in_paths)
 {
 	struct dep_item in[] = {
-		{ DEP_ADDRESS, DEP_PARAM, 0, 2, "/home/a,b/x.c:f", -1, 0 },
-		{ DEP_ARGUMENT, DEP_NEW_FROM, 3, 0, "/dir\\with,odd/y.c:alloc", -1, 0 },
-		{ DEP_VALUE, DEP_LOCAL, 0, 0, "v", -1, 0 },
-		{ DEP_ARGUMENT, DEP_EVENT, 12, 40, NULL, -1, 0 },
-		{ DEP_ARGUMENT, DEP_KEPT, 1, 7, NULL, -1, 2 },
+		{ DEP_ADDRESS, DEP_PARAM, 0, 2, "/home/a,b/x.c:f", -1, 0, 0, 0 },
+		{ DEP_ARGUMENT, DEP_NEW_FROM, 3, 0, "/dir\\with,odd/y.c:alloc", -1, 0, 0, 0 },
+		{ DEP_VALUE, DEP_LOCAL, 0, 0, "v", -1, 0, 0, 0 },
+		{ DEP_ARGUMENT, DEP_EVENT, 12, 40, NULL, -1, 0, 0, 0 },
+		{ DEP_ARGUMENT, DEP_KEPT, 1, 7, NULL, -1, 2, 0, 0 },
+		{ DEP_ARGUMENT, DEP_CONST, 8, 0, NULL, -1, 0, -3, 0 },
+		{ DEP_GUARD, DEP_CONST, 2, 0, NULL, -1, 0, 4, 1 },
+		{ DEP_GUARD, DEP_NULL, 1, 0, NULL, -1, 0, 0, 0 },
 	};
 	size_t n = sizeof in / sizeof in[0], len = 0;
 	char *text = calloc(1, 1);
@@ -69,8 +72,10 @@ Test(items, round_trip_with_commas_in_paths)
 		cr_assert_eq(l.v[i].role, in[i].role);
 		cr_assert_eq(l.v[i].kind, in[i].kind);
 		cr_assert_eq(l.v[i].n, in[i].n);
-		if (in[i].role == DEP_ARGUMENT)
+		if (in[i].role == DEP_ARGUMENT || in[i].role == DEP_GUARD)
 			cr_assert_eq(l.v[i].arg, in[i].arg);
+		cr_assert_eq(l.v[i].value, in[i].value, "item %zu", i);
+		cr_assert_eq(l.v[i].differs, in[i].differs, "item %zu", i);
 		cr_assert_eq(l.v[i].via, in[i].via);
 		cr_assert_str_eq(l.v[i].name ? l.v[i].name : "", in[i].name ? in[i].name : "", "item %zu", i);
 	}
