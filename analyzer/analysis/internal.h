@@ -264,6 +264,11 @@ int state_merge(struct state *to, const struct state *from);
 int quiet(const struct state *s);
 int is_new(const struct event *e);
 int same_object(const struct event *a, const struct event *b);
+/* W, a plain write or RMW of this function, is reached: the pending
+ * plain reads of the same location before it are ordered by whatever
+ * orders W (coherence: a read cannot see a write that comes after its
+ * own thread's later write to the location), and W stands for them. */
+void subsume_reads(struct state *s, const struct event *w);
 void kill_plain(struct state *s, unsigned kill, struct event *fence);
 void kill_reads_of(struct state *s, const struct event *acquire);
 void kill_reads(struct state *s);

@@ -131,6 +131,45 @@ int same_object(const struct event *a, const struct event *b)
 	return a->oid >= 0 && a->oid == b->oid;
 }
 
+/* Do A and B, two accesses of one function, name one location: the same
+ * object through the same address items (entry->tid and entry->tid)? */
+static int same_location(const struct event *a, const struct event *b)
+{
+	int na = 0, nb = 0;
+
+	if (!same_object(a, b) || a->func != b->func)
+		return 0;
+	for (int i = 0; i < a->deps.n; i++) {
+		const struct dep_item *x = &a->deps.v[i];
+		int found = 0;
+
+		if (x->role != DEP_ADDRESS)
+			continue;
+		na++;
+		for (int k = 0; k < b->deps.n && !found; k++) {
+			const struct dep_item *y = &b->deps.v[k];
+
+			found = y->role == DEP_ADDRESS && y->kind == x->kind && y->n == x->n && y->local == x->local &&
+				(x->name == y->name || (x->name && y->name && strcmp(x->name, y->name) == 0));
+		}
+		if (!found)
+			return 0;
+	}
+	for (int k = 0; k < b->deps.n; k++)
+		nb += b->deps.v[k].role == DEP_ADDRESS;
+	return na == nb;
+}
+
+void subsume_reads(struct state *s, const struct event *w)
+{
+	for (int i = 0; i < s->pend_plain.n; i++) {
+		const struct event *r = s->pend_plain.v[i];
+
+		if (r->access == ACC_READ && same_location(r, w))
+			es_remove_at(&s->pend_plain, i--);
+	}
+}
+
 /* Orders pending plain accesses whose type KILL covers; a fence barrier
  * FENCE is remembered for the unpaired-barrier check. */
 void kill_plain(struct state *s, unsigned kill, struct event *fence)

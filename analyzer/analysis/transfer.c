@@ -605,6 +605,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			 * zero times): no writer-side access. */
 			if (s->calm)
 				break;
+			if (e->access != ACC_READ)
+				subsume_reads(s, e);
 			es_add(&s->pend_plain, e);
 			es_add(&s->seen_plain, e);
 			break;

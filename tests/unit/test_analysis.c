@@ -399,6 +399,24 @@ Test(pairing, across_files)
 	expect_findings(s, 3, NULL);
 }
 
+/* Coherence: a plain read followed by its own thread's write of the same
+ * location cannot see a write made after that one, so what orders the
+ * write (here smp_wmb before the flag) orders the read too; without the
+ * write, the read is not ordered by a write barrier. */
+Test(pairing, a_read_then_write_of_one_location_is_ordered_with_the_write)
+{
+	expect_one(LKMM "int slot, flag, out;\n"
+		   "void w(void) { int old = slot; slot = old + 1; smp_wmb(); WRITE_ONCE(flag, 1); } /*B*/\n"
+		   "void r(void) { if (READ_ONCE(flag)) slot = 5; } /*R*/\n");
+}
+
+Test(pairing, a_read_alone_is_not_ordered_by_a_write_barrier)
+{
+	expect_one(LKMM "int slot, flag, out;\n"
+		   "void w(void) { int old = slot; out = old; smp_wmb(); WRITE_ONCE(flag, 1); } /*W*/\n"
+		   "void r(void) { if (READ_ONCE(flag)) slot = 5; } /*R*/\n");
+}
+
 /* A header that files of two directories include as "../common.h" is
  * one file: clang names it "a/../common.h" and "b/../common.h", which
  * made its static inline two functions and its access two sites, each
