@@ -198,38 +198,37 @@ static int fails_for(const struct event *call, const struct event *e)
 	return 0;
 }
 
-/* The index of the function named by NAME (an event's func: its
- * function's own name string), or -1. */
-static int function_of(struct program *p, const char *name)
-{
-	intptr_t *i;
+/* The view being made by this thread (call_view_of): per function, 1
+ * when the call's constant arguments rule out every way the callee
+ * reaches it (NULL: the call rules out nothing); the callee; the call. */
+static _Thread_local struct {
+	unsigned char *ruled_out;
+	int fn;
+	const struct event *call;
+} making;
 
-	if (!name)
-		return -1;
-	if (!p->fn_by_name.cap)
-		for (int fi = 0; fi < p->nfns; fi++)
-			*hashmap_put(&p->fn_by_name, (uint64_t)(uintptr_t)p->fns[fi].name, NULL) = fi;
-	i = hashmap_get(&p->fn_by_name, (uint64_t)(uintptr_t)name);
-	return i ? (int)*i : -1;
-}
-
-/* Does any event of function FI run under a condition on a parameter? */
-static int has_conditions(struct program *p, int fi)
+void find_guarded_functions(struct program *p)
 {
-	if (!p->guarded)
-		p->guarded = xcalloc((size_t)p->nfns + 1, 1);
-	if (!p->guarded[fi]) {
-		p->guarded[fi] = 1;
-		for (int b = 0; b < p->fns[fi].nblocks && p->guarded[fi] == 1; b++)
+	p->guarded = xcalloc((size_t)p->nfns + 1, 1);
+	for (int fi = 0; fi < p->nfns; fi++) {
+		*hashmap_put(&p->fn_by_name, (uint64_t)(uintptr_t)p->fns[fi].name, NULL) = fi;
+		for (int b = 0; b < p->fns[fi].nblocks && !p->guarded[fi]; b++)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				const struct event *e = &p->fns[fi].blocks[b].events[i];
 
 				for (int k = 0; k < e->conds.n; k++)
-					if (e->conds.v[k].role == DEP_GUARD)
-						p->guarded[fi] = 2;
+					p->guarded[fi] |= e->conds.v[k].role == DEP_GUARD;
 			}
 	}
-	return p->guarded[fi] == 2;
+}
+
+/* The index of the function named by NAME (an event's func: its
+ * function's own name string), or -1. */
+static int function_of(const struct program *p, const char *name)
+{
+	intptr_t *i = name ? hashmap_get(&p->fn_by_name, (uint64_t)(uintptr_t)name) : NULL;
+
+	return i ? (int)*i : -1;
 }
 
 /* The functions FI reaches through its calls (IN: 1), following from FI
@@ -258,20 +257,20 @@ static void reach(struct program *p, int fi, const struct event *call, int rule,
 	free(stack);
 }
 
-/* Prepares ruled_out for the view CALL has of function FI: NULL in
- * view_ruled_out when the call rules out nothing (it passes no known
- * argument, or FI tests none of its parameters). */
+/* Prepares ruled_out for the view CALL has of function FI (making); none
+ * when the call rules out nothing (it passes no known argument, or FI
+ * tests none of its parameters). */
 static void rule_out_for(struct program *p, const struct event *call, int fi)
 {
 	int known = 0;
 	unsigned char *all, *live;
 
-	p->view_call = NULL;
+	making.call = NULL;
 	for (int k = 0; k < call->conds.n && !known; k++)
 		known = call->conds.v[k].role == DEP_ARGUMENT;
 	for (int k = 0; k < call->deps.n && !known; k++)
 		known = call->deps.v[k].role == DEP_ARGUMENT && call->deps.v[k].kind == DEP_NULL;
-	if (!known || !has_conditions(p, fi))
+	if (!known || !p->guarded || !p->guarded[fi])
 		return;
 	/* A function stays when some call that is not ruled out reaches it;
 	 * one that none of FI's calls reaches (an event brought in some
@@ -283,28 +282,28 @@ static void rule_out_for(struct program *p, const struct event *call, int fi)
 	for (int g = 0; g < p->nfns; g++)
 		all[g] = all[g] && !live[g];
 	free(live);
-	p->view_ruled_out = all;
-	p->view_fn = fi;
-	p->view_call = call;
+	making.ruled_out = all;
+	making.fn = fi;
+	making.call = call;
 }
 
 /* Is E out of the view being made: an event of the callee whose
  * condition fails for the call's arguments, or of a function that the
  * callee reaches only through calls that do? */
-static int ruled_out(struct program *p, const struct event *e)
+static int ruled_out(const struct program *p, const struct event *e)
 {
 	int g = function_of(p, e->func);
 
 	if (g < 0)
 		return 0;
-	return (g == p->view_fn && fails_for(p->view_call, e)) || p->view_ruled_out[g];
+	return (g == making.fn && fails_for(making.call, e)) || making.ruled_out[g];
 }
 
-static void rule_out_done(struct program *p)
+static void rule_out_done(void)
 {
-	free(p->view_ruled_out);
-	p->view_ruled_out = NULL;
-	p->view_call = NULL;
+	free(making.ruled_out);
+	making.ruled_out = NULL;
+	making.call = NULL;
 }
 
 /* A private local ("l:FUNCTION:v", extract_pointee.c) is never shared: a
@@ -326,7 +325,7 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 	const struct object_ref *ref;
 	int is_param;
 
-	if (p->view_call == call && ruled_out(p, e))
+	if (making.call == call && ruled_out(p, e))
 		return NULL;
 	if (!e->object)
 		return e;
@@ -460,7 +459,7 @@ const struct call_view *call_view_of(struct program *p, const struct event *call
 		v->set[k] = set_through_call(p, call, callee, sets[k], &v->copy[k]);
 	xset_through_call(p, call, callee, &cs->entry_mwrites, &v->entry_mwrites);
 	xset_through_call(p, call, callee, &cs->entry_plain, &v->entry_plain);
-	rule_out_done(p);
+	rule_out_done();
 	return v;
 }
 

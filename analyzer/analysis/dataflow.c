@@ -74,6 +74,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	count_instances(&p, starts, nstarts);
 	free(starts);
 	find_quiet_entries(&p);
+	find_guarded_functions(&p);
 	solve_summaries(&p);
 	/* a clone is made by the callee's activation, in its file */
 	out->owned_events = carry_to_clones(&p, out->owned_events, &out->nowned_events, 1, &(unsigned char){ 0 });

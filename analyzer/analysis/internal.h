@@ -199,14 +199,10 @@ struct program {
 	int ncanon, canoncap;
 	struct call_view **views;     /* by call event gid, made on first use */
 	int nviews;
-	/* While one call's view is made (callview.c, W14): per function, 1
-	 * when the call's constant arguments rule out every way the callee
-	 * reaches it; the callee's index; the call.  Per function, whether
-	 * any of its events runs under a condition on a parameter (0 not
-	 * known yet, 1 no, 2 yes); function index by name pointer. */
-	unsigned char *view_ruled_out;
-	int view_fn;
-	const struct event *view_call;
+	/* For the branches constant arguments rule out (callview.c, W14),
+	 * made before the solver runs and read-only then: per function,
+	 * whether any of its events runs under a condition on a parameter;
+	 * function index by name pointer (an event's func). */
 	unsigned char *guarded;
 	struct hashmap fn_by_name;
 	int next_gid;
@@ -362,6 +358,8 @@ void find_owner_only_fields(struct program *p);
 /* claimed.c: the accesses through memory freed later (out->claimed_events);
  * after solve_summaries (a callee that never returns ends a path). */
 void find_claimed_accesses(struct program *p);
+/* callview.c: prepares p->guarded and p->fn_by_name (before the solver). */
+void find_guarded_functions(struct program *p);
 /* exclusive.c: the files no program links together (two definitions of
  * one external function) and the file of each event (out->event_file). */
 void find_exclusive_files(struct program *p);
