@@ -592,6 +592,14 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 				if (!quiet(s) && !pre_spawn_at(c, e))
 					record_locks(c->p->out, e, c->fn, &s->locks,
 						     !c->p->called[c->fn - c->p->fns]);
+				/* Before a thread creation the access is no one's
+				 * counterpart here, but a caller's call that no
+				 * creation follows records it (with the caller's
+				 * locks): the locks held here still hold it
+				 * (cds_lfht_init_worker's test of the workqueue
+				 * under cds_lfht_fork_mutex, before creating it). */
+				else if (!quiet(s) && c->p->called[c->fn - c->p->fns] && s->locks.n)
+					record_locks(c->p->out, e, c->fn, &s->locks, 0);
 			}
 			if (me) {
 				xs_add(&me->entry_plain, e, s->killed);

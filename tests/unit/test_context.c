@@ -1442,3 +1442,33 @@ Test(spawn, a_store_before_it_is_initialisation)
 {
 	expect_one(CREATE_THREAD("slot[0] = 1;", "", ""));
 }
+
+/* A test under a lock before a thread creation (a lazily started worker,
+ * liburcu's cds_lfht_init_worker): the read holds the lock as the write
+ * after the creation does; a read outside the lock races. */
+#define LAZY_WORKER(test) \
+	"#include <pthread.h>\n" \
+	"static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static void *wq;\n" \
+	"static void *worker(void *a) { return a; }\n" \
+	"static void *start_worker(void) { pthread_t t; pthread_create(&t, 0, worker, 0); return (void *)1; }\n" \
+	"static void init(void) {\n" \
+	"	" test "\n" \
+	"	pthread_mutex_lock(&m);\n" \
+	"	if (!wq)\n" \
+	"		wq = start_worker();\n" \
+	"	pthread_mutex_unlock(&m);\n" \
+	"}\n" \
+	"static void *user(void *a) { init(); return a; }\n" \
+	"int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, user, 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(spawn, a_test_under_the_lock_before_the_creation_holds_it)
+{
+	expect_one(LAZY_WORKER(""));
+}
+
+Test(spawn, a_test_outside_the_lock_races)
+{
+	expect_one(LAZY_WORKER("if (wq) return; /*D*/"));
+}
