@@ -159,6 +159,44 @@ static struct event *fresh_clone(struct program *p, struct event *e)
 	return c;
 }
 
+/* The slot of (CALL, E) in p->clones, added when there is none.  With
+ * follower threads (split.c) the leader, the only thread that adds, adds
+ * under the shared lock (the followers read the map meanwhile). */
+static intptr_t *clone_slot(struct program *p, const struct event *call, const struct event *e, int *added)
+{
+	uint64_t key = hashmap_pair(call->gid, e->gid);
+	intptr_t *slot;
+
+	if (!p->out->shared_lock)
+		return hashmap_put(&p->clones, key, added);
+	if ((slot = hashmap_get(&p->clones, key)) != NULL) {
+		*added = 0;
+		return slot;
+	}
+	pthread_mutex_lock(p->out->shared_lock);
+	slot = hashmap_put(&p->clones, key, added);
+	pthread_mutex_unlock(p->out->shared_lock);
+	return slot;
+}
+
+/* A follower's through_call (split.c): the same run of the leader made
+ * every clone it asks for, so it is found, never made. */
+static struct event *found_clone(struct program *p, const struct event *call, const struct event *e)
+{
+	intptr_t *slot;
+	struct event *c;
+
+	pthread_mutex_lock(p->out->shared_lock);
+	slot = hashmap_get(&p->clones, hashmap_pair(call->gid, e->gid));
+	c = slot ? (struct event *)*slot : NULL;
+	pthread_mutex_unlock(p->out->shared_lock);
+	if (!slot) {
+		fputs("kcsan-scan: internal error: a follower thread of the analysis ran ahead of its leader\n", stderr);
+		abort();
+	}
+	return c;
+}
+
 /* A private local ("l:FUNCTION:v", extract_pointee.c) is never shared: a
  * callee's accesses through the parameter that receives it are dropped
  * (below), like the caller's own accesses to it; so are those through a
@@ -196,14 +234,18 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 			return NULL;
 		if (!initialises(call, e))
 			return e;
-		cached = hashmap_put(&p->clones, hashmap_pair(call->gid, e->gid), &added);
+		if (split_following())
+			return found_clone(p, call, e);
+		cached = clone_slot(p, call, e, &added);
 		if (added)
 			*cached = (intptr_t)fresh_clone(p, e);
 		return (struct event *)*cached;
 	}
 	/* A copy on the caller's object depends only on (CALL, E): it is
 	 * cached, since the fixpoint asks the same question at every run. */
-	cached = hashmap_put(&p->clones, hashmap_pair(call->gid, e->gid), &added);
+	if (split_following())
+		return found_clone(p, call, e);
+	cached = clone_slot(p, call, e, &added);
 	if (!added)
 		return (struct event *)*cached;
 	/* (the slot stays valid: nothing below adds to the map) */

@@ -38,6 +38,11 @@ static int key_cmp(const void *a, const void *b, void *prog)
 
 struct analysis *analyse(struct function *fns, int nfns)
 {
+	return analyse_threads(fns, nfns, 1);
+}
+
+struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
+{
 	struct analysis *out = xcalloc(1, sizeof *out);
 	struct program p = { 0 };
 	int *order = xcalloc(nfns + 1, sizeof *order), nstarts;
@@ -73,7 +78,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	count_instances(&p, starts, nstarts);
 	free(starts);
 	find_quiet_entries(&p);
-	solve_summaries(&p);
+	solve_summaries(&p, threads);
 	/* a clone is made by the callee's activation, in its file */
 	out->owned_events = carry_to_clones(&p, out->owned_events, &out->nowned_events, 1, &(unsigned char){ 0 });
 	out->event_file = carry_to_clones(&p, out->event_file, &out->nevent_files, sizeof(int), &(int){ -1 });
