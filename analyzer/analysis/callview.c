@@ -426,7 +426,7 @@ int is_named(const struct event *e, const char *name)
 
 /* The function CALL reaches: named, or through a function pointer whose
  * object some store in the tree gave a function's address (the first). */
-struct summary *callee_of(struct program *p, const struct event *call, const struct function *from)
+static struct summary *find_callee(struct program *p, const struct event *call, const struct function *from)
 {
 	if (call->target)
 		return summary_of(p, call->target, from);
@@ -434,4 +434,32 @@ struct summary *callee_of(struct program *p, const struct event *call, const str
 		if (p->fnptrs[i].oid == call->oid)
 			return summary_of(p, p->fnptrs[i].function, from);
 	return NULL;
+}
+
+struct summary *callee_of(struct program *p, const struct event *call, const struct function *from)
+{
+	if (from && call->gid >= 0 && call->gid < p->ncallees && p->callee_from[call->gid] == from)
+		return p->callee[call->gid];
+	return find_callee(p, call, from);
+}
+
+/* The callee of every call of the tree's own functions, asked from its
+ * function, by the call's gid: the solver asks at every transfer of a
+ * call, and summary_of's search of the link keys (string comparisons)
+ * was a tenth of its time.  Read only from then on (threads share it). */
+void cache_callees(struct program *p)
+{
+	p->ncallees = p->next_gid;
+	p->callee = xcalloc((size_t)p->ncallees + 1, sizeof *p->callee);
+	p->callee_from = xcalloc((size_t)p->ncallees + 1, sizeof *p->callee_from);
+	for (int fi = 0; fi < p->nfns; fi++)
+		for (int b = 0; b < p->fns[fi].nblocks; b++)
+			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
+				const struct event *e = &p->fns[fi].blocks[b].events[i];
+
+				if (e->kind == EV_CALL && e->gid >= 0 && e->gid < p->ncallees) {
+					p->callee[e->gid] = find_callee(p, e, &p->fns[fi]);
+					p->callee_from[e->gid] = &p->fns[fi];
+				}
+			}
 }

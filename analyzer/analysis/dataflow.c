@@ -65,6 +65,7 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 	}
 	scope_program_globals(&p);
 	number_events(&p);
+	cache_callees(&p);
 	find_exclusive_files(&p);
 	mark_fresh_inits(fns, nfns, function_index, &p);
 	find_called(&p);
@@ -112,6 +113,8 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 	free(p.keys);
 	free(p.key_fn);
 	free(p.called);
+	free(p.callee);
+	free(p.callee_from);
 	free(p.private_args);
 	free(p.started);
 	free(p.creates);

@@ -204,6 +204,10 @@ struct program {
 	int next_gid;
 	struct { int oid; const char *function; } *fnptrs;   /* stores of &function */
 	int nfnptrs, fnptrcap;
+	struct summary **callee;      /* per call event gid: callee_of from its
+					 own function (cache_callees) */
+	const struct function **callee_from;
+	int ncallees;
 	unsigned *private_args;       /* per call event gid, bit N: argument N
 					 is thread-private memory (privparams.c) */
 	int nprivate_args;
@@ -305,6 +309,9 @@ struct summary *summary_of(struct program *p, const char *key, const struct func
 int function_index(void *prog, const char *key, const struct function *from);
 int is_named(const struct event *e, const char *name);
 struct summary *callee_of(struct program *p, const struct event *call, const struct function *from);
+/* Works callee_of out once for every call of the tree's functions (after
+ * number_events). */
+void cache_callees(struct program *p);
 
 /* programs.c */
 void scope_program_globals(struct program *p);
