@@ -1,9 +1,11 @@
 /* analyzer/analysis/caps.c — counting the analysis's iteration caps (see
- * caps.h).  The counts are process-wide: the analysis runs once per scan,
- * in one thread. */
+ * caps.h).  The counts are process-wide: the analysis runs once per scan.
+ * Its follower threads (split.c) repeat the leader's runs and are muted,
+ * so that each cap is counted once and by one thread. */
 #include "caps.h"
 
 static unsigned long hits[ANALYSIS_NCAPS];
+static _Thread_local int muted;
 
 static const char *const names[ANALYSIS_NCAPS] = {
 	[CAP_DERIVED] = "local-derivation",
@@ -16,8 +18,13 @@ static const char *const names[ANALYSIS_NCAPS] = {
 
 void analysis_cap_hit(enum analysis_cap cap)
 {
-	if ((unsigned)cap < ANALYSIS_NCAPS)
+	if ((unsigned)cap < ANALYSIS_NCAPS && !muted)
 		hits[cap]++;
+}
+
+void analysis_caps_mute(void)
+{
+	muted = 1;
 }
 
 void analysis_caps_reset(void)

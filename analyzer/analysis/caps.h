@@ -23,6 +23,9 @@ enum analysis_cap {
 /* Counts one loop that stopped at its cap with work left. */
 void analysis_cap_hit(enum analysis_cap cap);
 
+/* The calling thread's hits are not counted from now on (a thread that
+ * repeats another's work). */
+void analysis_caps_mute(void);
 /* Sets every count to 0 (at the start of an analysis). */
 void analysis_caps_reset(void);
 

@@ -38,6 +38,11 @@ static int key_cmp(const void *a, const void *b, void *prog)
 
 struct analysis *analyse(struct function *fns, int nfns)
 {
+	return analyse_threads(fns, nfns, 1);
+}
+
+struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
+{
 	struct analysis *out = xcalloc(1, sizeof *out);
 	struct program p = { 0 };
 	int *order = xcalloc(nfns + 1, sizeof *order), nstarts;
@@ -60,6 +65,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	}
 	scope_program_globals(&p);
 	number_events(&p);
+	cache_callees(&p);
 	find_exclusive_files(&p);
 	mark_fresh_inits(fns, nfns, function_index, &p);
 	find_called(&p);
@@ -75,7 +81,7 @@ struct analysis *analyse(struct function *fns, int nfns)
 	free(starts);
 	find_quiet_entries(&p);
 	find_guarded_functions(&p);
-	solve_summaries(&p);
+	solve_summaries(&p, threads);
 	/* a clone is made by the callee's activation, in its file */
 	out->owned_events = carry_to_clones(&p, out->owned_events, &out->nowned_events, 1, &(unsigned char){ 0 });
 	find_claimed_accesses(&p);
@@ -111,6 +117,8 @@ struct analysis *analyse(struct function *fns, int nfns)
 	free(p.keys);
 	free(p.key_fn);
 	free(p.called);
+	free(p.callee);
+	free(p.callee_from);
 	free(p.private_args);
 	free(p.started);
 	free(p.creates);

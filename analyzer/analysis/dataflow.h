@@ -171,6 +171,9 @@ const struct object_tally *analysis_tally(const struct analysis *a, int oid);
  * key).  The events of FNS must outlive the result, which the caller
  * frees with analysis_free. */
 struct analysis *analyse(struct function *fns, int nfns);
+/* The same in up to THREADS threads (the result is the same whatever
+ * their number: analysis/split.c). */
+struct analysis *analyse_threads(struct function *fns, int nfns, int threads);
 void analysis_free(struct analysis *a);
 
 

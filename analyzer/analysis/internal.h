@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 /* The analysis' result (dataflow.h reads it for the others). */
 struct analysis {
@@ -91,7 +92,22 @@ struct analysis {
 					    memory its activation frees
 					    later (claimed.c) */
 	int nclaimed_events;
+	/* While the solver runs in several threads (split.c): held around
+	 * the maps they share (the program's clones, kept_index); NULL in
+	 * one thread. */
+	pthread_mutex_t *shared_lock;
 };
+
+/* What a run of a function records (fn_ctx.emit): the facts of the
+ * final run, by kind, so that the solver's threads can each record some
+ * kinds (split.c).  Each kind goes to its own arrays of struct analysis. */
+#define EMIT_WRITER 1u          /* writer_check: writers, producers, relays */
+#define EMIT_READER 2u          /* reader_check: consumers, readers */
+#define EMIT_LOCKS  4u          /* record_locks: records */
+#define EMIT_EARLY  8u          /* early links */
+#define EMIT_LATE   16u         /* late links (note_late) */
+#define EMIT_BUSY   32u         /* busy_creations */
+#define EMIT_ALL    63u
 
 /* What an ordering kills (struct state.killed, writer_kills): the pending
  * plain accesses of each type, and the pending marked reads. */
@@ -186,7 +202,6 @@ struct program {
 	unsigned char *entry_calm;        /* called only before any thread exists */
 	unsigned char *entry_quiet;       /* called only while no other thread runs */
 	struct analysis *out;
-	int emit;                 /* the final pass: record facts */
 	struct hashmap objects;   /* object key -> oid */
 	struct hashmap clones;    /* (call gid, event gid) -> the callee's event
 				     as that call sees it (through_call) */
@@ -208,6 +223,10 @@ struct program {
 	int next_gid;
 	struct { int oid; const char *function; } *fnptrs;   /* stores of &function */
 	int nfnptrs, fnptrcap;
+	struct summary **callee;      /* per call event gid: callee_of from its
+					 own function (cache_callees) */
+	const struct function **callee_from;
+	int ncallees;
 	unsigned *private_args;       /* per call event gid, bit N: argument N
 					 is thread-private memory (privparams.c) */
 	int nprivate_args;
@@ -230,6 +249,7 @@ struct deriv_map {
 struct fn_ctx {
 	struct program *p;
 	struct function *fn;
+	unsigned emit;                /* what this run records (EMIT_*) */
 	struct summary *sum;          /* being computed for fn */
 	struct deriv_map derived;
 	unsigned char *pre_spawn;     /* per event index: a thread is created
@@ -313,6 +333,9 @@ struct summary *summary_of(struct program *p, const char *key, const struct func
 int function_index(void *prog, const char *key, const struct function *from);
 int is_named(const struct event *e, const char *name);
 struct summary *callee_of(struct program *p, const struct event *call, const struct function *from);
+/* Works callee_of out once for every call of the tree's functions (after
+ * number_events). */
+void cache_callees(struct program *p);
 
 /* programs.c */
 void scope_program_globals(struct program *p);
@@ -373,7 +396,30 @@ const struct event *clone_root_of(struct program *p, const struct event *e);
 void *carry_to_clones(struct program *p, void *v, int *n, size_t elem, const void *fill);
 int private_argument(const struct program *p, const struct event *call, int n);
 struct call_edge *call_edges(struct program *p, int *n);
-void solve_summaries(struct program *p);
+/* Runs the dataflow of function FI to its fixpoint, recording the facts
+ * of kinds EMIT; a follower's run (split.c) records only them, and leaves
+ * the summary as it is. */
+void run_function(struct program *p, int fi, unsigned emit, int follower);
+/* The summaries and the facts, in up to THREADS threads (split.c). */
+void solve_summaries(struct program *p, int threads);
+
+/* split.c: the final runs of the functions split over threads by the
+ * kinds of facts they record.  The leader (the calling thread) solves the
+ * summaries and records the kinds split_leader_emit names; each follower
+ * runs every function again after the leader, in the same order,
+ * recording the other kinds.  split_start gives NULL for fewer than two
+ * threads (then the leader records everything). */
+struct split;
+struct split *split_start(struct program *p, int threads);
+unsigned split_leader_emit(const struct split *s);
+/* The leader finished the component MEMBERS (N functions). */
+void split_push(struct split *s, const int *members, int n);
+/* Waits until every follower has run every component pushed. */
+void split_drain(struct split *s);
+/* Drains, ends the followers and frees S (NULL: nothing). */
+void split_finish(struct split *s);
+/* Is the calling thread a follower? */
+int split_following(void);
 
 /* threads.c */
 int start_routine(const struct program *p, const struct event *create);

@@ -107,8 +107,23 @@ void record_locks(struct analysis *a, struct event *e, struct function *fn,
 }
 
 /* KEY as a string that lives as long as the analysis' results (lock
- * records point at their locks' names). */
+ * records point at their locks' names).  Under the shared lock when the
+ * solver runs in several threads (split.c). */
+static const char *keep_key(struct analysis *a, const char *key);
+
 const char *kept_key(struct analysis *a, const char *key)
+{
+	const char *kept;
+
+	if (!a->shared_lock)
+		return keep_key(a, key);
+	pthread_mutex_lock(a->shared_lock);
+	kept = keep_key(a, key);
+	pthread_mutex_unlock(a->shared_lock);
+	return kept;
+}
+
+static const char *keep_key(struct analysis *a, const char *key)
 {
 	intptr_t *at = hashmap_get_str(&a->kept_index, key);
 

@@ -147,14 +147,15 @@ static int summary_same(const struct summary *a, const struct summary *b)
 }
 
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
- * over every block that records the summary and (if emitting) the facts. */
-static void run_function(struct program *p, int fi)
+ * over every block that records the summary (unless FOLLOWER) and the
+ * facts of kinds EMIT (internal.h). */
+void run_function(struct program *p, int fi, unsigned emit, int follower)
 {
 	struct function *f = &p->fns[fi];
 	struct state *in = xcalloc(f->nblocks, sizeof *in);
 	unsigned char *pending = xcalloc(f->nblocks + 1, 1);
 	struct state cur = { 0 };
-	struct fn_ctx c = { .p = p, .fn = f };
+	struct fn_ctx c = { .p = p, .fn = f, .emit = emit };
 	struct summary fresh = { 0 };
 	int changed = 1, rounds = 0, nevents;
 
@@ -173,7 +174,7 @@ static void run_function(struct program *p, int fi)
 			fresh.returns_value |= defines_sink(e, SINK_RETURN);
 		}
 	guards_compute(f, test_deps, &c, &c.guards);
-	if (p->emit)
+	if (emit)
 		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;
 	in[f->entry].calm = starts_single_threaded(p, fi) || p->entry_calm[fi];
@@ -212,10 +213,11 @@ static void run_function(struct program *p, int fi)
 	if (changed)
 		analysis_cap_hit(CAP_FUNCTION);
 	free(pending);
-	if (p->emit)
+	/* (the leader's run only: a follower reads what it recorded) */
+	if (emit && !follower)
 		note_pointer_reads(&c);
 	/* Final pass: summary and facts. */
-	c.sum = &fresh;
+	c.sum = follower ? NULL : &fresh;
 	for (int b = 0; b < f->nblocks; b++) {
 		if (!in[b].reached)
 			continue;
@@ -224,6 +226,9 @@ static void run_function(struct program *p, int fi)
 		for (int i = 0; i < f->blocks[b].nevents; i++)
 			transfer(&c, &cur, &f->blocks[b].events[i]);
 	}
+	/* (a follower's run only records facts: the summary is the leader's) */
+	if (follower)
+		goto done;
 	find_lock_wrapper(p, f, in[f->exit].reached ? &in[f->exit] : NULL, &fresh);
 	fresh.noreturn = !in[f->exit].reached;
 	if (in[f->exit].reached) {
@@ -282,6 +287,7 @@ static void run_function(struct program *p, int fi)
 		free(old->after_spawn.v);
 		*old = fresh;
 	}
+done:
 	for (int b = 0; b < f->nblocks; b++)
 		state_free(&in[b]);
 	state_free(&cur);
@@ -343,34 +349,45 @@ struct call_edge *call_edges(struct program *p, int *n)
  * it are all final.  A function that calls no function of its own
  * component is analysed once, facts included; a recursive component is
  * run to a fixpoint first (bounded by MAX_SUMMARY_RUNS rounds), then once
- * more recording facts. */
-static void solve_component(struct program *p, const int *members, int n, int recursive)
+ * more recording facts.  With followers (SP, split.c), the leader records
+ * its kinds of facts and hands the component on; a component whose
+ * summaries did not settle is run by the leader alone, recording
+ * everything (its final runs may still change the summaries, which the
+ * followers' runs would not see as they were). */
+static void solve_component(struct program *p, const int *members, int n, int recursive,
+			    struct split *sp)
 {
 	int changed = recursive, rounds = 0;
+	unsigned emit = split_leader_emit(sp);
 
-	p->emit = 0;
 	while (changed && rounds++ < MAX_SUMMARY_RUNS) {
 		changed = 0;
 		for (int i = 0; i < n; i++) {
 			unsigned before = p->sums[members[i]].version;
 
-			run_function(p, members[i]);
+			run_function(p, members[i], 0, 0);
 			changed |= p->sums[members[i]].version != before;
 		}
 	}
 	if (changed)
 		analysis_cap_hit(CAP_SUMMARY);
-	p->emit = 1;
+	if (changed && sp) {
+		split_drain(sp);
+		emit = EMIT_ALL;
+	}
 	for (int i = 0; i < n; i++)
-		run_function(p, members[i]);
+		run_function(p, members[i], emit, 0);
+	if (emit != EMIT_ALL)
+		split_push(sp, members, n);
 }
 
 /* Computes every function's summary and records the facts.  A function's
  * summary depends only on those of its callees, so the call graph's
  * strongly connected components are solved callees first (Tarjan's
  * algorithm, iterative: call chains can be deep, and it yields the
- * components in that order): most functions are then analysed once. */
-void solve_summaries(struct program *p)
+ * components in that order): most functions are then analysed once.
+ * With THREADS > 1 the final runs are split over threads (split.c). */
+void solve_summaries(struct program *p, int threads)
 {
 	int n = p->nfns, nedges, next_index = 0, top = 0, tsp = 0;
 	struct call_edge *edges = call_edges(p, &nedges);
@@ -379,6 +396,7 @@ void solve_summaries(struct program *p)
 	int *calls = xcalloc(n + 1, sizeof *calls), *cursor = xcalloc(n + 1, sizeof *cursor);
 	int *tarjan = xcalloc(n + 1, sizeof *tarjan), *members = xcalloc(n + 1, sizeof *members);
 	unsigned char *on_stack = xcalloc(n + 1, 1), *self_call = xcalloc(n + 1, 1);
+	struct split *sp = split_start(p, threads);
 
 	for (int k = nedges - 1; k >= 0; k--) {
 		out_next[k] = out_head[edges[k].caller];
@@ -423,10 +441,11 @@ void solve_summaries(struct program *p)
 					on_stack[g] = 0;
 					members[m++] = g;
 				} while (g != f);
-				solve_component(p, members, m, m > 1 || self_call[f]);
+				solve_component(p, members, m, m > 1 || self_call[f], sp);
 			}
 		}
 	}
+	split_finish(sp);
 	free(edges); free(out_head); free(out_next); free(index); free(low);
 	free(calls); free(cursor); free(tarjan); free(members); free(on_stack);
 	free(self_call);

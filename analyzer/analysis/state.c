@@ -171,9 +171,13 @@ void subsume_reads(struct state *s, const struct event *w)
 }
 
 /* Orders pending plain accesses whose type KILL covers; a fence barrier
- * FENCE is remembered for the unpaired-barrier check. */
+ * FENCE is remembered for the unpaired-barrier check.  (The survivors are
+ * moved down in one pass: removing each killed access on its own moved
+ * the rest of the set each time, a tenth of the solver on Open vSwitch.) */
 void kill_plain(struct state *s, unsigned kill, struct event *fence)
 {
+	int kept = 0;
+
 	if (!kill)
 		return;
 	for (int i = 0; i < s->pend_plain.n; i++) {
@@ -182,9 +186,11 @@ void kill_plain(struct state *s, unsigned kill, struct event *fence)
 		if (kill & (1u << p->access)) {
 			if (fence && p->access != ACC_READ)
 				fs_add(&s->fenced, p, fence);
-			es_remove_at(&s->pend_plain, i--);
+		} else {
+			s->pend_plain.v[kept++] = p;
 		}
 	}
+	s->pend_plain.n = kept;
 	s->killed |= kill;
 }
 
@@ -193,9 +199,12 @@ void kill_plain(struct state *s, unsigned kill, struct event *fence)
  * lock spins with READ_ONCE, then takes the lock with an acquire RMW). */
 void kill_reads_of(struct state *s, const struct event *acquire)
 {
+	int kept = 0;
+
 	for (int i = 0; i < s->pend_reads.n; i++)
-		if (s->pend_reads.v[i]->oid == acquire->oid)
-			es_remove_at(&s->pend_reads, i--);
+		if (s->pend_reads.v[i]->oid != acquire->oid)
+			s->pend_reads.v[kept++] = s->pend_reads.v[i];
+	s->pend_reads.n = kept;
 }
 
 void kill_reads(struct state *s)

@@ -180,7 +180,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 	/* A marked write into memory no other thread can reach yet (the new
 	 * node's own next, stored before the node is published) publishes
 	 * nothing: the write that hands the node on does. */
-	if (!c->p->emit || !m->object || is_new(m))
+	if (!(c->emit & EMIT_WRITER) || !m->object || is_new(m))
 		return;
 	for (int i = 0; i < s->pend_plain.n; i++) {
 		struct event *p = s->pend_plain.v[i];
@@ -226,7 +226,7 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 	struct analysis *a = c->p->out;
 	int through_pointer = -1;     /* address_from_marked_read(P), asked once */
 
-	if (!c->p->emit || !p->object || is_new(p))
+	if (!(c->emit & EMIT_READER) || !p->object || is_new(p))
 		return;
 	/* While no other thread runs (before the first thread creation, or
 	 * after the threads are joined), reading F then accessing D is no
@@ -559,9 +559,9 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	 * new thread, but not what the callee itself does after creating a
 	 * thread (create_thread() storing the id of the thread it started,
 	 * which is already running). */
-	if (c->p->emit && !quiet(s) && pre_spawn_at(c, call))
+	if ((c->emit & EMIT_LOCKS) && !quiet(s) && pre_spawn_at(c, call))
 		seen = view->set[VIEW_AFTER_SPAWN];
-	if (c->p->emit && !quiet(s))
+	if ((c->emit & EMIT_LOCKS) && !quiet(s))
 		for (int i = 0; i < seen->n; i++)
 			if (seen->v[i]->object)
 				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
@@ -586,9 +586,9 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			break;
 		if (!e->marked) {
 			reader_check(c, s, e, 0, 1, NULL, NULL);
-			if (c->p->emit && !quiet(s) && !pre_spawn_at(c, e))
+			if ((c->emit & EMIT_LATE) && !quiet(s) && !pre_spawn_at(c, e))
 				note_late(c, s, e);
-			if (c->p->emit) {
+			if (c->emit & EMIT_LOCKS) {
 				if (!quiet(s) && !pre_spawn_at(c, e))
 					record_locks(c->p->out, e, c->fn, &s->locks,
 						     !c->p->called[c->fn - c->p->fns]);
@@ -619,7 +619,7 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			es_add(&s->seen_plain, e);
 			break;
 		}
-		if (c->p->emit)
+		if (c->emit & EMIT_LOCKS)
 			record_locks(c->p->out, e, c->fn, &s->locks, !c->p->called[c->fn - c->p->fns]);
 		/* A marked access orders what its own ordering covers first
 		 * (a release store orders everything before it), and with
@@ -663,7 +663,7 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			 * than guarding what follows: only relaxed reads count. */
 			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE || e->ord == ORD_CONSUME)
 				es_add(&s->pend_reads, e);
-			if (c->p->emit && !quiet(s) && e->ord != ORD_CONSUME)
+			if ((c->emit & EMIT_EARLY) && !quiet(s) && e->ord != ORD_CONSUME)
 				for (int i = 0; i < s->seen_plain.n; i++)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
 					    !is_new(s->seen_plain.v[i]))
@@ -697,7 +697,7 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			s->published.n = 0;
 		if (is_named(e, "pthread_create")) {
 			/* (phases.c: a creation while threads run) */
-			if (c->p->emit && !quiet(s))
+			if ((c->emit & EMIT_BUSY) && !quiet(s))
 				pairset_put(&c->p->out->busy_creations, e->gid, 0, 1);
 			spawn(s);
 			if (me)

@@ -308,7 +308,7 @@ int scan_run(const struct scan_options *o)
 		status = 2;
 	} else {
 		t_analyse = seconds_now();
-		an = analyse(fns, nfns);
+		an = analyse_threads(fns, nfns, o->jobs);
 		t_pair = seconds_now();
 		if (pairing_store(db, an, &vocab, cwd, scan_id, &counts, err, sizeof err) < 0) {
 			fprintf(stderr, "kcsan-scan scan: %s\n", err);

@@ -7,7 +7,8 @@
 struct scan_options {
 	const char *db_path;
 	const char *build_dir;       /* -p: directory with compile_commands.json */
-	int jobs;                    /* worker processes parsing at once, >= 1 */
+	int jobs;                    /* worker processes parsing at once, and the
+					threads of the whole-tree analysis; >= 1 */
 	const char **profiles;       /* extra profiles, names or files */
 	int nprofiles;
 	char **paths;

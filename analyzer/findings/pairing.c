@@ -832,6 +832,7 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 	char *locked_rec = xcalloc(nrecords + 1, 1);
 	int *locked_writes = xcalloc(analysis_objects(a) + 1, sizeof *locked_writes);
 	struct hashmap counted = { 0 };    /* events counted in locked_writes */
+	int *lw_first, *lw_next;
 
 	for (int i = 0; i < nrecords; i++) {
 		const struct lock_record *r = &records[i];
@@ -846,6 +847,23 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		}
 	}
 	hashmap_free(&counted);
+	/* The locked writes of each object, in the order of its records: the
+	 * only ones the loop below can pick (walking every record of the
+	 * object for each of its accesses was most of pairing's time on Open
+	 * vSwitch).  lw_first per object, lw_next per record; -1 ends. */
+	lw_first = xmalloc(((size_t)analysis_objects(a) + 1) * sizeof *lw_first);
+	lw_next = xmalloc(((size_t)nrecords + 1) * sizeof *lw_next);
+	for (int oid = 0; oid < analysis_objects(a); oid++) {
+		int *tail = &lw_first[oid];
+
+		for (int k = locked_writes[oid] ? analysis_first(a, PLAIN_RECORDS_OF_OBJECT, oid) : -1; k >= 0;
+		     k = analysis_next(a, PLAIN_RECORDS_OF_OBJECT, k))
+			if (locked_rec[k] && records[k].e->access != ACC_READ) {
+				*tail = k;
+				tail = &lw_next[k];
+			}
+		*tail = -1;
+	}
 	for (int i = 0; i < nrecords; i++) {
 		const struct lock_record *acc = &records[i];
 		const struct lock_record *locked = NULL;
@@ -862,8 +880,7 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		if (skip)
 			continue;
 		/* A write of the same object under a lock this access lacks. */
-		for (int k = analysis_first(a, PLAIN_RECORDS_OF_OBJECT, acc->e->oid); k >= 0 && !locked;
-		     k = analysis_next(a, PLAIN_RECORDS_OF_OBJECT, k)) {
+		for (int k = lw_first[acc->e->oid]; k >= 0 && !locked; k = lw_next[k]) {
 			const struct lock_record *wr = &records[k];
 
 			/* (the same access counts twice when two threads run it) */
@@ -893,6 +910,8 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 	}
 	free(locked_rec);
 	free(locked_writes);
+	free(lw_first);
+	free(lw_next);
 }
 
 /* Does F write object OID itself (a plain write that F's own body or a

@@ -215,6 +215,19 @@ parallel_same() {
 	[ -n "$(sqlite3 "$WORK/j1.db" "$q")" ]
 }
 
+parallel_analysis_same() {
+	# -j N runs the whole-tree analysis in threads too (analysis/split.c):
+	# the report of a tree of many files, ids and order included, is the
+	# same byte for byte in 1, 2 and 4.
+	set -- examples tests/e2e/data/mp-buggy.c tests/e2e/data/mp-fixed.c tests/corpus/[0-4]*.c
+	for j in 1 2 4; do
+		"$KS" scan -q -j "$j" --db "$WORK/t$j.db" "$@" &&
+		"$KS" report --db "$WORK/t$j.db" --format json >"$WORK/t$j.json" || return 1
+	done
+	[ "$(grep -c '"id"' "$WORK/t1.json")" -ge 20 ] &&
+	cmp "$WORK/t1.json" "$WORK/t2.json" && cmp "$WORK/t1.json" "$WORK/t4.json"
+}
+
 user_profile() {
 	# A project spelling its primitives its own way: without the profile the
 	# macros are unknown (no finding); with it, the bug is found.
@@ -323,6 +336,7 @@ check "unwritable database: exit 2" unwritable_db
 check "database of another schema version is refused, not rewritten" other_schema
 check "incremental rescans" incremental
 check "-j 1 and -j 2 give the same findings" parallel_same
+check "-j 1, 2 and 4: the same report, byte for byte, on a tree of many files" parallel_analysis_same
 check "user profile file" user_profile
 check "bad profile file: exit 2 naming the line" bad_profile
 check "a profile that changes a built-in name's meaning warns" profile_clash_warns

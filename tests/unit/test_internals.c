@@ -248,3 +248,148 @@ Test(solver, mutually_recursive_callees)
 	cr_assert_eq(writers_through_recursion(1, 0), 1, "the publication inside an SCC of two functions");
 	cr_assert_eq(writers_through_recursion(1, 1), 0, "its release twin");
 }
+
+/* ---- the solver in several threads (analysis/split.c) ---- */
+
+/* A small tree with every kind of fact: put() publishes data through a
+ * relaxed flag and writes under a lock, get() tests the flag, then reads
+ * the data and writes the locked object without the lock, helper() and the
+ * recursive pair rec_a()/rec_b() are reached through calls. */
+static void split_program(struct tu_facts *t)
+{
+	struct function *put = new_function(t, "put", 3), *get = new_function(t, "get", 3);
+	struct function *helper = new_function(t, "helper", 2);
+	struct function *rec_a = new_function(t, "rec_a", 3), *rec_b = new_function(t, "rec_b", 2);
+	struct event *test;
+
+	add_event(put, 0, EV_ACCESS, ACC_WRITE, 0, ORD_NONE, "c:@data", NULL);
+	add_event(put, 0, EV_ACCESS, ACC_WRITE, 1, ORD_RELAXED, "c:@flag", NULL);
+	add_call(put, 0, "helper");
+	add_event(put, 1, EV_LOCK, ACC_NONE, 0, ORD_NONE, "c:@m", NULL);
+	add_event(put, 1, EV_ACCESS, ACC_WRITE, 0, ORD_NONE, "c:@shared", NULL);
+	add_event(put, 1, EV_UNLOCK, ACC_NONE, 0, ORD_NONE, "c:@m", NULL);
+	block_add_edge(put, 0, 1);
+	block_add_edge(put, 1, 2);
+	add_event(helper, 0, EV_ACCESS, ACC_WRITE, 0, ORD_NONE, "c:@other", NULL);
+	add_event(helper, 0, EV_ACCESS, ACC_RMW, 1, ORD_RELAXED, "c:@count", NULL);
+	add_call(helper, 0, "rec_a");
+	block_add_edge(helper, 0, 1);
+	add_event(rec_a, 0, EV_ACCESS, ACC_WRITE, 1, ORD_RELAXED, "c:@flag2", NULL);
+	add_call(rec_a, 1, "rec_b");
+	block_add_edge(rec_a, 0, 1);
+	block_add_edge(rec_a, 0, 2);
+	block_add_edge(rec_a, 1, 2);
+	add_event(rec_b, 0, EV_ACCESS, ACC_READ, 0, ORD_NONE, "c:@data2", NULL);
+	add_call(rec_b, 0, "rec_a");
+	block_add_edge(rec_b, 0, 1);
+	add_event(get, 0, EV_ACCESS, ACC_READ, 1, ORD_RELAXED, "c:@flag", NULL);
+	test = add_event(get, 0, EV_LOCAL, ACC_NONE, 0, ORD_NONE, NULL, ",@0,");
+	test->defines = xstrdup("?test");
+	test->sink = value_sink_parse(test->defines);
+	add_event(get, 1, EV_ACCESS, ACC_READ, 0, ORD_NONE, "c:@data", NULL);
+	add_event(get, 1, EV_ACCESS, ACC_WRITE, 0, ORD_NONE, "c:@shared", NULL);
+	add_event(get, 1, EV_ACCESS, ACC_READ, 0, ORD_NONE, "c:@data2", NULL);
+	block_add_edge(get, 0, 1);
+	block_add_edge(get, 0, 2);
+	block_add_edge(get, 1, 2);
+}
+
+static void describe_event(char **s, const struct event *e)
+{
+	char *more = e ? xasprintf("%s %d %s|", *s, e->gid, e->object ? e->object : "-") : xasprintf("%s -|", *s);
+
+	free(*s);
+	*s = more;
+}
+
+/* Everything the analysis hands to pairing, in its order, as text; *KINDS
+ * counts the kinds that have something. */
+static char *describe_analysis(const struct analysis *an, int *kinds)
+{
+	char *s = xstrdup(""), *more;
+	int n;
+	const struct candidate *c;
+	const struct link *l;
+	const struct relay *r;
+	const struct lock_record *rec;
+
+	*kinds = 0;
+	for (int side = 0; side < 2; side++) {
+		c = side ? analysis_readers(an, &n) : analysis_writers(an, &n);
+		*kinds += n > 0;
+		for (int i = 0; i < n; i++) {
+			describe_event(&s, c[i].plain);
+			describe_event(&s, c[i].marked);
+			more = xasprintf("%s%s\n", s, c[i].fn->name);
+			free(s);
+			s = more;
+		}
+	}
+	for (int kind = LINK_PRODUCER; kind <= LINK_LATE; kind++) {
+		l = analysis_links(an, kind, &n);
+		*kinds += n > 0;
+		for (int i = 0; i < n; i++) {
+			describe_event(&s, l[i].plain);
+			describe_event(&s, l[i].marked);
+			describe_event(&s, l[i].fence);
+			more = xasprintf("%s%s %d %u\n", s, l[i].fn->name, l[i].ordered, l[i].how);
+			free(s);
+			s = more;
+		}
+	}
+	r = analysis_relays(an, &n);
+	for (int i = 0; i < n; i++) {
+		more = xasprintf("%srelay %s %s %s %d\n", s, r[i].from, r[i].to, r[i].fn->name, r[i].same_pair);
+		free(s);
+		s = more;
+	}
+	rec = analysis_records(an, &n);
+	*kinds += n > 0;
+	for (int i = 0; i < n; i++) {
+		describe_event(&s, rec[i].e);
+		more = xasprintf("%s%s %d:", s, rec[i].fn->name, rec[i].complete);
+		free(s);
+		s = more;
+		for (int k = 0; k < rec[i].nlocks; k++) {
+			more = xasprintf("%s %s", s, rec[i].locks[k]);
+			free(s);
+			s = more;
+		}
+		more = xasprintf("%s\n", s);
+		free(s);
+		s = more;
+	}
+	return s;
+}
+
+static char *analyse_split_program(int threads, int *kinds)
+{
+	struct tu_facts t = { 0 };
+	struct analysis *an;
+	char *text;
+
+	split_program(&t);
+	an = analyse_threads(t.functions, t.nfunctions, threads);
+	text = describe_analysis(an, kinds);
+	analysis_free(an);
+	facts_free(&t);
+	return text;
+}
+
+/* The leader records some kinds of facts and the followers the others,
+ * each kind in the order of the one-thread run: the result must be the
+ * same, element for element, whatever the number of threads. */
+Test(split, the_same_facts_in_any_number_of_threads)
+{
+	int kinds, kinds_n;
+	char *one = analyse_split_program(1, &kinds);
+
+	cr_assert_geq(kinds, 5, "the program should give writers, readers, links and lock records:\n%s", one);
+	for (int threads = 2; threads <= 4; threads++) {
+		char *many = analyse_split_program(threads, &kinds_n);
+
+		cr_assert_str_eq(many, one, "%d threads", threads);
+		free(many);
+	}
+	free(one);
+}
