@@ -264,9 +264,10 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			continue;   /* address dependency: ordered */
 		if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
 			continue;   /* the same, through the callee's parameter */
+		/* (a copy of a callee's event carries its flag: clones copy
+		 * the event, made after the callee's run worked it out) */
 		if (through_pointer < 0)
-			through_pointer = own ? address_from_marked_read(c, p) :
-					  clone_root_of(c->p, p)->via_marked_read;
+			through_pointer = own ? address_from_marked_read(c, p) : p->via_marked_read;
 		if (through_pointer)
 			continue;   /* reached through a pointer read with a dependency */
 		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
