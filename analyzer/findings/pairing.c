@@ -883,8 +883,10 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		for (int k = lw_first[acc->e->oid]; k >= 0 && !locked; k = lw_next[k]) {
 			const struct lock_record *wr = &records[k];
 
-			/* (the same access counts twice when two threads run it) */
-			if ((wr->e == acc->e && !runs_concurrently_with_itself(a, wr->fn)) ||
+			/* (the same access, or two accesses recorded in one root
+			 * function, count only when two threads run it: main()
+			 * calling start() and then stop_all() is one thread) */
+			if ((wr->fn == acc->fn && !runs_concurrently_with_itself(a, wr->fn)) ||
 			    (wr->fn != acc->fn && !may_run_concurrently(a, wr->fn, acc->fn)) ||
 			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc) ||
 			    (locked_rec[i] && other_instances(a, acc, wr)) || both_owned(a, wr->e, acc->e))
