@@ -614,7 +614,10 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			 * zero times): no writer-side access. */
 			if (s->calm)
 				break;
-			if (e->access != ACC_READ)
+			/* (not under a lock: what keeps the write from a
+			 * counterpart, a lock both hold, may not hold the read,
+			 * made before the lock was taken) */
+			if (e->access != ACC_READ && !s->locks.n)
 				subsume_reads(s, e);
 			es_add(&s->pend_plain, e);
 			es_add(&s->seen_plain, e);
