@@ -29,12 +29,6 @@
 
 #include <string.h>
 
-/* A set of locals of one function: one byte per local (few per function). */
-struct lset {
-	unsigned char *in;
-	int n;
-};
-
 /* Is E a call of free() with local number *LOCAL as its argument? */
 static int frees_local(const struct event *e, int *local)
 {
@@ -104,16 +98,16 @@ static void step_back(struct program *p, const struct function *f, const struct 
  * successor frees; nothing after the exit block; everything after a
  * block that has no successor and is not the exit (it ends in a call
  * that never returns). */
-static void after_block(const struct function *f, int b, const struct lset *in, unsigned char *cur, int n)
+static void after_block(const struct function *f, int b, unsigned char *const *in, unsigned char *cur, int n)
 {
 	const struct block *blk = &f->blocks[b];
 
 	memset(cur, b != f->exit && blk->nsucc == 0, (size_t)n);
 	if (blk->nsucc > 0)
-		memcpy(cur, in[blk->succ[0]].in, (size_t)n);
+		memcpy(cur, in[blk->succ[0]], (size_t)n);
 	for (int s = 1; s < blk->nsucc; s++)
 		for (int l = 0; l < n; l++)
-			cur[l] &= in[blk->succ[s]].in[l];
+			cur[l] &= in[blk->succ[s]][l];
 }
 
 /* Which blocks of F have a path to an end: the exit, or a block without
@@ -141,7 +135,7 @@ static unsigned char *can_end(const struct function *f)
 /* Runs the blocks of F whose can_end mark is ENDING to their fixpoint,
  * from their current IN sets. */
 static void settle(struct program *p, const struct function *f, const unsigned char *ends, int ending,
-		   struct lset *in, unsigned char *cur, int n)
+		   unsigned char **in, unsigned char *cur, int n)
 {
 	int changed = 1, rounds = 0;
 
@@ -155,8 +149,8 @@ static void settle(struct program *p, const struct function *f, const unsigned c
 			after_block(f, b, in, cur, n);
 			for (int i = blk->nevents - 1; i >= 0; i--)
 				step_back(p, f, &blk->events[i], cur, n, NULL);
-			if (memcmp(cur, in[b].in, (size_t)n) != 0) {
-				memcpy(in[b].in, cur, (size_t)n);
+			if (memcmp(cur, in[b], (size_t)n) != 0) {
+				memcpy(in[b], cur, (size_t)n);
 				changed = 1;
 			}
 		}
@@ -169,7 +163,7 @@ static void settle(struct program *p, const struct function *f, const unsigned c
 static void claim_function(struct program *p, const struct function *f, unsigned char *claimed)
 {
 	int n = f->nlocals;
-	struct lset *in;
+	unsigned char **in;
 	unsigned char *cur, *ends;
 
 	if (n <= 0)
@@ -184,13 +178,12 @@ static void claim_function(struct program *p, const struct function *f, unsigned
 	 * leads only into one that cannot: the first part does not depend on
 	 * the second. */
 	for (int b = 0; b < f->nblocks; b++) {
-		in[b].in = xcalloc((size_t)n, 1);
-		in[b].n = n;
+		in[b] = xcalloc((size_t)n, 1);
 	}
 	settle(p, f, ends, 0, in, cur, n);
 	for (int b = 0; b < f->nblocks; b++)
 		if (ends[b])
-			memset(in[b].in, 1, (size_t)n);
+			memset(in[b], 1, (size_t)n);
 	settle(p, f, ends, 1, in, cur, n);
 	free(ends);
 	/* One more walk, recording the accesses. */
@@ -202,7 +195,7 @@ static void claim_function(struct program *p, const struct function *f, unsigned
 			step_back(p, f, &blk->events[i], cur, n, claimed);
 	}
 	for (int b = 0; b < f->nblocks; b++)
-		free(in[b].in);
+		free(in[b]);
 	free(in);
 	free(cur);
 }

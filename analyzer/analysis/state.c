@@ -131,43 +131,46 @@ int same_object(const struct event *a, const struct event *b)
 	return a->oid >= 0 && a->oid == b->oid;
 }
 
+/* Do items X and Y name one source, exactly (kind, number, local, name)? */
+static int same_item(const struct dep_item *x, const struct dep_item *y)
+{
+	return x->kind == y->kind && x->n == y->n && x->local == y->local &&
+	       (x->name == y->name || (x->name && y->name && strcmp(x->name, y->name) == 0));
+}
+
+/* Does every address item of A stand among B's address items? */
+static int addresses_within(const struct event *a, const struct event *b)
+{
+	for (int i = 0; i < a->deps.n; i++) {
+		int found = a->deps.v[i].role != DEP_ADDRESS;
+
+		for (int k = 0; k < b->deps.n && !found; k++)
+			found = b->deps.v[k].role == DEP_ADDRESS && same_item(&a->deps.v[i], &b->deps.v[k]);
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
 /* Do A and B, two accesses of one function, name one location: the same
  * object through the same address items (entry->tid and entry->tid)? */
 static int same_location(const struct event *a, const struct event *b)
 {
-	int na = 0, nb = 0;
-
-	if (!same_object(a, b) || a->func != b->func)
-		return 0;
-	for (int i = 0; i < a->deps.n; i++) {
-		const struct dep_item *x = &a->deps.v[i];
-		int found = 0;
-
-		if (x->role != DEP_ADDRESS)
-			continue;
-		na++;
-		for (int k = 0; k < b->deps.n && !found; k++) {
-			const struct dep_item *y = &b->deps.v[k];
-
-			found = y->role == DEP_ADDRESS && y->kind == x->kind && y->n == x->n && y->local == x->local &&
-				(x->name == y->name || (x->name && y->name && strcmp(x->name, y->name) == 0));
-		}
-		if (!found)
-			return 0;
-	}
-	for (int k = 0; k < b->deps.n; k++)
-		nb += b->deps.v[k].role == DEP_ADDRESS;
-	return na == nb;
+	return same_object(a, b) && a->func == b->func && addresses_within(a, b) && addresses_within(b, a);
 }
 
 void subsume_reads(struct state *s, const struct event *w)
 {
-	for (int i = 0; i < s->pend_plain.n; i++) {
-		const struct event *r = s->pend_plain.v[i];
+	int kept = 0;
 
-		if (r->access == ACC_READ && same_location(r, w))
-			es_remove_at(&s->pend_plain, i--);
+	/* (the survivors moved down in one pass, as kill_plain does) */
+	for (int i = 0; i < s->pend_plain.n; i++) {
+		struct event *r = s->pend_plain.v[i];
+
+		if (r->access != ACC_READ || !same_location(r, w))
+			s->pend_plain.v[kept++] = r;
 	}
+	s->pend_plain.n = kept;
 }
 
 /* Orders pending plain accesses whose type KILL covers; a fence barrier
