@@ -49,6 +49,11 @@ unsigned char *address_taken(struct program *p)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				const struct event *e = &p->fns[fi].blocks[b].events[i];
 
+				/* (a function stored anywhere, into a local
+				 * pointer too, EV_LOCAL: fnptrs has only the
+				 * stores to objects) */
+				if (e->kind != EV_CALL && e->target)
+					mark_every_definition(p, e->target, taken);
 				for (int a = 0; e->kind == EV_CALL && a < e->argv.n; a++) {
 					const char *key = passed_function(e, a);
 

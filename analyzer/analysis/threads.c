@@ -248,8 +248,11 @@ void count_instances(struct program *p, const struct start_edge *edges, int n)
 			const struct thread_roots *roots = &a->roots[f];
 			unsigned v = 0, mains = 0;
 
-			if (roots->many || roots->n == 0)
-				v = 2;      /* (no root: reached from nowhere known) */
+			/* (no root at all: nothing that runs reaches it -- it is
+			 * called only by functions that never run, never_runs --
+			 * and it runs no time at all) */
+			if (roots->many)
+				v = 2;
 			/* The main()s of different programs never run together:
 			 * they count once, whatever their number. */
 			for (int i = 0; i < roots->n && v < 2; i++)
@@ -670,9 +673,12 @@ int may_run_concurrently(const struct analysis *a, const struct function *f, con
 {
 	const struct thread_roots *x = &a->roots[f - a->fns], *y = &a->roots[g - a->fns];
 
-	if (a->never_runs[f - a->fns] || a->never_runs[g - a->fns])
+	/* (a function no entry point reaches runs in no thread: see
+	 * count_instances) */
+	if (a->never_runs[f - a->fns] || a->never_runs[g - a->fns] || (!x->many && x->n == 0) ||
+	    (!y->many && y->n == 0))
 		return 0;
-	if (x->many || y->many || x->n == 0 || y->n == 0)
+	if (x->many || y->many)
 		return 1;
 	for (int i = 0; i < x->n; i++)
 		if (a->unknown_root[x->v[i]])

@@ -349,6 +349,7 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 	char *usr = usr_of(var);
 	int escaping = usr && local_escapes(x, usr), saved;
 	int pointer = clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
+	char *fn = function_named(value);
 	/* A copy of a fresh pointer into another local (new_node = node)
 	 * hands nothing on: both hold the same private memory, and handing
 	 * either on later ends both (extract_fresh.c: groups).  Any other
@@ -365,6 +366,15 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 	x->self_store = self;
 	x->collect = outer;
 	deps_merge(outer, &from);
+	/* A function's address kept in a local (test_to_do = stress_test)
+	 * is taken: a call through the local may reach it even when the
+	 * call stays one through an unknown pointer (extract_fnlocals.c),
+	 * so the function is no static that nothing calls. */
+	if (fn) {
+		struct event *e = emit(x, EV_LOCAL, at);
+
+		e->target = fn;
+	}
 	if (pointer) {
 		if (!clang_Cursor_isNull(source) && !clang_equalCursors(source, var))
 			copy_fresh(x, var, source);

@@ -1342,6 +1342,43 @@ Test(context, an_external_function_naming_the_list_is_an_entry_point)
 	expect_one(LIST_MOVE("", "a_list.next", "/*D*/"));
 }
 
+/* A function reached only from one that never runs runs in no thread
+ * either: list_del_init(), a plain helper nothing calls, pairs its own
+ * writes with nothing, not even with those of the __list_del() it calls,
+ * whose other caller holds a lock (liburcu's cds_list_del_init()).  The
+ * twin: a second thread calls it on the tree's list without the lock,
+ * reported.  (SECOND: the second thread's body; MARK: the marker on the
+ * helper's accesses.) */
+#define LIST_DEL_INIT(second, mark) "#include <pthread.h>\n" \
+	"struct list_head { struct list_head *next, *prev; };\n" \
+	"static inline void __list_del(struct list_head *prev, struct list_head *next)\n" \
+	"{ next->prev = prev; prev->next = next; }\n" \
+	"void list_del_init(struct list_head *e)\n" \
+	"{ __list_del(e->prev, e->next); " mark "\n" \
+	"  e->next = e; e->prev = e; } " mark "\n" \
+	"static struct list_head a_list = { &a_list, &a_list };\n" \
+	"static pthread_mutex_t a_lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static void del_locked(struct list_head *e) {\n" \
+	"	pthread_mutex_lock(&a_lock);\n" \
+	"	__list_del(e->prev, e->next);\n" \
+	"	pthread_mutex_unlock(&a_lock);\n" \
+	"}\n" \
+	"static void *a_thread(void *arg) { del_locked(&a_list); return arg; }\n" \
+	"static void *b_thread(void *arg) { " second " return arg; }\n" \
+	"int main(void) { pthread_t t[2]; pthread_create(&t[0], 0, a_thread, 0);\n" \
+	"  pthread_create(&t[1], 0, b_thread, 0);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(context, a_helper_only_a_function_that_never_runs_calls_never_runs)
+{
+	expect_one(LIST_DEL_INIT("", ""));
+}
+
+Test(context, the_same_helper_called_by_a_thread_without_the_lock_races)
+{
+	expect_one(LIST_DEL_INIT("list_del_init(a_list.next); /*D*/", "/*D*/"));
+}
+
 /* ---- memory freed after use: the consumer's own (analysis/claimed.c) ---- */
 
 /* Consumers take entries off a ring with a compare-and-swap on the head,
