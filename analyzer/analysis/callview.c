@@ -473,6 +473,23 @@ static void xset_through_call(struct program *p, const struct event *call, const
 }
 
 /* The view CALL has of CS, the summary of CALLEE (struct call_view). */
+/* The view slot of CALL for callee CS: the call's own slot, or for a
+ * target of a call through a pointer other than its first (other_callees)
+ * one chained to it, made on first use.  (A slot whose callee differs is
+ * made again by the caller.) */
+static struct call_view *target_view(struct program *p, const struct event *call, const struct summary *cs)
+{
+	struct call_view **slot = &p->views[call->gid];
+	int others;
+
+	if (*slot && (*slot)->of != cs && other_callees(p, call, &others) && others)
+		for (slot = &(*slot)->next_target; *slot && (*slot)->of != cs; slot = &(*slot)->next_target)
+			;
+	if (!*slot)
+		*slot = xcalloc(1, sizeof **slot);
+	return *slot;
+}
+
 const struct call_view *call_view_of(struct program *p, const struct event *call,
 					    const struct summary *cs, const char *callee)
 {
@@ -489,10 +506,8 @@ const struct call_view *call_view_of(struct program *p, const struct event *call
 		memset(p->views + p->nviews, 0, (size_t)(n - p->nviews) * sizeof *p->views);
 		p->nviews = n;
 	}
-	v = p->views[call->gid];
-	if (!v)
-		v = p->views[call->gid] = xcalloc(1, sizeof *v);
-	else if (v->of == cs && v->version == cs->version)
+	v = target_view(p, call, cs);
+	if (v->of == cs && v->version == cs->version)
 		return v;
 	v->of = cs;
 	v->version = cs->version;
@@ -598,8 +613,38 @@ struct summary *callee_of(struct program *p, const struct event *call, const str
  * function, by the call's gid: the solver asks at every transfer of a
  * call, and summary_of's search of the link keys (string comparisons)
  * was a tenth of its time.  Read only from then on (threads share it). */
+/* Adds to p->others the functions besides FIRST that call E (made by
+ * FROM) reaches through its pointer: each function some store in the tree
+ * put into the pointer's object, once.  (The events are visited in gid
+ * order, so p->others stays sorted.) */
+static void note_other_callees(struct program *p, const struct event *e, const struct function *from,
+			       const struct summary *first, int *cap)
+{
+	int start = p->nothers;
+
+	if (e->target || e->oid < 0)
+		return;
+	for (int i = 0; i < p->nfnptrs; i++) {
+		struct summary *s;
+		int seen;
+
+		if (p->fnptrs[i].oid != e->oid || !(s = summary_of(p, p->fnptrs[i].function, from)) || s == first)
+			continue;
+		seen = 0;
+		for (int k = start; k < p->nothers && !seen; k++)
+			seen = p->others[k].s == s;
+		if (seen)
+			continue;
+		grow(&p->others, cap, p->nothers + 1, sizeof *p->others);
+		p->others[p->nothers].gid = e->gid;
+		p->others[p->nothers++].s = s;
+	}
+}
+
 void cache_callees(struct program *p)
 {
+	int cap = 0;
+
 	p->ncallees = p->next_gid;
 	p->callee = xcalloc((size_t)p->ncallees + 1, sizeof *p->callee);
 	p->callee_from = xcalloc((size_t)p->ncallees + 1, sizeof *p->callee_from);
@@ -611,6 +656,30 @@ void cache_callees(struct program *p)
 				if (e->kind == EV_CALL && e->gid >= 0 && e->gid < p->ncallees) {
 					p->callee[e->gid] = find_callee(p, e, &p->fns[fi]);
 					p->callee_from[e->gid] = &p->fns[fi];
+					if (p->callee[e->gid])
+						note_other_callees(p, e, &p->fns[fi], p->callee[e->gid], &cap);
 				}
 			}
+}
+
+const struct other_callee *other_callees(const struct program *p, const struct event *call, int *n)
+{
+	int lo = 0, hi = p->nothers, first;
+
+	*n = 0;
+	if (call->target || call->oid < 0)
+		return NULL;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (p->others[mid].gid < call->gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	while (lo < p->nothers && p->others[lo].gid == call->gid)
+		lo++;
+	*n = lo - first;
+	return *n ? &p->others[first] : NULL;
 }

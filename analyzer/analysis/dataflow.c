@@ -105,14 +105,16 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 		free(p.canon_keys[i]);
 	free(p.canon_keys);
 	for (int i = 0; i < p.nviews; i++)
-		if (p.views[i]) {
+		for (struct call_view *v = p.views[i], *next; v; v = next) {
+			next = v->next_target;
 			for (int k = 0; k < NVIEWS; k++)
-				free(p.views[i]->copy[k].v);
-			free(p.views[i]->entry_mwrites.v);
-			free(p.views[i]->entry_plain.v);
-			free(p.views[i]);
+				free(v->copy[k].v);
+			free(v->entry_mwrites.v);
+			free(v->entry_plain.v);
+			free(v);
 		}
 	free(p.views);
+	free(p.others);
 	free(p.sums);
 	free(p.keys);
 	free(p.key_fn);

@@ -187,6 +187,8 @@ struct call_view {
 	/* the exposed sets, mapped (events the call passes nothing for left
 	 * out); always copies, in the summary's order */
 	struct xset entry_mwrites, entry_plain;
+	/* the view of the same call's next target (program.others) */
+	struct call_view *next_target;
 };
 
 struct program {
@@ -227,6 +229,11 @@ struct program {
 					 own function (cache_callees) */
 	const struct function **callee_from;
 	int ncallees;
+	/* A call through a function pointer that stores in the tree gave
+	 * several functions reaches any of them: the targets after the first
+	 * (callee[]), sorted by call gid (cache_callees; other_callees). */
+	struct other_callee { int gid; struct summary *s; } *others;
+	int nothers;
 	unsigned *private_args;       /* per call event gid, bit N: argument N
 					 is thread-private memory (privparams.c) */
 	int nprivate_args;
@@ -336,6 +343,9 @@ struct summary *callee_of(struct program *p, const struct event *call, const str
 /* Works callee_of out once for every call of the tree's functions (after
  * number_events). */
 void cache_callees(struct program *p);
+/* The targets of CALL after callee_of's (a call through a pointer that
+ * several functions were stored into); *N gets their number. */
+const struct other_callee *other_callees(const struct program *p, const struct event *call, int *n);
 
 /* programs.c */
 void scope_program_globals(struct program *p);

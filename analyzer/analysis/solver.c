@@ -310,8 +310,15 @@ void find_called(struct program *p)
 				struct event *e = &p->fns[fi].blocks[b].events[i];
 				struct summary *s;
 
-				if (e->kind == EV_CALL && (s = callee_of(p, e, &p->fns[fi])))
+				int n;
+				const struct other_callee *o;
+
+				if (e->kind == EV_CALL && (s = callee_of(p, e, &p->fns[fi]))) {
 					p->called[s - p->sums] = 1;
+					o = other_callees(p, e, &n);
+					for (int k = 0; k < n; k++)
+						p->called[o[k].s - p->sums] = 1;
+				}
 			}
 }
 
@@ -328,12 +335,19 @@ struct call_edge *call_edges(struct program *p, int *n)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				struct event *e = &p->fns[fi].blocks[b].events[i];
 				struct summary *cs;
+				const struct other_callee *o;
+				int others;
 
 				if (e->kind != EV_CALL || !(cs = callee_of(p, e, &p->fns[fi])))
 					continue;
-				grow(&edges, &cap, *n + 1, sizeof *edges);
+				o = other_callees(p, e, &others);
+				grow(&edges, &cap, *n + 1 + others, sizeof *edges);
 				edges[*n].caller = fi;
 				edges[(*n)++].callee = (int)(cs - p->sums);
+				for (int k = 0; k < others; k++) {
+					edges[*n].caller = fi;
+					edges[(*n)++].callee = (int)(o[k].s - p->sums);
+				}
 			}
 	return edges;
 }

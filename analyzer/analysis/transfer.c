@@ -483,9 +483,8 @@ void find_lock_wrapper(struct program *p, const struct function *f, const struct
 		sum->unlock_param = unlockp;
 }
 
-static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
+static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call, struct summary *cs)
 {
-	struct summary *cs = callee_of(c->p, call, c->fn);
 	struct summary *me = c->sum;
 	const char *callee;
 	const struct call_view *view;
@@ -571,6 +570,34 @@ static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
 	 * does on this path (see transfer). */
 	if (cs->noreturn)
 		s->reached = 0;
+}
+
+/* Applies CALL to S: its callee's effects as the call sees them.  A call
+ * through a pointer that several functions of the tree were stored into
+ * (ck_rhs's map->probe_func) may reach any of them: each is applied to a
+ * copy of the state before the call, and the states after are merged as
+ * at the end of an if/else, each target's view with the call's constant
+ * arguments (W14). */
+static void apply_call(struct fn_ctx *c, struct state *s, struct event *call)
+{
+	struct summary *cs = callee_of(c->p, call, c->fn);
+	const struct other_callee *others;
+	struct state before = { 0 }, after = { 0 };
+	int n;
+
+	if (!cs)
+		return;
+	others = other_callees(c->p, call, &n);
+	if (n)
+		state_copy(&before, s);
+	apply_call_to(c, s, call, cs);
+	for (int k = 0; k < n; k++) {
+		state_copy(&after, &before);
+		apply_call_to(c, &after, call, others[k].s);
+		state_merge(s, &after);
+	}
+	state_free(&before);
+	state_free(&after);
 }
 
 void transfer(struct fn_ctx *c, struct state *s, struct event *e)

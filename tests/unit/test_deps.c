@@ -270,6 +270,83 @@ Test(guards, another_enumerator_runs_the_branch)
 	expect_one(PROBE("OP_FULL", "/*R*/", "/*W*/"));
 }
 
+/* A call through a pointer that two functions were stored into reaches
+ * either (ck_rhs's map->probe_func): the constant argument rules out the
+ * branch in both.  Writers probe and write under one mutex; the reader
+ * probes with PROBE_NO_RH, which skips the read of probes, so only
+ * writers read it and the mutex keeps them apart.  When only the first
+ * target counted as called, probe_b was an entry point of its own, its
+ * read reached unlocked.  The twin: the reader probes with PROBE_INSERT
+ * and reads probes in both functions. */
+#define TWO_PROBES(op, mark) \
+	"#include <pthread.h>\n#include <stdatomic.h>\n" \
+	"enum behavior { PROBE_NO_RH, PROBE_INSERT };\n" \
+	"struct desc { int probes; _Atomic int bound; };\n" \
+	"struct map { struct desc d[8]; int (*probe)(struct map *, int, enum behavior); };\n" \
+	"static struct map table;\n" \
+	"static pthread_mutex_t writer_lock = PTHREAD_MUTEX_INITIALIZER;\n" \
+	"static int probe_a(struct map *m, int i, enum behavior b) {\n" \
+	"	int v = atomic_load_explicit(&m->d[i].bound, memory_order_relaxed);\n" \
+	"	if (!v)\n" \
+	"		return 0;\n" \
+	"	if (b != PROBE_NO_RH) {\n" \
+	"		if (m->d[i].probes < v) " mark "\n" \
+	"			return 1;\n" \
+	"	}\n" \
+	"	return v;\n" \
+	"}\n" \
+	"static int probe_b(struct map *m, int i, enum behavior b) {\n" \
+	"	int v = atomic_load_explicit(&m->d[i].bound, memory_order_relaxed);\n" \
+	"	if (!v)\n" \
+	"		return 0;\n" \
+	"	if (b != PROBE_NO_RH) {\n" \
+	"		if (m->d[i].probes > v) " mark "\n" \
+	"			return 1;\n" \
+	"	}\n" \
+	"	return -v;\n" \
+	"}\n" \
+	"static void *writer(void *a) {\n" \
+	"	for (int i = 0; i < 8; i++) {\n" \
+	"		pthread_mutex_lock(&writer_lock);\n" \
+	"		if (table.probe(&table, i, PROBE_INSERT) == 0) {\n" \
+	"			table.d[i].probes = i; " mark "\n" \
+	"			atomic_store_explicit(&table.d[i].bound, i, memory_order_relaxed);\n" \
+	"		}\n" \
+	"		pthread_mutex_unlock(&writer_lock);\n" \
+	"	}\n" \
+	"	return a;\n" \
+	"}\n" \
+	"static void *reader(void *a) {\n" \
+	"	int s = 0;\n" \
+	"	for (int i = 0; i < 8; i++)\n" \
+	"		s += table.probe(&table, i, " op ");\n" \
+	"	return (void *)(long)s;\n" \
+	"}\n" \
+	"int main(int argc, char **argv) {\n" \
+	"	pthread_t t[3];\n" \
+	"	(void)argv;\n" \
+	"	if (argc > 1)\n" \
+	"		table.probe = probe_a;\n" \
+	"	else\n" \
+	"		table.probe = probe_b;\n" \
+	"	pthread_create(&t[0], 0, writer, 0);\n" \
+	"	pthread_create(&t[1], 0, writer, 0);\n" \
+	"	pthread_create(&t[2], 0, reader, 0);\n" \
+	"	for (int i = 0; i < 3; i++)\n" \
+	"		pthread_join(t[i], 0);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+Test(guards, a_constant_argument_rules_out_the_branch_in_every_target_of_a_pointer)
+{
+	expect_one(TWO_PROBES("PROBE_NO_RH", ""));
+}
+
+Test(guards, another_constant_runs_the_branch_in_every_target_of_a_pointer)
+{
+	expect_one(TWO_PROBES("PROBE_INSERT", "/*R*/ /*W*/"));
+}
+
 /* A CAS retry loop waits for the CAS, not for the read that gave it the
  * expected value: two pushers (relaxed CAS) read nobody's node, so the
  * read of head inside push() guards nothing of theirs.  With a popper that
