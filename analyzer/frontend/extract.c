@@ -140,8 +140,7 @@ char *function_link_key(CXCursor fn)
 	return key;
 }
 
-/* The profile's entry stating contract OP of function FN, or NULL. */
-static const struct vocab_entry *contract_of(struct ectx *x, CXCursor fn, enum op op)
+const struct vocab_entry *contract_of(struct ectx *x, CXCursor fn, enum op op)
 {
 	char *name = spelling_of(fn), *file = cursor_file_name(fn);
 	const struct vocab_entry *v = name ? vocab_find_contract(x->vocab, name, file, op) : NULL;

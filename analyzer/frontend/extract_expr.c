@@ -379,7 +379,7 @@ static int assign_local(struct ectx *x, CXCursor var, CXCursor value, CXCursor a
 		if (!clang_Cursor_isNull(source) && !clang_equalCursors(source, var))
 			copy_fresh(x, var, source);
 		else
-			set_fresh(x, var, escaping ? NULL : allocation_mark(value));
+			set_fresh(x, var, escaping ? NULL : allocation_mark(x, value));
 		set_owned(x, var, value, escaping);
 	}
 	if (!escaping) {

@@ -341,7 +341,7 @@ static CXCursor strip_casts(CXCursor value)
 	return value;
 }
 
-char *allocation_mark(CXCursor value)
+char *allocation_mark(struct ectx *x, CXCursor value)
 {
 	static const char *const allocators[] = {
 		"malloc", "calloc", "aligned_alloc", "kmalloc", "kzalloc", "kcalloc",
@@ -359,6 +359,10 @@ char *allocation_mark(CXCursor value)
 			r = dep_source_text(DEP_NEW, 0, NULL);
 	clang_disposeString(s);
 	callee = clang_getCursorReferenced(value);
+	/* a pool's allocation the profile declares (perfbook's procon_alloc
+	 * takes a block off the calling thread's own pool): the caller's */
+	if (!r && clang_getCursorKind(callee) == CXCursor_FunctionDecl && contract_of(x, callee, OP_ALLOC))
+		r = dep_source_text(DEP_NEW, 0, NULL);
 	if (!r && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
 	    clang_getCanonicalType(clang_getCursorType(value)).kind == CXType_Pointer) {
 		char *key = function_link_key(callee);
@@ -386,9 +390,113 @@ int is_null_constant(CXCursor value)
 	return null;
 }
 
+static int is_integer_type(CXType t)
+{
+	enum CXTypeKind k = clang_getCanonicalType(t).kind;
+
+	return k >= CXType_Char_U && k <= CXType_Int128 && k != CXType_Bool;
+}
+
+/* The locals a GNU statement expression declares, which the walk has not
+ * reached yet when a return is looked at (container_of's __mptr). */
+struct inner_locals { CXCursor v[4]; int n; };
+
+/* Adds the variables that declaration statement D declares to IN. */
+static void note_inner_locals(CXCursor d, struct inner_locals *in)
+{
+	CXCursor *vars;
+	int n = children(d, &vars);
+
+	for (int i = 0; i < n && in->n < 4; i++)
+		if (clang_getCursorKind(vars[i]) == CXCursor_VarDecl)
+			in->v[in->n++] = vars[i];
+	free(vars);
+}
+
+static int is_inner_local(const struct inner_locals *in, CXCursor var)
+{
+	for (int i = 0; i < in->n; i++)
+		if (clang_equalCursors(in->v[i], var))
+			return 1;
+	return 0;
+}
+
+/* The pointer V points into the memory of, as far as a return can tell:
+ * pointer arithmetic and the address of a member through a pointer stay
+ * in the same allocation (return &p->field; container_of's
+ * (char *)__mptr - offsetof(type, member)), and a GNU statement
+ * expression yields its last expression, where a local it declares
+ * itself stands for its initialiser.  IN: those locals so far; DEPTH
+ * bounds the walk. */
+static CXCursor pointer_origin(CXCursor v, struct inner_locals *in, int depth)
+{
+	CXCursor *kids, r;
+	int n;
+
+	r = v = strip_casts(v);
+	if (depth > 8)
+		return v;
+	n = children(v, &kids);
+	switch (clang_getCursorKind(v)) {
+	case CXCursor_StmtExpr:
+		/* ({ decls; ...; last; }): the compound statement's last child */
+		if (n == 1) {
+			CXCursor *stmts;
+			int m = children(kids[0], &stmts);
+
+			for (int i = 0; i + 1 < m; i++)
+				if (clang_getCursorKind(stmts[i]) == CXCursor_DeclStmt)
+					note_inner_locals(stmts[i], in);
+			if (m > 0 && clang_isExpression(clang_getCursorKind(stmts[m - 1])))
+				r = pointer_origin(stmts[m - 1], in, depth + 1);
+			free(stmts);
+		}
+		break;
+	case CXCursor_BinaryOperator:
+		/* pointer +/- integer, told by the types (the operator's
+		 * token is not at hand inside a macro's expansion) */
+		if (n == 2 && clang_getCanonicalType(clang_getCursorType(v)).kind == CXType_Pointer &&
+		    clang_getCanonicalType(clang_getCursorType(kids[0])).kind == CXType_Pointer &&
+		    is_integer_type(clang_getCursorType(kids[1])))
+			r = pointer_origin(kids[0], in, depth + 1);
+		break;
+	case CXCursor_UnaryOperator:
+		/* &m, told by the types: its result points to m's type */
+		if (n == 1 && clang_getCursorKind(kids[0]) == CXCursor_MemberRefExpr &&
+		    clang_equalTypes(clang_getCanonicalType(clang_getPointeeType(clang_getCursorType(v))),
+				     clang_getCanonicalType(clang_getCursorType(kids[0])))) {
+			CXCursor *base;
+			int m = children(kids[0], &base);
+
+			/* &p->field, not &s.field of a struct object */
+			if (m == 1 && clang_getCanonicalType(clang_getCursorType(base[0])).kind == CXType_Pointer)
+				r = pointer_origin(base[0], in, depth + 1);
+			free(base);
+		}
+		break;
+	case CXCursor_DeclRefExpr: {
+		CXCursor ref = clang_getCursorReferenced(v), *init;
+		int m;
+
+		if (!is_inner_local(in, ref))
+			break;
+		m = children(ref, &init);
+		if (m > 0 && clang_isExpression(clang_getCursorKind(init[m - 1])))
+			r = pointer_origin(init[m - 1], in, depth + 1);
+		free(init);
+		break;
+	}
+	default:
+		break;
+	}
+	free(kids);
+	return r;
+}
+
 char *return_mark(struct ectx *x, CXCursor value)
 {
-	CXCursor v = strip_casts(value);
+	struct inner_locals in = { .n = 0 };
+	CXCursor v = pointer_origin(value, &in, 0);
 
 	if (clang_getCursorKind(v) == CXCursor_DeclRefExpr) {
 		CXCursor ref = clang_getCursorReferenced(v);
@@ -397,7 +505,7 @@ char *return_mark(struct ectx *x, CXCursor value)
 		return m && !dep_text_is(m, DEP_NEW_PARAM) ? xstrdup(m) : NULL;
 	}
 	if (clang_getCursorKind(v) == CXCursor_CallExpr)
-		return allocation_mark(v);
+		return allocation_mark(x, v);
 	/* NULL, 0: a failed allocation */
 	return is_null_constant(v) ? dep_source_text(DEP_NULL, 0, NULL) : NULL;
 }

@@ -45,8 +45,9 @@ void free_fresh(struct fresh_table *t);
  * fresh in the calls that pass fresh memory ("!newarg:N"). */
 void fresh_parameters(struct ectx *x);
 /* The mark VALUE makes a pointer fresh with, when it is a call: "!new"
- * for an allocator, "!new:KEY" for another function; NULL otherwise. */
-char *allocation_mark(CXCursor value);
+ * for an allocator (malloc and the like, or a function the profile
+ * declares 'alloc'), "!new:KEY" for another function; NULL otherwise. */
+char *allocation_mark(struct ectx *x, CXCursor value);
 /* What a "return VALUE;" tells about fresh memory (for allocator
  * wrappers): the mark of a fresh pointer or allocation returned, "!null"
  * for a null pointer, or NULL. */

@@ -132,5 +132,8 @@ int has_attribute_token(struct ectx *x, CXCursor fn, const char *word);
 /* How calls name function FN across the tree: its name, or path:name for
  * a static function. */
 char *function_link_key(CXCursor fn);
+/* The profile's entry stating contract OP (vocab.h) of function FN, or
+ * NULL. */
+const struct vocab_entry *contract_of(struct ectx *x, CXCursor fn, enum op op);
 
 #endif

@@ -50,7 +50,7 @@ void set_owned(struct ectx *x, CXCursor var, CXCursor value, int escaping)
 
 	if (i >= 0)
 		drop(x, i);
-	mark = escaping ? NULL : allocation_mark(value);
+	mark = escaping ? NULL : allocation_mark(x, value);
 	/* "!new" exactly: a direct allocator, not a function's result */
 	if (usr && mark && dep_text_is(mark, DEP_NEW)) {
 		grow(&x->owned.v, &x->owned.cap, x->owned.n + 1, sizeof *x->owned.v);

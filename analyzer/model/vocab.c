@@ -58,13 +58,13 @@ static const struct { const char *name; enum op op; } op_names[] = {
 	{ "read", OP_READ }, { "write", OP_WRITE }, { "rmw", OP_RMW },
 	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },
 	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS }, { "writer", OP_WRITER },
-	{ "fork_child", OP_FORK_CHILD }, { "owner", OP_OWNER },
+	{ "fork_child", OP_FORK_CHILD }, { "owner", OP_OWNER }, { "alloc", OP_ALLOC },
 };
 
 /* A function's contract rather than a primitive (vocab_find_contract). */
 static int is_contract(enum op op)
 {
-	return op == OP_WRITER || op == OP_FORK_CHILD || op == OP_OWNER;
+	return op == OP_WRITER || op == OP_FORK_CHILD || op == OP_OWNER || op == OP_ALLOC;
 }
 
 static const char *op_name(enum op op)
@@ -135,7 +135,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		if (strcmp(op, op_names[i].name) == 0)
 			break;
 	if (i == sizeof op_names / sizeof op_names[0]) {
-		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child, owner)",
+		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child, owner, alloc)",
 			 origin, lineno, op);
 		return -1;
 	}

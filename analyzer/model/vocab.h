@@ -61,6 +61,9 @@ enum op {
 	OP_OWNER,         /* not a primitive: a function of the tree whose
 			     pointer parameter obj=N is the calling thread's
 			     own instance (a per-thread record) */
+	OP_ALLOC,         /* not a primitive: a function that returns memory
+			     its caller owns, as malloc does (a pool's
+			     allocation) */
 };
 
 /* Memory orderings, as the analysis sees them.  The writer-side and
@@ -124,7 +127,8 @@ const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 
 /* The entry that states contract OP (OP_WRITER: a writer operation;
  * OP_FORK_CHILD: runs in a fork child; OP_OWNER: its parameter obj_arg is
- * the caller's own instance) of function NAME (defined in
+ * the caller's own instance; OP_ALLOC: returns memory its caller owns) of
+ * function NAME (defined in
  * DEFINED_IN), or NULL.  vocab_find never returns such entries: a call of
  * such a function is an ordinary call. */
 const struct vocab_entry *vocab_find_contract(const struct vocab *v, const char *name,

@@ -782,3 +782,81 @@ Test(fresh, wrapper_handing_the_lock_to_an_unknown_call_is_no_allocator)
 		   "	pthread_mutex_lock(&glock); lcur = m; pthread_mutex_unlock(&glock);\n"
 		   "}\n");
 }
+
+/* ---- pools: container_of a fresh block, and the 'alloc' contract ---- */
+
+/* kv_alloc() takes a block and returns the struct around it, as
+ * container_of does (a GNU statement expression, pointer arithmetic on a
+ * local it declares): the same memory, so it is an allocator wrapper when
+ * the block is fresh.  Two adders initialise their own kv, then count a
+ * reference on it: the two writes of key race with nothing.  TAKE is how
+ * the block is had; MARK the marker on the write of key, DMARK on the
+ * read of the pool's head.  A reader follows the published kv.  Without a
+ * profile, pool_alloc() takes a block off a pool, which the analysis
+ * cannot tell from a shared list: the write is paired (with the
+ * refcount's RMW as the flag), and the pool's head too. */
+#define POOL(take, mark, dmark) \
+	"#include <pthread.h>\n#include <stdlib.h>\n#include <stddef.h>\n" \
+	"#define container_of(ptr, type, member) ({ \\\n" \
+	"	const __typeof__(((type *)0)->member) *__mptr = (ptr); \\\n" \
+	"	(type *)((char *)__mptr - offsetof(type, member)); })\n" \
+	"struct block { struct block *next; };\n" \
+	"struct pool { struct block *head; };\n" \
+	"static __thread struct pool my_pool;\n" \
+	"static struct block *pool_alloc(struct pool *p) {\n" \
+	"	struct block *b = p->head; " dmark "\n" \
+	"	if (!b)\n" \
+	"		return malloc(sizeof(struct block) + 64);\n" \
+	"	p->head = b->next;\n" \
+	"	return b;\n" \
+	"}\n" \
+	"struct kv { int key; int refcnt; struct block blk; };\n" \
+	"static inline struct kv *kv_alloc(void) {\n" \
+	"	struct block *b = " take ";\n" \
+	"	if (b == NULL)\n" \
+	"		return NULL;\n" \
+	"	return container_of(b, struct kv, blk);\n" \
+	"}\n" \
+	"struct kv *table[16];\n" \
+	"static void *adder(void *a) {\n" \
+	"	for (int i = 0; i < 16; i++) {\n" \
+	"		struct kv *kv = kv_alloc();\n" \
+	"		if (!kv)\n" \
+	"			return a;\n" \
+	"		kv->key = i; " mark "\n" \
+	"		__atomic_store_n(&kv->refcnt, 1, __ATOMIC_RELAXED);\n" \
+	"		if (__atomic_sub_fetch(&kv->refcnt, 1, __ATOMIC_RELAXED) == 0)\n" \
+	"			continue;\n" \
+	"		__atomic_store_n(&table[i], kv, __ATOMIC_RELEASE);\n" \
+	"	}\n" \
+	"	return a;\n" \
+	"}\n" \
+	"static void *reader(void *a) {\n" \
+	"	long s = 0;\n" \
+	"	for (int i = 0; i < 16; i++) {\n" \
+	"		struct kv *kv = __atomic_load_n(&table[i], __ATOMIC_ACQUIRE);\n" \
+	"		if (kv)\n" \
+	"			s += kv->key;\n" \
+	"	}\n" \
+	"	return (void *)s;\n" \
+	"}\n" \
+	"int main(void) { pthread_t t[3]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, adder, 0);\n" \
+	"  pthread_create(&t[2], 0, reader, 0);\n" \
+	"  for (int i = 0; i < 3; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(fresh, container_of_a_fresh_block_is_fresh)
+{
+	expect_one(POOL("malloc(sizeof(struct kv))", "", ""));
+}
+
+Test(fresh, a_pool_allocation_the_profile_declares_is_fresh)
+{
+	struct src s[] = { { "t.c", POOL("pool_alloc(&my_pool)", "", "") } };
+
+	expect_findings(s, 1, "pool_alloc alloc none\n");
+}
+
+Test(fresh, a_pool_allocation_without_the_contract_is_paired)
+{
+	expect_one(POOL("pool_alloc(&my_pool)", "/*W*/", "/*D*/"));
+}

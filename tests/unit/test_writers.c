@@ -203,3 +203,18 @@ Test(owner, profile_line_needs_the_parameter)
 	cr_assert(strstr(err, "t.prof:1: 'owner' needs obj=N") != NULL, "%s", err);
 	vocab_free(&v);
 }
+
+/* ---- alloc: a function that returns memory its caller owns ---- */
+
+Test(alloc, profile_line)
+{
+	struct vocab v = { 0 };
+	char err[256] = "";
+
+	cr_assert_eq(vocab_parse(&v, "pool_get alloc none\n", "t.prof", err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	cr_assert_not_null(vocab_find_contract(&v, "pool_get", NULL, OP_ALLOC));
+	cr_assert_null(vocab_find_contract(&v, "pool_get", NULL, OP_OWNER));
+	cr_assert_null(vocab_find(&v, "pool_get", NULL), "a call of an allocator is no primitive");
+	vocab_free(&v);
+}
