@@ -53,12 +53,16 @@ static int from_thread_argument(const struct program *p, struct owned_ctx *c, in
 }
 
 /* Does item D (its role aside) say memory that function FI's activation
- * owns: its own allocation, an owned parameter of FI, or, in a start
- * routine whose argument it owns, a local copied from that argument? */
+ * owns: its own allocation, an owned parameter of FI, memory within an
+ * owned parameter reached through a local that points into it ("!newarg:N":
+ * ref = &record->local.bucket[i], an address computed from the
+ * parameter, not a pointer loaded from it), or, in a start routine whose
+ * argument it owns, a local copied from that argument? */
 static int owned_item(const struct program *p, const unsigned *bits, int fi, const struct dep_item *d,
 		      struct owned_ctx *c)
 {
 	return d->kind == DEP_OWN || own_param_set(p, bits, fi, d) ||
+	       (d->kind == DEP_NEW_PARAM && d->n >= 0 && d->n < 32 && (bits[fi] >> d->n & 1u)) ||
 	       ((bits[fi] & 1u) && from_thread_argument(p, c, fi, d));
 }
 

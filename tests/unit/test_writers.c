@@ -189,6 +189,60 @@ Test(owner, a_scanner_writing_through_the_list_is_paired)
 	expect_findings(s, 1, OWNERS);
 }
 
+/* The owner's helpers reach its record's buckets through a local that
+ * points into the record (ref = &r->bucket[i], ck_epoch's
+ * _ck_epoch_addref): memory the caller owns, as r itself is.  A pointer
+ * loaded from the record (ref = r->shared) points elsewhere: shared,
+ * paired.  REF: how the helpers get their bucket; RMARK and WMARK the
+ * markers in addref and delref. */
+#define BUCKETS(ref, rmark, wmark) \
+	LKMM "#include <pthread.h>\n" \
+	"struct ref { unsigned count; };\n" \
+	"struct glob { unsigned epoch; };\n" \
+	"struct rec { struct ref bucket[2]; struct ref *shared; struct glob *global; };\n" \
+	"struct rec *table[2];\n" \
+	"void addref(struct rec *r, int i) {\n" \
+	"	struct ref *ref = " ref ";\n" \
+	"	if (READ_ONCE(r->global->epoch) & 1)\n" \
+	"		ref->count++; " rmark "\n" \
+	"}\n" \
+	"void delref(struct rec *r, int i) {\n" \
+	"	struct ref *cur = " ref ";\n" \
+	"	cur->count--; " wmark "\n" \
+	"	WRITE_ONCE(r->global->epoch, cur->count); " wmark "\n" \
+	"}\n" \
+	"static inline void begin(struct rec *r, int i) { addref(r, i); }\n" \
+	"static inline void end(struct rec *r, int i) { delref(r, i); }\n" \
+	"static void *worker(void *arg) {\n" \
+	"	struct rec *me = READ_ONCE(table[(long)arg]);\n" \
+	"	for (int k = 0; k < 100; k++) {\n" \
+	"		begin(me, k & 1);\n" \
+	"		end(me, k & 1);\n" \
+	"	}\n" \
+	"	return NULL;\n" \
+	"}\n" \
+	"int main(void) { pthread_t t[2]; pthread_create(&t[0], 0, worker, (void *)0L);\n" \
+	"  pthread_create(&t[1], 0, worker, (void *)1L);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+#define BEGIN_END "begin owner none obj=0\nend owner none obj=0\n"
+
+Test(owner, a_pointer_into_the_owned_record_is_the_owners)
+{
+	struct src s[] = { { "ep.c", BUCKETS("&r->bucket[i]", "", "") } };
+
+	expect_findings(s, 1, BEGIN_END);
+}
+
+Test(owner, a_pointer_loaded_from_the_owned_record_is_shared)
+{
+	struct src s[] = { { "ep.c", BUCKETS("r->shared", "/*R*/ /*W*/", "/*W*/") } };
+	const char *text;
+
+	expect_findings(s, 1, BEGIN_END);
+	text = last_findings_text();
+	cr_assert(strstr(text, "ref->count") != NULL, "%s", text);
+}
+
 Test(owner, profile_line_needs_the_parameter)
 {
 	struct vocab v = { 0 };
