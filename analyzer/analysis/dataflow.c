@@ -95,6 +95,7 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 		free(s->all_reads.v); free(s->all_mwrites.v);
 		free(s->entry_mwrites.v); free(s->entry_plain.v); free(s->waited.v);
 		free(s->after_spawn.v);
+		held_free(&s->held);
 	}
 	hashmap_free(&p.objects);
 	free(p.fnptrs);

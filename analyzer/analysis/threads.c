@@ -551,6 +551,23 @@ static unsigned char *plain_helpers(struct program *p)
 	return plain;
 }
 
+/* Is PATH a header's name (a header scanned as a translation unit of its
+ * own: its static inline functions are what the files that include it
+ * call, its API, not statics of a .c file that nothing calls)? */
+static int is_header_name(const char *path)
+{
+	static const char *const suffixes[] = { ".h", ".hh", ".hpp", ".hxx", ".inc" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		size_t k = strlen(suffixes[i]);
+
+		if (n > k && strcmp(path + n - k, suffixes[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Fills out->roots and out->unknown_root (struct analysis): each entry
  * point is a root of itself, and a callee inherits its callers' roots (a
  * worklist over the call edges; pthread_create starts a root instead). */
@@ -612,7 +629,7 @@ void find_thread_roots(struct program *p)
 		a->never_runs[fi] = !hashmap_get_str(&used, p->fns[fi].link_key) &&
 				    !hashmap_get_str(&primitives, p->fns[fi].name) &&
 				    ((strchr(p->fns[fi].link_key, ':') && p->fns[fi].file && p->fns[fi].tu &&
-				      strcmp(p->fns[fi].file, p->fns[fi].tu) == 0) ||
+				      strcmp(p->fns[fi].file, p->fns[fi].tu) == 0 && !is_header_name(p->fns[fi].tu)) ||
 				     (plain[fi] && strcmp(p->fns[fi].name, "main") != 0));
 	free(plain);
 	hashmap_free(&used);

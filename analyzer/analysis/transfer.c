@@ -483,6 +483,46 @@ void find_lock_wrapper(struct program *p, const struct function *f, const struct
 		sum->unlock_param = unlockp;
 }
 
+/* The locks callee CS holds at each of its plain accesses (its summary's
+ * held map), keyed by the accesses as CALL sees them (through_call):
+ * empty when the callee holds none anywhere.  The caller frees it. */
+static struct heldmap callee_locks(struct fn_ctx *c, const struct event *call, const struct summary *cs,
+				   const char *callee)
+{
+	struct heldmap m = { 0 };
+
+	for (int i = 0; i < cs->held.n; i++) {
+		const struct held_entry *x = &cs->held.v[i];
+		struct event *seen = through_call(c->p, call, callee, (struct event *)x->e);
+		struct strset none = { 0 };
+
+		/* (two accesses of the callee seen as one: what both hold) */
+		if (seen)
+			held_note(&m, seen, &none, x);
+	}
+	return m;
+}
+
+/* Records that plain access E, reached through a call, is made holding
+ * HELD here and, inside the callee, INNER's locks (NULL: none). */
+static void record_call_locks(struct fn_ctx *c, struct event *e, const struct strset *held,
+			      const struct held_entry *inner)
+{
+	struct strset all = { 0 };
+
+	if (!inner || inner->n == 0) {
+		record_locks(c->p->out, e, c->fn, held, !c->p->called[c->fn - c->p->fns]);
+		return;
+	}
+	for (int k = 0; k < held->n; k++)
+		ss_add(&all, held->v[k]);
+	for (int k = 0; k < inner->n; k++)
+		if (!ss_has(&all, inner->locks[k]))
+			ss_add(&all, (char *)inner->locks[k]);
+	record_locks(c->p->out, e, c->fn, &all, !c->p->called[c->fn - c->p->fns]);
+	free(all.v);
+}
+
 static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call, struct summary *cs)
 {
 	struct summary *me = c->sum;
@@ -490,6 +530,7 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	const struct call_view *view;
 	const struct evset *seen;
 	int spawned_before = s->spawned;
+	struct heldmap inner = { 0 };
 
 	if (!cs)
 		return;              /* unknown callee: no effect assumed */
@@ -551,9 +592,13 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	seen = view->set[VIEW_ALL_PLAIN];
 	if (!s->calm)
 		es_union(&s->seen_plain, seen);
+	inner = callee_locks(c, call, cs, callee);
 	if (me) {
 		es_union(&me->all_plain, seen);
 		es_union(&me->after_spawn, spawned_before ? seen : view->set[VIEW_AFTER_SPAWN]);
+		if (c->holds_locks)
+			for (int i = 0; i < seen->n; i++)
+				held_note(&me->held, seen->v[i], &s->locks, held_find(&inner, seen->v[i]));
 	}
 	/* A call followed by a thread creation is initialisation for the
 	 * new thread, but not what the callee itself does after creating a
@@ -564,8 +609,8 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	if ((c->emit & EMIT_LOCKS) && !quiet(s))
 		for (int i = 0; i < seen->n; i++)
 			if (seen->v[i]->object)
-				record_locks(c->p->out, seen->v[i], c->fn, &s->locks,
-					     !c->p->called[c->fn - c->p->fns]);
+				record_call_locks(c, seen->v[i], &s->locks, held_find(&inner, seen->v[i]));
+	held_free(&inner);
 	/* die(): what the callee did happened, but nothing after the call
 	 * does on this path (see transfer). */
 	if (cs->noreturn)
@@ -630,6 +675,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 					record_locks(c->p->out, e, c->fn, &s->locks, 0);
 			}
 			if (me) {
+				if (c->holds_locks)
+					held_note(&me->held, e, &s->locks, NULL);
 				xs_add(&me->entry_plain, e, s->killed);
 				es_add(&me->all_plain, e);
 				if (s->spawned)

@@ -1342,6 +1342,30 @@ Test(context, an_external_function_naming_the_list_is_an_entry_point)
 	expect_one(LIST_MOVE("", "a_list.next", "/*D*/"));
 }
 
+/* A header scanned as a translation unit of its own (a library's inline
+ * API, as bench/histfix scans haproxy's mt_list.h): its static inline
+ * functions are what the files that include it call, so each is an entry
+ * point, not a static of a .c file that nothing calls.  The same text as
+ * a .c file is a file whose statics never run. */
+#define INLINE_API(wmark, rmark) LKMM \
+	"struct box { int data; int ready; };\n" \
+	"static inline void box_put(struct box *b, int v) { b->data = v; " wmark " WRITE_ONCE(b->ready, 1); }\n" \
+	"static inline int box_get(struct box *b) { return READ_ONCE(b->ready) ? b->data : -1; } " rmark "\n"
+
+Test(context, a_header_scanned_alone_is_an_api)
+{
+	struct src s[] = { { "box.h", INLINE_API("/*W*/", "/*R*/") } };
+
+	expect_findings(s, 1, NULL);
+}
+
+Test(context, the_same_statics_in_a_c_file_nothing_calls_never_run)
+{
+	struct src s[] = { { "box.c", INLINE_API("", "") } };
+
+	expect_findings(s, 1, NULL);
+}
+
 /* A function reached only from one that never runs runs in no thread
  * either: list_del_init(), a plain helper nothing calls, pairs its own
  * writes with nothing, not even with those of the __list_del() it calls,

@@ -258,6 +258,50 @@ Test(owner, profile_line_needs_the_parameter)
 	vocab_free(&v);
 }
 
+/* ---- locks a callee takes: held at its accesses in every caller ---- */
+
+/* hs_put() and hs_apply() are writer operations (each a writer:hs lock,
+ * taken inside the call); main() calls hs_put() through set_insert(), so
+ * postinsert()'s n_entries++ is reached holding the lock in main()'s
+ * record too, and the two writers' increments are never paired (CK's
+ * ck_hs_map_postinsert).  hs_count() reads the count without it: that
+ * pair stays.  Twin: hs_put() not declared, main()'s increment holds
+ * nothing and races with hs_apply()'s. */
+#define HS(wmark) LKMM "#include <pthread.h>\n" \
+	"struct map { unsigned long n_entries; unsigned long bound; };\n" \
+	"struct hs { struct map *map; };\n" \
+	"static struct hs table;\n" \
+	"static void bound_set(struct map *m, unsigned long n) { if (n > READ_ONCE(m->bound)) WRITE_ONCE(m->bound, n); }\n" \
+	"static unsigned long bound_get(struct map *m) { return READ_ONCE(m->bound); }\n" \
+	"int hs_grow(struct hs *h) { bound_set(h->map, 1); return 1; }\n" \
+	"static void postinsert(struct hs *h, struct map *m) {\n" \
+	"	m->n_entries++; " wmark "\n" \
+	"	if (m->n_entries > 32) " wmark "\n" \
+	"		hs_grow(h);\n" \
+	"}\n" \
+	"int hs_put(struct hs *h) { struct map *m = h->map; if (bound_get(m) > 64) return 0; postinsert(h, m); return 1; }\n" \
+	"int hs_apply(struct hs *h) { struct map *m = h->map; if (bound_get(m) > 64) return 0; postinsert(h, m); return 1; }\n" \
+	"unsigned long hs_count(struct hs *h) { return h->map->n_entries; } /*D*/\n" \
+	"static void set_insert(void) { hs_put(&table); }\n" \
+	"static void *reader(void *a) { return (void *)bound_get(table.map); }\n" \
+	"int main(void) { pthread_t t; pthread_create(&t, 0, reader, 0);\n" \
+	"  for (int i = 0; i < 100; i++) set_insert();\n" \
+	"  (void)hs_count(&table); pthread_join(t, 0); return 0; }\n"
+
+Test(held, a_lock_the_callee_takes_is_held_in_its_callers_records)
+{
+	struct src s[] = { { "hs.c", HS("") } };
+
+	expect_findings(s, 1, "hs_put writer none group=hs\nhs_grow writer none group=hs\nhs_apply writer none group=hs\n");
+}
+
+Test(held, without_the_callees_lock_the_increments_race)
+{
+	struct src s[] = { { "hs.c", HS("/*W*/ /*R*/") } };
+
+	expect_findings(s, 1, "hs_grow writer none group=hs\nhs_apply writer none group=hs\n");
+}
+
 /* ---- alloc: a function that returns memory its caller owns ---- */
 
 Test(alloc, profile_line)
