@@ -123,17 +123,24 @@ Test(fork_child, a_parent_handler_is_not_one)
 	expect_findings(s, 1, NULL);
 }
 
-Test(fork_child, profile_line)
+/* Profile LINE states contract OP of function NAME, and not OTHER; a call
+ * of NAME is no primitive (vocab_find never returns a contract). */
+static void expect_contract_line(const char *line, const char *name, enum op op, enum op other)
 {
 	struct vocab v = { 0 };
 	char err[256] = "";
 
-	cr_assert_eq(vocab_parse(&v, "h fork_child none\n", "t.prof", err, sizeof err), 0, "%s", err);
+	cr_assert_eq(vocab_parse(&v, line, "t.prof", err, sizeof err), 0, "%s", err);
 	vocab_finish(&v, NULL);
-	cr_assert_not_null(vocab_find_contract(&v, "h", NULL, OP_FORK_CHILD));
-	cr_assert_null(vocab_find_contract(&v, "h", NULL, OP_WRITER));
-	cr_assert_null(vocab_find(&v, "h", NULL), "a call of a fork-child handler is no primitive");
+	cr_assert_not_null(vocab_find_contract(&v, name, NULL, op));
+	cr_assert_null(vocab_find_contract(&v, name, NULL, other));
+	cr_assert_null(vocab_find(&v, name, NULL), "a call of %s is no primitive", name);
 	vocab_free(&v);
+}
+
+Test(fork_child, profile_line)
+{
+	expect_contract_line("h fork_child none\n", "h", OP_FORK_CHILD, OP_WRITER);
 }
 
 /* ---- owner: a parameter that is the calling thread's own record ---- */
@@ -306,13 +313,5 @@ Test(held, without_the_callees_lock_the_increments_race)
 
 Test(alloc, profile_line)
 {
-	struct vocab v = { 0 };
-	char err[256] = "";
-
-	cr_assert_eq(vocab_parse(&v, "pool_get alloc none\n", "t.prof", err, sizeof err), 0, "%s", err);
-	vocab_finish(&v, NULL);
-	cr_assert_not_null(vocab_find_contract(&v, "pool_get", NULL, OP_ALLOC));
-	cr_assert_null(vocab_find_contract(&v, "pool_get", NULL, OP_OWNER));
-	cr_assert_null(vocab_find(&v, "pool_get", NULL), "a call of an allocator is no primitive");
-	vocab_free(&v);
+	expect_contract_line("pool_get alloc none\n", "pool_get", OP_ALLOC, OP_OWNER);
 }

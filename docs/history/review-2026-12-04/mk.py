@@ -121,6 +121,39 @@ def sample_review(KS,TAG,outdir,seeds,earlier_of):
         n_car,n_new=write_samples(t,root,F,(('TOP',top),('RND',rnd),('HIGH',hi),('MED',med)),earlier_of(t),outdir,header)
         print(t,len(F),dict(Counter(f['confidence'] for f in F)),'sample',len(top)+len(rnd)+len(hi)+len(med),'carried',n_car,'to review',n_new)
 
+import csv,glob,os,re
+ENTRY=re.compile(r'^=== \S+ #\d+ id=([0-9a-f]+) ')
+LOC=re.compile(r'^  (plain-access|publish|consume|racing-access|barrier|[a-z-]+)\s+(\S+):(\d+):(\d+) in ')
+
+def sheet_locations(t,hist):
+    """id -> the locations an earlier sheet of tree T gave it (the review
+    folders under HIST)."""
+    out={}
+    for p in sorted(glob.glob(os.path.join(hist,'review-2026-12-04*','%s*-sheet.txt'%t))):
+        cur=None
+        for line in open(p):
+            m=ENTRY.match(line)
+            if m: cur=m.group(1); out[cur]=[]; continue
+            m=LOC.match(line)
+            if cur and m:
+                role,f,l,c=m.groups()
+                out[cur].append({'role':role,'file':os.path.normpath(os.path.join(roots[t],f)),'line':int(l),'column':int(c)})
+    return out
+
+def judged_before(t,here):
+    """id -> (a finding with the earlier locations, the verdict row), from
+    every review folder beside HERE but HERE itself (the fifth review's
+    scheme and after: verdicts carried for identical findings)."""
+    hist=os.path.join(here,'..')
+    locs=sheet_locations(t,hist); out={}
+    for d in sorted(glob.glob(os.path.join(hist,'review-2026-12-04*'))):
+        if os.path.abspath(d)==os.path.abspath(here): continue
+        for p in sorted(glob.glob(os.path.join(d,'%s*-verdicts.tsv'%t))+glob.glob(os.path.join(d,'%s-carried.tsv'%t))):
+            for r in list(csv.reader(open(p),delimiter='\t'))[1:]:
+                if len(r)>5 and r[2] in locs and r[5] in ('TP','FP','WRONG'):
+                    out[r[2]]=({'locations':locs[r[2]]},r)
+    return out
+
 if __name__=='__main__':
     from collections import Counter
     KS=sys.argv[1]; TAG=sys.argv[2]
