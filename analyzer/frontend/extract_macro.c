@@ -174,8 +174,8 @@ static void find_inner_sites(struct ectx *x, struct macro_def *d)
 	CXToken *toks = NULL;
 	unsigned n = 0;
 
-	clang_tokenize(x->tu, clang_getRange(clang_getLocationForOffset(x->tu, d->file, d->body),
-					     clang_getLocationForOffset(x->tu, d->file, d->end)), &toks, &n);
+	clang_tokenize(x->tu, clang_getRange(file_offset_loc(x, d->file, d->body),
+					     file_offset_loc(x, d->file, d->end)), &toks, &n);
 	for (unsigned t = 0; t < n; t++) {
 		enum CXTokenKind k = clang_getTokenKind(toks[t]);
 		unsigned off = token_offset(x->tu, toks[t]);

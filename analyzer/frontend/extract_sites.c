@@ -112,8 +112,8 @@ int split_args(struct ectx *x, CXFile f, unsigned pos, unsigned hint, unsigned l
 
 		if (end > limit)
 			end = limit;
-		clang_tokenize(x->tu, clang_getRange(clang_getLocationForOffset(x->tu, f, pos),
-						     clang_getLocationForOffset(x->tu, f, end)), &toks, &n);
+		clang_tokenize(x->tu, clang_getRange(file_offset_loc(x, f, pos), file_offset_loc(x, f, end)),
+			       &toks, &n);
 		r = read_args(x->tu, toks, n, pos, limit, s);
 		if (toks)
 			clang_disposeTokens(x->tu, toks, n);

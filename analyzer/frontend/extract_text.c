@@ -18,23 +18,82 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The text of file F, read once per TU (libclang keeps it). */
-const char *file_text(struct ectx *x, CXFile f, size_t *size)
+/* The entry of the files read so far that is file F, or NULL.  Called for
+ * nearly every expression, with a TU's hundred-odd headers read: the file
+ * asked for last, then the same CXFile (a pointer compare), and only then
+ * clang_File_isEqual, which also matches another name of the same file
+ * (it compares unique ids) and is what decides for a file not yet seen. */
+static struct file_text *known_file(struct source_text *st, CXFile f)
+{
+	if (st->last < st->nfiles && st->files[st->last].file == f)
+		return &st->files[st->last];
+	for (int i = 0; i < st->nfiles; i++)
+		if (st->files[i].file == f) {
+			st->last = i;
+			return &st->files[i];
+		}
+	for (int i = 0; i < st->nfiles; i++)
+		if (clang_File_isEqual(st->files[i].file, f))
+			return &st->files[i];
+	return NULL;
+}
+
+/* The entry of file F, its text read when it is new (once per TU:
+ * libclang keeps the text). */
+static struct file_text *file_entry(struct ectx *x, CXFile f)
 {
 	struct source_text *st = &x->text;
-	struct file_text *ft;
+	struct file_text *ft = known_file(st, f);
 
-	for (int i = 0; i < st->nfiles; i++)
-		if (clang_File_isEqual(st->files[i].file, f)) {
-			*size = st->files[i].size;
-			return st->files[i].text;
-		}
-	grow(&st->files, &st->filecap, st->nfiles + 1, sizeof *st->files);
-	ft = &st->files[st->nfiles++];
-	ft->file = f;
-	ft->text = clang_getFileContents(x->tu, f, &ft->size);
+	if (!ft) {
+		grow(&st->files, &st->filecap, st->nfiles + 1, sizeof *st->files);
+		ft = &st->files[st->nfiles++];
+		memset(ft, 0, sizeof *ft);
+		ft->file = f;
+		ft->text = clang_getFileContents(x->tu, f, &ft->size);
+	}
+	return ft;
+}
+
+const char *file_text(struct ectx *x, CXFile f, size_t *size)
+{
+	struct file_text *ft = file_entry(x, f);
+
 	*size = ft->size;
 	return ft->text;
+}
+
+/* A location at byte OFF of file F, for clang_tokenize.
+ *
+ * clang_getLocationForOffset finds the file by a linear search of all the
+ * TU's source entries (clang's SourceManager::translateFile), and with the
+ * detailed preprocessing record every macro expansion is one: on a large
+ * TU it cost more than the tokenizing it served.  So each file's start is
+ * asked once (per TU: a CXFile is the TU's), and a location in the file is
+ * that start moved by OFF, as clang's SourceLocation::getLocWithOffset
+ * moves the raw encoding libclang keeps in int_data.  clang_tokenize lexes
+ * at spelling locations, so this plain file location gives the tokens the
+ * library's own answer gives (which may be a macro argument's expansion
+ * of the same spot).  Every result is checked: one that is not F at OFF
+ * (past the end of the file, or an encoding this does not know) is
+ * replaced by the library's. */
+CXSourceLocation file_offset_loc(struct ectx *x, CXFile f, unsigned off)
+{
+	struct file_text *ft = file_entry(x, f);
+	CXSourceLocation l;
+	CXFile lf;
+	unsigned line, col, loff;
+
+	if (!ft->start_known) {
+		ft->start = clang_getLocationForOffset(x->tu, f, 0);
+		ft->start_known = 1;
+	}
+	l = ft->start;
+	l.int_data += off;
+	clang_getFileLocation(l, &lf, &line, &col, &loff);
+	if (!lf || !clang_File_isEqual(lf, f) || loff != off)
+		return clang_getLocationForOffset(x->tu, f, off);
+	return l;
 }
 
 /* Where the token at L is spelled: in a macro's definition for a token
