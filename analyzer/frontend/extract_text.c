@@ -103,17 +103,7 @@ CXSourceLocation file_offset_loc(struct ectx *x, CXFile f, unsigned off)
  * returns has a plain file location. */
 int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off)
 {
-	CXToken *toks = NULL;
-	unsigned ntoks = 0, line, col;
-
-	*f = NULL;
-	*off = 0;
-	clang_tokenize(x->tu, clang_getRange(l, l), &toks, &ntoks);
-	if (ntoks > 0)
-		clang_getFileLocation(clang_getTokenLocation(x->tu, toks[0]), f, &line, &col, off);
-	if (toks)
-		clang_disposeTokens(x->tu, toks, ntoks);
-	return *f != NULL;
+	return spelling_of_loc(x, l, f, off);     /* asked once (extract_span.c) */
 }
 
 /* Is the token at L written in the file at its file location (plain
@@ -140,8 +130,8 @@ static void unary_op(struct ectx *x, CXCursor c, CXCursor operand, char *op, siz
 	size_t size, k = 0;
 	const char *text;
 
-	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(c)), &f, &off);
-	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(operand)), &fo, &ooff);
+	spelling_loc(x, clang_getRangeStart(cursor_extent(x, c)), &f, &off);
+	spelling_loc(x, clang_getRangeStart(cursor_extent(x, operand)), &fo, &ooff);
 	text = f ? file_text(x, f, &size) : NULL;
 	if (!text || off >= size)
 		return;
@@ -247,7 +237,7 @@ int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o
 {
 	int lo = 0, hi = x->text.nexp;
 
-	if (!written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
+	if (!written_in_file(x, clang_getRangeStart(cursor_extent(x, c))))
 		return 0;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
@@ -271,7 +261,7 @@ static char *first_token(struct ectx *x, CXCursor c)
 	size_t size;
 	const char *text;
 
-	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(c)), &f, &off);
+	spelling_loc(x, clang_getRangeStart(cursor_extent(x, c)), &f, &off);
 	text = f ? file_text(x, f, &size) : NULL;
 	if (!text || off >= size)
 		return xstrdup("?");
@@ -364,13 +354,16 @@ char *ast_text(struct ectx *x, CXCursor c)
  * operator comes from the AST and the macro's own text (extract_text.c). */
 void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
 {
+	struct span cs, os;
 	CXFile f, fo;
-	unsigned l, col, start, ostart, oend;
+	unsigned start, ostart, oend;
 	size_t size, k = 0;
 	const char *text = NULL;
 
 	op[0] = '\0';
-	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
+	cursor_span(x, c, &cs);
+	f = cs.f1;
+	start = cs.o1;
 	if (f && n >= 1)
 		text = file_text(x, f, &size);
 	if (!text)
@@ -379,14 +372,18 @@ void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, si
 		/* Binary: scan back from the right operand over spaces.  If
 		 * that operand is a macro argument, what precedes it is the
 		 * "(" or "," of the invocation, and nothing is found. */
-		CXSourceLocation rs = clang_getRangeStart(clang_getCursorExtent(kids[1]));
-		CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(kids[0]));
+		struct span right;
 
-		loc_of(rs, &fo, &l, &col, &ostart);
-		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 || !written_in_file(x, rs)) {
+		cursor_span(x, kids[1], &right);
+		fo = right.f1;
+		ostart = right.o1;
+		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 ||
+		    !written_in_file(x, clang_getRangeStart(right.r))) {
 			/* The right operand comes from a macro (p | FLAG): scan
 			 * forward from the end of the left one instead. */
-			loc_of(le, &fo, &l, &col, &oend);
+			cursor_span(x, kids[0], &os);
+			fo = os.f2;
+			oend = os.o2;
 			if (!fo || !clang_File_isEqual(f, fo) || oend >= size)
 				goto ast;
 			unsigned i = oend;
@@ -408,9 +405,11 @@ void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, si
 		goto ast;
 	}
 	/* Unary: prefix if the operator precedes the operand. */
-	loc_of(clang_getRangeStart(clang_getCursorExtent(kids[0])), &fo, &l, &col, &ostart);
-	loc_of(clang_getRangeEnd(clang_getCursorExtent(kids[0])), &fo, &l, &col, &oend);
-	if (!fo || !clang_File_isEqual(f, fo) || !written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
+	cursor_span(x, kids[0], &os);
+	ostart = os.o1;
+	fo = os.f2;
+	oend = os.o2;
+	if (!fo || !clang_File_isEqual(f, fo) || !written_in_file(x, clang_getRangeStart(cs.r)))
 		goto ast;
 	if (start < ostart) {
 		for (unsigned i = start; i < ostart && k < oplen - 1 && strchr("&*+-!~", text[i]); i++)
