@@ -16,16 +16,16 @@
  * the first answer is kept and given again.  What invalidates it: the TU
  * (cursors and locations point into it), hence free_spans with the TU;
  * answers are also dropped at the start of every function (forget_spans),
- * which keeps the memory to one function's nodes.  A key is a 64-bit hash
- * of the cursor's (location's) bytes, and the entry holds the whole
- * cursor: on the rare collision of two hashes the answer is simply asked
+ * which keeps the memory to one function's nodes.  A key is a 64-bit mix
+ * of the cursor's (location's) fields, and the entry holds the whole
+ * cursor: on the rare collision of two keys the answer is simply asked
  * of libclang again. */
 #include "extract_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* (cursor_key hashes a cursor's bytes: they must all be fields) */
+/* (cursor_span compares whole cursors with memcmp: no padding) */
 _Static_assert(sizeof(CXCursor) == sizeof(enum CXCursorKind) + sizeof(int) + 3 * sizeof(void *),
 	       "CXCursor has padding");
 
@@ -42,10 +42,17 @@ struct spelling_entry {
 };
 
 /* A cursor's key for the hash map (below 2^64 - 1, which the map does
- * not take).  A CXCursor has no padding: its bytes are its fields. */
+ * not take): its fields mixed, the node (data[1]) first.  Cheap rather
+ * than strong: the map spreads keys itself, and equal keys of different
+ * cursors are told apart by the entry (cursor_span). */
 static uint64_t cursor_key(CXCursor c)
 {
-	return fnv1a(FNV1A_START, &c, sizeof c) >> 1;
+	uint64_t h = (uint64_t)(uintptr_t)c.data[1];
+
+	h = (h ^ (uint64_t)(uintptr_t)c.data[0]) * 0x9E3779B97F4A7C15ULL;
+	h = (h ^ (uint64_t)(uintptr_t)c.data[2]) * 0x9E3779B97F4A7C15ULL;
+	h ^= (uint64_t)c.kind << 32 | (unsigned)c.xdata;
+	return h >> 1;
 }
 
 static void compute_span(CXCursor c, struct span *s)
@@ -87,10 +94,13 @@ CXSourceRange cursor_extent(struct ectx *x, CXCursor c)
 	return s.r;
 }
 
-/* A location's key and equality, field by field: the struct has padding. */
+/* A location's key and equality, field by field: the struct has padding.
+ * (Within a TU the pointers are the same for every location.) */
 static uint64_t loc_key(CXSourceLocation l)
 {
-	return fnv1a(fnv1a(FNV1A_START, l.ptr_data, sizeof l.ptr_data), &l.int_data, sizeof l.int_data) >> 1;
+	uint64_t h = ((uint64_t)(uintptr_t)l.ptr_data[0] ^ (uint64_t)(uintptr_t)l.ptr_data[1]) * 0x9E3779B97F4A7C15ULL;
+
+	return (h ^ l.int_data) >> 1;
 }
 
 static int same_loc(CXSourceLocation a, CXSourceLocation b)
