@@ -49,6 +49,14 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 	struct start_edge *starts;
 
 	analysis_caps_reset();
+	/* The pair sets asked millions of times (pairset.h), grouped by the
+	 * number their askers hold fixed: a marked write against every
+	 * pending access (writer_check), a plain access against every read
+	 * seen (reader_check), a function against every access a call
+	 * brings in (record_locks). */
+	out->pseen.layout = PAIRSET_BY_SECOND;
+	out->cseen.layout = PAIRSET_BY_FIRST;
+	out->recseen.layout = PAIRSET_BY_FIRST;
 	p.fns = fns;
 	p.nfns = nfns;
 	p.out = out;

@@ -250,6 +250,7 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	forget_owned(x);
 	branch_guards_forget(x);
 	forget_active_sites(x);
+	forget_spans(&x->spans);
 	x->no_escape = 0;
 	x->conditional = 0;
 	x->self_store = clang_getNullCursor();
@@ -457,6 +458,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	free_sites(&x.sites);
 	free_macro_tables(&x.macros);
 	free_source_text(&x.text);
+	free_spans(&x.spans);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);
 	return 0;

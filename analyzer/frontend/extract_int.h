@@ -15,6 +15,7 @@
  *   fresh    extract_fresh.h    local pointers to memory not yet shared
  *   fnlocals extract_fnlocals.h local function pointers and what they hold
  *   owned    extract_owned.h    local pointers to memory allocated here
+ *   spans    extract_span.h     libclang's extents and spellings, kept
  *
  * What stays here is what the walks of statements and expressions share:
  * the TU, the function being walked, the block events go to, and the
@@ -37,6 +38,7 @@
 #include "extract_fresh.h"
 #include "extract_fnlocals.h"
 #include "extract_owned.h"
+#include "extract_span.h"
 
 struct deps;
 
@@ -56,6 +58,7 @@ struct ectx {
 	struct source_text text;
 	struct site_table sites;
 	struct macro_tables macros;
+	struct span_memo spans;           /* extents and spellings asked (extract_span.h) */
 
 	/* The function being walked. */
 	struct function *fn;

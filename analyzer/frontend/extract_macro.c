@@ -174,8 +174,8 @@ static void find_inner_sites(struct ectx *x, struct macro_def *d)
 	CXToken *toks = NULL;
 	unsigned n = 0;
 
-	clang_tokenize(x->tu, clang_getRange(clang_getLocationForOffset(x->tu, d->file, d->body),
-					     clang_getLocationForOffset(x->tu, d->file, d->end)), &toks, &n);
+	clang_tokenize(x->tu, clang_getRange(file_offset_loc(x, d->file, d->body),
+					     file_offset_loc(x, d->file, d->end)), &toks, &n);
 	for (unsigned t = 0; t < n; t++) {
 		enum CXTokenKind k = clang_getTokenKind(toks[t]);
 		unsigned off = token_offset(x->tu, toks[t]);
@@ -359,7 +359,7 @@ static void find_roots(struct ectx *x, const struct macro_host *h, const struct 
 		int type_pos = in_type || (k == CXCursor_CStyleCastExpr && i < n - 1) ||
 			       (k == CXCursor_VarDecl && !clang_equalCursors(kids[i], init)) ||
 			       k == CXCursor_UnaryExpr;
-		CXSourceRange ext = clang_getCursorExtent(kids[i]);
+		CXSourceRange ext = cursor_extent(x, kids[i]);
 		CXFile f, fe;
 		unsigned off, l, col, end;
 		int a = -1;
@@ -426,9 +426,10 @@ static char *inner_arg_text(struct ectx *x, const struct macro_host *h, const st
 
 int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 {
-	CXSourceRange ext = clang_getCursorExtent(c);
+	struct span sp;
+	CXSourceRange ext;
 	CXFile f, sf;
-	unsigned l, col, o1, o2, so;
+	unsigned o1, o2, so;
 	const struct macro_host *h;
 	const struct macro_def *d;
 	const struct site *best = NULL;
@@ -439,8 +440,11 @@ int handle_nested_site(struct ectx *x, CXCursor c, int mode)
 
 	if (!x->macros.nhosts)
 		return 0;
-	loc_of(clang_getRangeStart(ext), &f, &l, &col, &o1);
-	loc_of(clang_getRangeEnd(ext), &f, &l, &col, &o2);
+	cursor_span(x, c, &sp);
+	ext = sp.r;
+	o1 = sp.o1;
+	f = sp.f2;        /* (where the extent ends, as it always was) */
+	o2 = sp.o2;
 	if (!f || !(h = host_of(x, f, o1, o2)))
 		return 0;
 	d = &x->macros.defs[h->def];

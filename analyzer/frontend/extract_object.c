@@ -70,16 +70,17 @@ char *spelling_of(CXCursor c)
 /* The source text of C when it is written in the file as one piece. */
 static char *text_of(struct ectx *x, CXCursor c)
 {
-	CXSourceRange r = clang_getCursorExtent(c);
+	struct span sp;
 	CXFile f1, f2;
-	unsigned l, col, o1, o2;
+	unsigned o1, o2;
 	size_t size;
 	const char *text;
 	char *out;
 	size_t n = 0;
 
-	loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
-	loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+	cursor_span(x, c, &sp);
+	f1 = sp.f1, o1 = sp.o1;
+	f2 = sp.f2, o2 = sp.o2;
 	if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 <= o1 || o2 - o1 > 200 ||
 	    !extent_is_text(x, c, f1, o1, o2))
 		return NULL;

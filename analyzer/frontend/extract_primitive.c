@@ -26,13 +26,14 @@ static void find_arg_roots(struct ectx *x, const struct site *s, CXCursor c, CXC
 		return;
 	n = children(c, &kids);
 	for (int i = 0; i < n; i++) {
-		CXSourceRange r = clang_getCursorExtent(kids[i]);
+		struct span sp;
 		CXFile f1, f2;
-		unsigned l, col, o1, o2;
+		unsigned o1, o2;
 		int a, found = 0;
 
-		loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
-		loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+		cursor_span(x, kids[i], &sp);
+		f1 = sp.f1, o1 = sp.o1;
+		f2 = sp.f2, o2 = sp.o2;
 		if (f1 && f2 && clang_File_isEqual(f1, s->file) && clang_File_isEqual(f2, s->file))
 			for (a = 0; a < s->nargs; a++)
 				if (s->args[a].start <= o1 && o2 <= s->args[a].end && o2 > o1) {

@@ -112,8 +112,8 @@ int split_args(struct ectx *x, CXFile f, unsigned pos, unsigned hint, unsigned l
 
 		if (end > limit)
 			end = limit;
-		clang_tokenize(x->tu, clang_getRange(clang_getLocationForOffset(x->tu, f, pos),
-						     clang_getLocationForOffset(x->tu, f, end)), &toks, &n);
+		clang_tokenize(x->tu, clang_getRange(file_offset_loc(x, f, pos), file_offset_loc(x, f, end)),
+			       &toks, &n);
 		r = read_args(x->tu, toks, n, pos, limit, s);
 		if (toks)
 			clang_disposeTokens(x->tu, toks, n);
@@ -137,17 +137,18 @@ int split_args(struct ectx *x, CXFile f, unsigned pos, unsigned hint, unsigned l
  * __atomic_store_n that libclang does not expose as calls. */
 int site_from_call(struct ectx *x, CXCursor c, struct site *out)
 {
-	CXSourceRange r = clang_getCursorExtent(c);
+	struct span s;
 	CXFile f1, f2;
-	unsigned l1, c1, o1, l2, c2, o2, e;
+	unsigned l1, c1, o1, o2, e;
 	size_t size;
 	const char *text;
 	char *name;
 	char *defined_in = NULL;
 	CXCursor ref;
 
-	loc_of(clang_getRangeStart(r), &f1, &l1, &c1, &o1);
-	loc_of(clang_getRangeEnd(r), &f2, &l2, &c2, &o2);
+	cursor_span(x, c, &s);
+	f1 = s.f1, l1 = s.l1, c1 = s.c1, o1 = s.o1;
+	f2 = s.f2, o2 = s.o2;
 	if (!f1 || !clang_File_isEqual(f1, f2) || o2 <= o1)
 		return 0;
 	text = file_text(x, f1, &size);
@@ -225,15 +226,16 @@ out:
  * expanded already, or NULL. */
 const struct site *site_containing(struct ectx *x, CXCursor c)
 {
-	CXSourceRange r = clang_getCursorExtent(c);
+	struct span sp;
 	CXFile f1, f2;
-	unsigned l, col, o1, o2;
+	unsigned o1, o2;
 	int lo = 0, hi = x->sites.n;
 
 	if (!x->sites.n)
 		return NULL;
-	loc_of(clang_getRangeStart(r), &f1, &l, &col, &o1);
-	loc_of(clang_getRangeEnd(r), &f2, &l, &col, &o2);
+	cursor_span(x, c, &sp);
+	f1 = sp.f1, o1 = sp.o1;
+	f2 = sp.f2, o2 = sp.o2;
 	if (!f1 || !f2 || !clang_File_isEqual(f1, f2))
 		return NULL;
 	/* Sites are sorted by start (outer before inner on ties): the

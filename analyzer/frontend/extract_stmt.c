@@ -95,13 +95,11 @@ static void pop_loop(struct ectx *x, int had_cont)
  * decides what follows. */
 void walk_discarded(struct ectx *x, CXCursor c)
 {
-	CXFile f;
-	unsigned l, col, start, end;
+	struct span sp;
 
-	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
-	loc_of(clang_getRangeEnd(clang_getCursorExtent(c)), &f, &l, &col, &end);
-	x->discarded_start = start;
-	x->discarded_end = end;
+	cursor_span(x, c, &sp);
+	x->discarded_start = sp.o1;
+	x->discarded_end = sp.o2;
 	walk_expr(x, c, M_READ);
 	x->discarded_start = x->discarded_end = 0;
 }

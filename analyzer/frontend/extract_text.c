@@ -18,23 +18,82 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The text of file F, read once per TU (libclang keeps it). */
-const char *file_text(struct ectx *x, CXFile f, size_t *size)
+/* The entry of the files read so far that is file F, or NULL.  Called for
+ * nearly every expression, with a TU's hundred-odd headers read: the file
+ * asked for last, then the same CXFile (a pointer compare), and only then
+ * clang_File_isEqual, which also matches another name of the same file
+ * (it compares unique ids) and is what decides for a file not yet seen. */
+static struct file_text *known_file(struct source_text *st, CXFile f)
+{
+	if (st->last < st->nfiles && st->files[st->last].file == f)
+		return &st->files[st->last];
+	for (int i = 0; i < st->nfiles; i++)
+		if (st->files[i].file == f) {
+			st->last = i;
+			return &st->files[i];
+		}
+	for (int i = 0; i < st->nfiles; i++)
+		if (clang_File_isEqual(st->files[i].file, f))
+			return &st->files[i];
+	return NULL;
+}
+
+/* The entry of file F, its text read when it is new (once per TU:
+ * libclang keeps the text). */
+static struct file_text *file_entry(struct ectx *x, CXFile f)
 {
 	struct source_text *st = &x->text;
-	struct file_text *ft;
+	struct file_text *ft = known_file(st, f);
 
-	for (int i = 0; i < st->nfiles; i++)
-		if (clang_File_isEqual(st->files[i].file, f)) {
-			*size = st->files[i].size;
-			return st->files[i].text;
-		}
-	grow(&st->files, &st->filecap, st->nfiles + 1, sizeof *st->files);
-	ft = &st->files[st->nfiles++];
-	ft->file = f;
-	ft->text = clang_getFileContents(x->tu, f, &ft->size);
+	if (!ft) {
+		grow(&st->files, &st->filecap, st->nfiles + 1, sizeof *st->files);
+		ft = &st->files[st->nfiles++];
+		memset(ft, 0, sizeof *ft);
+		ft->file = f;
+		ft->text = clang_getFileContents(x->tu, f, &ft->size);
+	}
+	return ft;
+}
+
+const char *file_text(struct ectx *x, CXFile f, size_t *size)
+{
+	struct file_text *ft = file_entry(x, f);
+
 	*size = ft->size;
 	return ft->text;
+}
+
+/* A location at byte OFF of file F, for clang_tokenize.
+ *
+ * clang_getLocationForOffset finds the file by a linear search of all the
+ * TU's source entries (clang's SourceManager::translateFile), and with the
+ * detailed preprocessing record every macro expansion is one: on a large
+ * TU it cost more than the tokenizing it served.  So each file's start is
+ * asked once (per TU: a CXFile is the TU's), and a location in the file is
+ * that start moved by OFF, as clang's SourceLocation::getLocWithOffset
+ * moves the raw encoding libclang keeps in int_data.  clang_tokenize lexes
+ * at spelling locations, so this plain file location gives the tokens the
+ * library's own answer gives (which may be a macro argument's expansion
+ * of the same spot).  Every result is checked: one that is not F at OFF
+ * (past the end of the file, or an encoding this does not know) is
+ * replaced by the library's. */
+CXSourceLocation file_offset_loc(struct ectx *x, CXFile f, unsigned off)
+{
+	struct file_text *ft = file_entry(x, f);
+	CXSourceLocation l;
+	CXFile lf;
+	unsigned line, col, loff;
+
+	if (!ft->start_known) {
+		ft->start = clang_getLocationForOffset(x->tu, f, 0);
+		ft->start_known = 1;
+	}
+	l = ft->start;
+	l.int_data += off;
+	clang_getFileLocation(l, &lf, &line, &col, &loff);
+	if (!lf || !clang_File_isEqual(lf, f) || loff != off)
+		return clang_getLocationForOffset(x->tu, f, off);
+	return l;
 }
 
 /* Where the token at L is spelled: in a macro's definition for a token
@@ -44,17 +103,7 @@ const char *file_text(struct ectx *x, CXFile f, size_t *size)
  * returns has a plain file location. */
 int spelling_loc(struct ectx *x, CXSourceLocation l, CXFile *f, unsigned *off)
 {
-	CXToken *toks = NULL;
-	unsigned ntoks = 0, line, col;
-
-	*f = NULL;
-	*off = 0;
-	clang_tokenize(x->tu, clang_getRange(l, l), &toks, &ntoks);
-	if (ntoks > 0)
-		clang_getFileLocation(clang_getTokenLocation(x->tu, toks[0]), f, &line, &col, off);
-	if (toks)
-		clang_disposeTokens(x->tu, toks, ntoks);
-	return *f != NULL;
+	return spelling_of_loc(x, l, f, off);     /* asked once (extract_span.c) */
 }
 
 /* Is the token at L written in the file at its file location (plain
@@ -81,8 +130,8 @@ static void unary_op(struct ectx *x, CXCursor c, CXCursor operand, char *op, siz
 	size_t size, k = 0;
 	const char *text;
 
-	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(c)), &f, &off);
-	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(operand)), &fo, &ooff);
+	spelling_loc(x, clang_getRangeStart(cursor_extent(x, c)), &f, &off);
+	spelling_loc(x, clang_getRangeStart(cursor_extent(x, operand)), &fo, &ooff);
 	text = f ? file_text(x, f, &size) : NULL;
 	if (!text || off >= size)
 		return;
@@ -188,7 +237,7 @@ int extent_is_text(struct ectx *x, CXCursor c, CXFile f, unsigned o1, unsigned o
 {
 	int lo = 0, hi = x->text.nexp;
 
-	if (!written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
+	if (!written_in_file(x, clang_getRangeStart(cursor_extent(x, c))))
 		return 0;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
@@ -212,7 +261,7 @@ static char *first_token(struct ectx *x, CXCursor c)
 	size_t size;
 	const char *text;
 
-	spelling_loc(x, clang_getRangeStart(clang_getCursorExtent(c)), &f, &off);
+	spelling_loc(x, clang_getRangeStart(cursor_extent(x, c)), &f, &off);
 	text = f ? file_text(x, f, &size) : NULL;
 	if (!text || off >= size)
 		return xstrdup("?");
@@ -305,13 +354,16 @@ char *ast_text(struct ectx *x, CXCursor c)
  * operator comes from the AST and the macro's own text (extract_text.c). */
 void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, size_t oplen)
 {
+	struct span cs, os;
 	CXFile f, fo;
-	unsigned l, col, start, ostart, oend;
+	unsigned start, ostart, oend;
 	size_t size, k = 0;
 	const char *text = NULL;
 
 	op[0] = '\0';
-	loc_of(clang_getRangeStart(clang_getCursorExtent(c)), &f, &l, &col, &start);
+	cursor_span(x, c, &cs);
+	f = cs.f1;
+	start = cs.o1;
 	if (f && n >= 1)
 		text = file_text(x, f, &size);
 	if (!text)
@@ -320,14 +372,18 @@ void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, si
 		/* Binary: scan back from the right operand over spaces.  If
 		 * that operand is a macro argument, what precedes it is the
 		 * "(" or "," of the invocation, and nothing is found. */
-		CXSourceLocation rs = clang_getRangeStart(clang_getCursorExtent(kids[1]));
-		CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(kids[0]));
+		struct span right;
 
-		loc_of(rs, &fo, &l, &col, &ostart);
-		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 || !written_in_file(x, rs)) {
+		cursor_span(x, kids[1], &right);
+		fo = right.f1;
+		ostart = right.o1;
+		if (!fo || !clang_File_isEqual(f, fo) || ostart > size || ostart == 0 ||
+		    !written_in_file(x, clang_getRangeStart(right.r))) {
 			/* The right operand comes from a macro (p | FLAG): scan
 			 * forward from the end of the left one instead. */
-			loc_of(le, &fo, &l, &col, &oend);
+			cursor_span(x, kids[0], &os);
+			fo = os.f2;
+			oend = os.o2;
 			if (!fo || !clang_File_isEqual(f, fo) || oend >= size)
 				goto ast;
 			unsigned i = oend;
@@ -349,9 +405,11 @@ void operator_of(struct ectx *x, CXCursor c, CXCursor *kids, int n, char *op, si
 		goto ast;
 	}
 	/* Unary: prefix if the operator precedes the operand. */
-	loc_of(clang_getRangeStart(clang_getCursorExtent(kids[0])), &fo, &l, &col, &ostart);
-	loc_of(clang_getRangeEnd(clang_getCursorExtent(kids[0])), &fo, &l, &col, &oend);
-	if (!fo || !clang_File_isEqual(f, fo) || !written_in_file(x, clang_getRangeStart(clang_getCursorExtent(c))))
+	cursor_span(x, kids[0], &os);
+	ostart = os.o1;
+	fo = os.f2;
+	oend = os.o2;
+	if (!fo || !clang_File_isEqual(f, fo) || !written_in_file(x, clang_getRangeStart(cs.r)))
 		goto ast;
 	if (start < ostart) {
 		for (unsigned i = start; i < ostart && k < oplen - 1 && strchr("&*+-!~", text[i]); i++)

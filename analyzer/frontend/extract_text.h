@@ -15,6 +15,8 @@ struct file_text {
 	CXFile file;
 	const char *text;               /* libclang's copy: not freed here */
 	size_t size;
+	CXSourceLocation start;         /* offset 0 (file_offset_loc) */
+	int start_known;
 };
 
 /* A top-level macro expansion in the file, [start, end). */
@@ -26,6 +28,7 @@ struct expansion_range {
 struct source_text {
 	struct file_text *files;        /* the files read so far */
 	int nfiles, filecap;
+	int last;                       /* the one file_text found last */
 	struct expansion_range *exps;   /* every expansion, by start once sorted */
 	int nexp, expcap;
 	unsigned longest;               /* the longest expansion's length */
@@ -34,6 +37,9 @@ struct source_text {
 /* The text of file F (NULL if libclang has none); *SIZE its length. */
 const char *file_text(struct ectx *x, CXFile f, size_t *size);
 void free_source_text(struct source_text *st);
+/* A location at byte OFF of file F for clang_tokenize, which lexes there
+ * as at clang_getLocationForOffset's (faster: see extract_text.c). */
+CXSourceLocation file_offset_loc(struct ectx *x, CXFile f, unsigned off);
 
 void note_expansion_range(struct ectx *x, CXFile f, unsigned start, unsigned end);
 void sort_expansions(struct ectx *x);

@@ -7,8 +7,22 @@
 
 #include "hashmap.h"
 
+/* How a set keeps its pairs (set before the first pairset_put; a zeroed
+ * set is PAIRSET_FLAT).  A grouped set keeps one small map per value of
+ * the number it groups by: where the analysis asks about many pairs that
+ * share that number in a row (every access a call brings in, for one
+ * function; every pending access, for one marked write), they are found
+ * in one small map that stays in the cache, instead of one probe each at
+ * random into a map of millions of pairs. */
+enum pairset_layout { PAIRSET_FLAT, PAIRSET_BY_FIRST, PAIRSET_BY_SECOND };
+
 struct pairset {
-	struct hashmap map;
+	struct hashmap map;           /* flat: the pairs; grouped: group -> index in groups */
+	enum pairset_layout layout;
+	struct hashmap *groups;       /* grouped: the other number -> value */
+	int ngroups, groupcap;
+	int last_key;                 /* the group asked last (-1: none yet) */
+	struct hashmap *last;
 };
 
 /* The value stored for (A, B), or -1.  A and B are non-negative. */

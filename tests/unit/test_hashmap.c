@@ -73,3 +73,30 @@ Test(hashmap, pairset_replaces_and_misses)
 	cr_assert_eq(pairset_get(&s, 2, 1), 6);
 	pairset_free(&s);
 }
+
+/* A grouped set (pairset.h) holds what a flat one holds, whatever the
+ * order of the asks: runs of one group (its last group remembered), groups
+ * added while another is remembered, and misses in a group or of one. */
+Test(hashmap, grouped_pairsets_hold_what_flat_ones_do)
+{
+	enum pairset_layout layouts[] = { PAIRSET_BY_FIRST, PAIRSET_BY_SECOND };
+
+	for (int l = 0; l < 2; l++) {
+		struct pairset flat = { 0 }, s = { .layout = layouts[l] };
+
+		for (int i = 0; i < N; i++) {
+			int a = i % 37, b = (i * 7919) % 1000;
+
+			pairset_put(&flat, a, b, i);
+			pairset_put(&s, a, b, i);
+			cr_assert_eq(pairset_get(&s, b % 37, a), pairset_get(&flat, b % 37, a));
+		}
+		for (int a = 0; a < 40; a++)
+			for (int b = 0; b < 1000; b++)
+				cr_assert_eq(pairset_get(&s, a, b), pairset_get(&flat, a, b), "(%d, %d)", a, b);
+		cr_assert_eq(pairset_get(&s, 38, 1), -1, "a group never made");
+		pairset_free(&s);
+		pairset_free(&flat);
+		cr_assert_eq(pairset_get(&s, 1, 2), -1, "a freed set has nothing");
+	}
+}
