@@ -169,10 +169,9 @@ struct summary {
 	int noreturn;             /* no path reaches the exit (every one ends in
 				     exit(), abort() or the like): a call of it
 				     ends the caller's path too */
-	/* The locks held at each plain access of all_plain on every path,
-	 * taken here or in a callee (held.c); empty for a function where no
-	 * lock is ever held. */
-	struct heldmap held;
+	/* The locks held at every plain access of all_plain on every path,
+	 * taken here or in a callee (held.c). */
+	struct held_all held;
 	unsigned version;         /* counts the replacements (see call_view) */
 };
 
@@ -276,8 +275,6 @@ struct fn_ctx {
 	unsigned char *returns_read;  /* per call index: the callee's result
 					 carries a marked read's value
 					 (summary.returns_read) */
-	int holds_locks;              /* a lock may be held somewhere in fn:
-					 the summary keeps held (held.c) */
 };
 
 /* In fn_ctx.origins: the callee waited for the read in a loop that runs

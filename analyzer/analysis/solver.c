@@ -146,37 +146,6 @@ static int summary_same(const struct summary *a, const struct summary *b)
 	       xs_same(&a->entry_mwrites, &b->entry_mwrites) && xs_same(&a->entry_plain, &b->entry_plain);
 }
 
-/* May a lock be held anywhere in F: does it take or release one, start
- * with one held, or call a function that holds one inside, takes one for
- * it or releases one?  Only then does its summary keep the locks held at
- * its accesses (held.c): for every other function the map stays empty. */
-static int may_hold_locks(struct program *p, const struct function *f)
-{
-	if (lock_released_not_taken(p, f))
-		return 1;
-	for (int b = 0; b < f->nblocks; b++)
-		for (int i = 0; i < f->blocks[b].nevents; i++) {
-			const struct event *e = &f->blocks[b].events[i];
-			const struct other_callee *o;
-			struct summary *cs;
-			int n;
-
-			if (e->kind == EV_LOCK || e->kind == EV_UNLOCK)
-				return 1;
-			if (e->kind != EV_CALL || !(cs = callee_of(p, e, f)))
-				continue;
-			o = other_callees(p, e, &n);
-			for (int k = -1; k < n; k++) {
-				const struct summary *t = k < 0 ? cs : o[k].s;
-
-				if (t->held.n || t->lock_global || t->unlock_global || t->lock_param >= 0 ||
-				    t->unlock_param >= 0)
-					return 1;
-			}
-		}
-	return 0;
-}
-
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
  * over every block that records the summary (unless FOLLOWER) and the
  * facts of kinds EMIT (internal.h). */
@@ -249,7 +218,6 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 		note_pointer_reads(&c);
 	/* Final pass: summary and facts. */
 	c.sum = follower ? NULL : &fresh;
-	c.holds_locks = may_hold_locks(p, f);
 	for (int b = 0; b < f->nblocks; b++) {
 		if (!in[b].reached)
 			continue;
@@ -261,7 +229,6 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	/* (a follower's run only records facts: the summary is the leader's) */
 	if (follower)
 		goto done;
-	held_compact(&fresh.held);
 	find_lock_wrapper(p, f, in[f->exit].reached ? &in[f->exit] : NULL, &fresh);
 	fresh.noreturn = !in[f->exit].reached;
 	if (in[f->exit].reached) {

@@ -483,43 +483,29 @@ void find_lock_wrapper(struct program *p, const struct function *f, const struct
 		sum->unlock_param = unlockp;
 }
 
-/* The locks callee CS holds at each of its plain accesses (its summary's
- * held map), keyed by the accesses as CALL sees them (through_call):
- * empty when the callee holds none anywhere.  The caller frees it. */
-static struct heldmap callee_locks(struct fn_ctx *c, const struct event *call, const struct summary *cs,
-				   const char *callee)
-{
-	struct heldmap m = { 0 };
-
-	for (int i = 0; i < cs->held.n; i++) {
-		const struct held_entry *x = &cs->held.v[i];
-		struct event *seen = through_call(c->p, call, callee, (struct event *)x->e);
-		struct strset none = { 0 };
-
-		/* (two accesses of the callee seen as one: what both hold) */
-		if (seen)
-			held_note(&m, seen, &none, x);
-	}
-	return m;
-}
-
 /* Records that plain access E, reached through a call, is made holding
- * HELD here and, inside the callee, INNER's locks (NULL: none). */
+ * HELD here and, inside the callee, INNER's locks.  Only a
+ * root's record (complete: the whole way down from a thread's entry)
+ * takes the callee's locks: a called function's record lends its own
+ * locks to the access (caller_locks), and the callee's record has its
+ * own already; so called functions that hold nothing still store no
+ * record (record_locks: most records are of that kind). */
 static void record_call_locks(struct fn_ctx *c, struct event *e, const struct strset *held,
-			      const struct held_entry *inner)
+			      const struct held_all *inner)
 {
 	struct strset all = { 0 };
+	int complete = !c->p->called[c->fn - c->p->fns];
 
-	if (!inner || inner->n == 0) {
-		record_locks(c->p->out, e, c->fn, held, !c->p->called[c->fn - c->p->fns]);
+	if (inner->locks.n == 0 || !complete) {
+		record_locks(c->p->out, e, c->fn, held, complete);
 		return;
 	}
 	for (int k = 0; k < held->n; k++)
 		ss_add(&all, held->v[k]);
-	for (int k = 0; k < inner->n; k++)
-		if (!ss_has(&all, inner->locks[k]))
-			ss_add(&all, (char *)inner->locks[k]);
-	record_locks(c->p->out, e, c->fn, &all, !c->p->called[c->fn - c->p->fns]);
+	for (int k = 0; k < inner->locks.n; k++)
+		if (!ss_has(&all, inner->locks.v[k]))
+			ss_add(&all, inner->locks.v[k]);
+	record_locks(c->p->out, e, c->fn, &all, 1);
 	free(all.v);
 }
 
@@ -530,7 +516,6 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	const struct call_view *view;
 	const struct evset *seen;
 	int spawned_before = s->spawned;
-	struct heldmap inner = { 0 };
 
 	if (!cs)
 		return;              /* unknown callee: no effect assumed */
@@ -592,13 +577,11 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	seen = view->set[VIEW_ALL_PLAIN];
 	if (!s->calm)
 		es_union(&s->seen_plain, seen);
-	inner = callee_locks(c, call, cs, callee);
 	if (me) {
 		es_union(&me->all_plain, seen);
 		es_union(&me->after_spawn, spawned_before ? seen : view->set[VIEW_AFTER_SPAWN]);
-		if (c->holds_locks)
-			for (int i = 0; i < seen->n; i++)
-				held_note(&me->held, seen->v[i], &s->locks, held_find(&inner, seen->v[i]));
+		if (seen->n)
+			held_meet(&me->held, &s->locks, &cs->held);
 	}
 	/* A call followed by a thread creation is initialisation for the
 	 * new thread, but not what the callee itself does after creating a
@@ -609,8 +592,7 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	if ((c->emit & EMIT_LOCKS) && !quiet(s))
 		for (int i = 0; i < seen->n; i++)
 			if (seen->v[i]->object)
-				record_call_locks(c, seen->v[i], &s->locks, held_find(&inner, seen->v[i]));
-	held_free(&inner);
+				record_call_locks(c, seen->v[i], &s->locks, &cs->held);
 	/* die(): what the callee did happened, but nothing after the call
 	 * does on this path (see transfer). */
 	if (cs->noreturn)
@@ -675,8 +657,7 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 					record_locks(c->p->out, e, c->fn, &s->locks, 0);
 			}
 			if (me) {
-				if (c->holds_locks)
-					held_note(&me->held, e, &s->locks, NULL);
+				held_meet(&me->held, &s->locks, NULL);
 				xs_add(&me->entry_plain, e, s->killed);
 				es_add(&me->all_plain, e);
 				if (s->spawned)
