@@ -472,7 +472,6 @@ static void xset_through_call(struct program *p, const struct event *call, const
 	}
 }
 
-/* The view CALL has of CS, the summary of CALLEE (struct call_view). */
 /* The view slot of CALL for callee CS: the call's own slot, or for a
  * target of a call through a pointer other than its first (other_callees)
  * one chained to it, made on first use.  (A slot whose callee differs is
@@ -490,6 +489,7 @@ static struct call_view *target_view(struct program *p, const struct event *call
 	return *slot;
 }
 
+/* The view CALL has of CS, the summary of CALLEE (struct call_view). */
 const struct call_view *call_view_of(struct program *p, const struct event *call,
 					    const struct summary *cs, const char *callee)
 {
@@ -609,10 +609,6 @@ struct summary *callee_of(struct program *p, const struct event *call, const str
 	return find_callee(p, call, from);
 }
 
-/* The callee of every call of the tree's own functions, asked from its
- * function, by the call's gid: the solver asks at every transfer of a
- * call, and summary_of's search of the link keys (string comparisons)
- * was a tenth of its time.  Read only from then on (threads share it). */
 /* Adds to p->others the functions besides FIRST that call E (made by
  * FROM) reaches through its pointer: each function some store in the tree
  * put into the pointer's object, once.  (The events are visited in gid
@@ -641,6 +637,10 @@ static void note_other_callees(struct program *p, const struct event *e, const s
 	}
 }
 
+/* The callee of every call of the tree's own functions, asked from its
+ * function, by the call's gid: the solver asks at every transfer of a
+ * call, and summary_of's search of the link keys (string comparisons)
+ * was a tenth of its time.  Read only from then on (threads share it). */
 void cache_callees(struct program *p)
 {
 	int cap = 0;

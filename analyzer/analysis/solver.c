@@ -310,9 +310,8 @@ void find_called(struct program *p)
 			for (int i = 0; i < p->fns[fi].blocks[b].nevents; i++) {
 				struct event *e = &p->fns[fi].blocks[b].events[i];
 				struct summary *s;
-
-				int n;
 				const struct other_callee *o;
+				int n;
 
 				if (e->kind == EV_CALL && (s = callee_of(p, e, &p->fns[fi]))) {
 					p->called[s - p->sums] = 1;

@@ -483,30 +483,25 @@ void find_lock_wrapper(struct program *p, const struct function *f, const struct
 		sum->unlock_param = unlockp;
 }
 
-/* Records that plain access E, reached through a call, is made holding
- * HELD here and, inside the callee, INNER's locks.  Only a
- * root's record (complete: the whole way down from a thread's entry)
- * takes the callee's locks: a called function's record lends its own
- * locks to the access (caller_locks), and the callee's record has its
- * own already; so called functions that hold nothing still store no
- * record (record_locks: most records are of that kind). */
-static void record_call_locks(struct fn_ctx *c, struct event *e, const struct strset *held,
-			      const struct held_all *inner)
+/* The locks a call's record of its callee's accesses holds: HELD, the
+ * caller's own, and for a root's record (complete: the whole way down
+ * from a thread's entry) INNER's too, those the callee holds at every
+ * access (held.c).  A called function's record lends only its own locks
+ * to the access (caller_locks), and the callee's record has its own
+ * already; so called functions that hold nothing still store no record
+ * (record_locks: most records are of that kind).  BUF holds the union
+ * when one is made (the caller frees its array). */
+static const struct strset *call_record_locks(int complete, const struct strset *held,
+					      const struct held_all *inner, struct strset *buf)
 {
-	struct strset all = { 0 };
-	int complete = !c->p->called[c->fn - c->p->fns];
-
-	if (inner->locks.n == 0 || !complete) {
-		record_locks(c->p->out, e, c->fn, held, complete);
-		return;
-	}
+	if (inner->locks.n == 0 || !complete)
+		return held;
 	for (int k = 0; k < held->n; k++)
-		ss_add(&all, held->v[k]);
+		ss_add(buf, held->v[k]);
 	for (int k = 0; k < inner->locks.n; k++)
-		if (!ss_has(&all, inner->locks.v[k]))
-			ss_add(&all, inner->locks.v[k]);
-	record_locks(c->p->out, e, c->fn, &all, 1);
-	free(all.v);
+		if (!ss_has(buf, inner->locks.v[k]))
+			ss_add(buf, inner->locks.v[k]);
+	return buf;
 }
 
 static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call, struct summary *cs)
@@ -589,10 +584,16 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	 * which is already running). */
 	if ((c->emit & EMIT_LOCKS) && !quiet(s) && pre_spawn_at(c, call))
 		seen = view->set[VIEW_AFTER_SPAWN];
-	if ((c->emit & EMIT_LOCKS) && !quiet(s))
+	if ((c->emit & EMIT_LOCKS) && !quiet(s)) {
+		int complete = !c->p->called[c->fn - c->p->fns];
+		struct strset buf = { 0 };
+		const struct strset *held = call_record_locks(complete, &s->locks, &cs->held, &buf);
+
 		for (int i = 0; i < seen->n; i++)
 			if (seen->v[i]->object)
-				record_call_locks(c, seen->v[i], &s->locks, &cs->held);
+				record_locks(c->p->out, seen->v[i], c->fn, held, complete);
+		free(buf.v);
+	}
 	/* die(): what the callee did happened, but nothing after the call
 	 * does on this path (see transfer). */
 	if (cs->noreturn)

@@ -879,7 +879,8 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		skip = skip || ordered_after_acquire(a, acc->e);
 		if (skip)
 			continue;
-		/* A write of the same object under a lock this access lacks. */
+		/* A write of the same object under a lock this access lacks
+		 * (lw_first: only locked writes). */
 		for (int k = lw_first[acc->e->oid]; k >= 0 && !locked; k = lw_next[k]) {
 			const struct lock_record *wr = &records[k];
 
@@ -888,7 +889,7 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 			 * calling start() and then stop_all() is one thread) */
 			if ((wr->fn == acc->fn && !runs_concurrently_with_itself(a, wr->fn)) ||
 			    (wr->fn != acc->fn && !may_run_concurrently(a, wr->fn, acc->fn)) ||
-			    wr->e->access == ACC_READ || !locked_rec[k] || shares_a_lock(a, wr, acc) ||
+			    shares_a_lock(a, wr, acc) ||
 			    (locked_rec[i] && other_instances(a, acc, wr)) || both_owned(a, wr->e, acc->e))
 				continue;
 			locked = wr;
