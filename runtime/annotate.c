@@ -184,18 +184,47 @@ ANN void AnnotateIgnoreReadsEnd(const char *f, int l)
 	count_down(&kcsan_get_ctx()->ignore_reads);
 }
 
+/* Threads inside an ignore-writes region now, and the regions ended so
+ * far (kcsan_unseen_writer_ignored). */
+static unsigned long ignoring_writers, ignore_regions_ended;
+
+void kcsan_ignore_writes_begin(struct kcsan_ctx *ctx)
+{
+	if (ctx->ignore_writes++ == 0)
+		__atomic_fetch_add(&ignoring_writers, 1, __ATOMIC_SEQ_CST);
+}
+
+void kcsan_ignore_writes_end(struct kcsan_ctx *ctx)
+{
+	if (ctx->ignore_writes > 0 && --ctx->ignore_writes == 0) {
+		__atomic_fetch_sub(&ignoring_writers, 1, __ATOMIC_SEQ_CST);
+		__atomic_fetch_add(&ignore_regions_ended, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+unsigned long kcsan_ignore_writes_mark(void)
+{
+	return __atomic_load_n(&ignore_regions_ended, __ATOMIC_SEQ_CST);
+}
+
+int kcsan_unseen_writer_ignored(unsigned long mark)
+{
+	return __atomic_load_n(&ignoring_writers, __ATOMIC_SEQ_CST) > 0 ||
+	       __atomic_load_n(&ignore_regions_ended, __ATOMIC_SEQ_CST) != mark;
+}
+
 ANN void AnnotateIgnoreWritesBegin(const char *f, int l);
 ANN void AnnotateIgnoreWritesBegin(const char *f, int l)
 {
 	(void)f, (void)l;
-	kcsan_get_ctx()->ignore_writes++;
+	kcsan_ignore_writes_begin(kcsan_get_ctx());
 }
 
 ANN void AnnotateIgnoreWritesEnd(const char *f, int l);
 ANN void AnnotateIgnoreWritesEnd(const char *f, int l)
 {
 	(void)f, (void)l;
-	count_down(&kcsan_get_ctx()->ignore_writes);
+	kcsan_ignore_writes_end(kcsan_get_ctx());
 }
 
 ANN void AnnotateIgnoreSyncBegin(const char *f, int l);

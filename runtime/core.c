@@ -250,6 +250,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	const int is_assert = (type & KCSAN_ACCESS_ASSERT) != 0;
 	uint64_t enc, expected, old, new_;
 	unsigned int handlers;
+	unsigned long ignored_mark;
 	int slot;
 
 	/* A focused watchpoint leaves the sampling of the rest alone. */
@@ -266,6 +267,7 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	 * by now (freed, out of scope), and reading it could fault.
 	 */
 	handlers = ctx->handlers;
+	ignored_mark = kcsan_ignore_writes_mark();
 	old = is_reorder ? 0 : read_value(ptr, size);
 	kcsan_delay_window(ctx, kind);
 	new_ = is_reorder ? 0 : read_value(ptr, size);
@@ -292,8 +294,9 @@ static void setup_watchpoint(struct kcsan_ctx *ctx, const volatile void *ptr,
 	} else if (expected == enc) {
 		__atomic_fetch_sub(&kcsan_gate.word, 1, __ATOMIC_RELAXED);
 		/* Not consumed.  A changed value means a writer the runtime
-		 * does not see (uninstrumented code, another process). */
-		if (old != new_ && kcsan_opts.report_unknown_origin) {
+		 * does not see (uninstrumented code, another process), unless
+		 * it may be a write a thread ignores (annotate.c). */
+		if (old != new_ && kcsan_opts.report_unknown_origin && !kcsan_unseen_writer_ignored(ignored_mark)) {
 			struct kcsan_access_info me = {
 				.ptr = ptr, .size = size, .type = type, .tid = ctx->tid,
 				.ip = ip, .reordered = is_reorder, .to_ip = to_ip,

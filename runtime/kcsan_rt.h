@@ -235,6 +235,19 @@ void kcsan_release_memory(struct kcsan_ctx *ctx, const void *p, size_t size);
  * (AnnotateBenignRace*)?  report.c then stays silent.  Is an access of
  * TYPE ignored by the calling thread (AnnotateIgnore*, mutex regions)? */
 int kcsan_benign_race(const volatile void *ptr, size_t size);
+/* annotate.c: a thread enters / leaves a region whose writes it ignores
+ * (AnnotateIgnoreWrites*, a mutex's own code).  An ignored write may take
+ * the fast path, unseen by a watchpoint set up meanwhile, and change the
+ * watched value: a change of unknown origin is then the ignored writer's,
+ * not a race to report.  kcsan_ignore_writes_mark() before the watch,
+ * kcsan_unseen_writer_ignored(MARK) after it: was any thread inside such
+ * a region at the end, or did one end since?  (A thread that exits inside
+ * a region leaves it counted: changes of unknown origin are then never
+ * reported.) */
+void kcsan_ignore_writes_begin(struct kcsan_ctx *ctx);
+void kcsan_ignore_writes_end(struct kcsan_ctx *ctx);
+unsigned long kcsan_ignore_writes_mark(void);
+int kcsan_unseen_writer_ignored(unsigned long mark);
 static inline int kcsan_access_ignored(const struct kcsan_ctx *ctx, int type)
 {
 	if (type & KCSAN_ACCESS_WRITE)

@@ -38,7 +38,7 @@ static void mutex_code_begin(void)
 	struct kcsan_ctx *ctx = kcsan_get_ctx();
 
 	ctx->ignore_reads++;
-	ctx->ignore_writes++;
+	kcsan_ignore_writes_begin(ctx);
 	ctx->ignore_sync++;
 }
 
@@ -48,8 +48,7 @@ static void mutex_code_end(void)
 
 	if (ctx->ignore_reads > 0)
 		ctx->ignore_reads--;
-	if (ctx->ignore_writes > 0)
-		ctx->ignore_writes--;
+	kcsan_ignore_writes_end(ctx);
 	if (ctx->ignore_sync > 0)
 		ctx->ignore_sync--;
 }
