@@ -4,6 +4,8 @@
  * passed (through_call), kept per call between runs (call_view_of). */
 #include "internal.h"
 
+#include <limits.h>
+
 /* The number of object KEY, adding it (KEY must outlive the analysis). */
 int intern_object(struct program *p, const char *key)
 {
@@ -472,6 +474,40 @@ static void xset_through_call(struct program *p, const struct event *call, const
 	}
 }
 
+/* The locks callee CS holds at each event of the view V of CALL has of
+ * its all_plain (call_view.held_at): the summary's own array when the
+ * view is the summary's own set; else each of the callee's accesses
+ * mapped through the call as the set was (two accesses seen as one that
+ * hold different sets hold none: that pairs more, never less). */
+static void held_through_call(struct program *p, const struct event *call, const char *callee,
+			      const struct summary *cs, struct call_view *v)
+{
+	const struct evset *seen = v->set[VIEW_ALL_PLAIN];
+
+	v->held_at = NULL;
+	if (!cs->held.at)
+		return;
+	if (seen == &cs->all_plain) {
+		v->held_at = cs->held.at;
+		return;
+	}
+	v->held_copy = xrealloc(v->held_copy, ((size_t)seen->n + 1) * sizeof *v->held_copy);
+	for (int j = 0; j < seen->n; j++)
+		v->held_copy[j] = UINT_MAX;
+	for (int i = 0; i < cs->all_plain.n; i++) {
+		struct event *e = through_call(p, call, callee, cs->all_plain.v[i]);
+		int j = e ? es_index(seen, e) : -1;
+
+		if (j >= 0)
+			v->held_copy[j] = v->held_copy[j] == UINT_MAX || v->held_copy[j] == cs->held.at[i] ?
+					  cs->held.at[i] : 0;
+	}
+	for (int j = 0; j < seen->n; j++)
+		if (v->held_copy[j] == UINT_MAX)
+			v->held_copy[j] = 0;
+	v->held_at = v->held_copy;
+}
+
 /* The view slot of CALL for callee CS: the call's own slot, or for a
  * target of a call through a pointer other than its first (other_callees)
  * one chained to it, made on first use.  (A slot whose callee differs is
@@ -516,6 +552,7 @@ const struct call_view *call_view_of(struct program *p, const struct event *call
 		v->set[k] = set_through_call(p, call, callee, sets[k], &v->copy[k]);
 	xset_through_call(p, call, callee, &cs->entry_mwrites, &v->entry_mwrites);
 	xset_through_call(p, call, callee, &cs->entry_plain, &v->entry_plain);
+	held_through_call(p, call, callee, cs, v);
 	rule_out_done();
 	return v;
 }

@@ -120,6 +120,7 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 				free(v->copy[k].v);
 			free(v->entry_mwrites.v);
 			free(v->entry_plain.v);
+			free(v->held_copy);
 			free(v);
 		}
 	free(p.views);

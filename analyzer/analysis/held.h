@@ -1,20 +1,57 @@
-/* analyzer/analysis/held.h — per function, the locks held at every plain
+/* analyzer/analysis/held.h — per function, the locks held at each plain
  * access it reaches, its callees' included (held.c). */
 #ifndef KCSAN_HELD_H
 #define KCSAN_HELD_H
 
 #include "sets.h"
+#include "analyzer/model/hashmap.h"
 
-/* The locks held at every plain access a function reaches, on every path:
- * known once one access has been seen (an intersection from there on). */
-struct held_all { struct strset locks; int known; };
+struct event;
 
-/* One more place reaches a plain access holding HELD and, in the callee
- * it calls there, INNER's locks (NULL: none): A keeps what every place
- * holds. */
-void held_meet(struct held_all *a, const struct strset *held, const struct held_all *inner);
-/* Do A and B hold the same locks? */
-int held_same(const struct held_all *a, const struct held_all *b);
-void held_free(struct held_all *a);
+/* A function's distinct sets of locks, numbered: set 0 is the empty one
+ * (v[0], present once anything was added).  The names are borrowed. */
+struct lock_sets { struct strset *v; int n, cap; };
+
+/* In a summary: per plain access of its all_plain (the same order), the
+ * number in SETS of the set of locks held at it on every path through
+ * the function, taken there or in a callee.  AT is NULL when no lock is
+ * held at any of them (most functions: they keep nothing). */
+struct held_locks { struct lock_sets sets; unsigned *at; };
+
+/* What a function's run collects: SETS (the numbers its accesses and its
+ * calls' translations use) and, during the final pass, per access reached
+ * (by gid) the set held at every place so far. */
+struct held_builder { struct lock_sets sets; struct hashmap by_gid; };
+
+/* The number of the set holding exactly LOCKS in T, added if new. */
+unsigned lock_sets_find(struct lock_sets *t, const struct strset *locks);
+
+/* One more place reaches access E holding set ID of B: E keeps what
+ * every place holds (an intersection). */
+void held_meet(struct held_builder *b, const struct event *e, unsigned id);
+/* The run is over: OUT gets B's sets and, parallel to ALL_PLAIN, what
+ * each access holds (nothing kept when no access holds a lock).  B is
+ * emptied. */
+void held_finish(struct held_builder *b, const struct evset *all_plain, struct held_locks *out);
+void held_builder_free(struct held_builder *b);
+
+/* A recursive component's summaries settle: in a function's next run, an
+ * access that its last run (OLD, with OLD_PLAIN) reached too keeps only
+ * the locks both runs hold at it.  H (with ALL_PLAIN) is the new run's. */
+void held_narrow(struct held_locks *h, const struct evset *all_plain, const struct held_locks *old,
+		 const struct evset *old_plain);
+
+/* A callee's held sets as one call sees them: the callee's set K, with
+ * the caller's LOCKS at the call added, as a set number of the caller's
+ * (held_call_set), worked out once per K and call. */
+struct held_call { const struct lock_sets *callee; unsigned *mine, none; int n; };
+void held_call_begin(struct held_call *hc, const struct lock_sets *callee);
+unsigned held_call_set(struct held_call *hc, struct lock_sets *mine, const struct strset *locks, unsigned k);
+void held_call_end(struct held_call *hc);
+
+/* Do A and B (summaries with the same all_plain) hold the same locks at
+ * the same accesses? */
+int held_same(const struct held_locks *a, const struct held_locks *b, int n);
+void held_free(struct held_locks *h);
 
 #endif

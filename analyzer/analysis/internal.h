@@ -169,9 +169,9 @@ struct summary {
 	int noreturn;             /* no path reaches the exit (every one ends in
 				     exit(), abort() or the like): a call of it
 				     ends the caller's path too */
-	/* The locks held at every plain access of all_plain on every path,
+	/* The locks held at each plain access of all_plain on every path,
 	 * taken here or in a callee (held.c). */
-	struct held_all held;
+	struct held_locks held;
 	unsigned version;         /* counts the replacements (see call_view) */
 };
 
@@ -191,6 +191,12 @@ struct call_view {
 	/* the exposed sets, mapped (events the call passes nothing for left
 	 * out); always copies, in the summary's order */
 	struct xset entry_mwrites, entry_plain;
+	/* per event of set[VIEW_ALL_PLAIN]: the number of the set of locks
+	 * the callee holds at it (of->held.sets), or NULL when it holds none
+	 * anywhere; the summary's own array unless the call maps an access
+	 * (held_copy then) */
+	const unsigned *held_at;
+	unsigned *held_copy;
 	/* the view of the same call's next target (program.others) */
 	struct call_view *next_target;
 };
@@ -275,6 +281,11 @@ struct fn_ctx {
 	unsigned char *returns_read;  /* per call index: the callee's result
 					 carries a marked read's value
 					 (summary.returns_read) */
+	/* The lock sets of this run (held.c): those of a root's records of
+	 * accesses reached through calls, and during the final pass, when
+	 * holds_locks, the locks held at each access the summary keeps. */
+	struct held_builder held;
+	int holds_locks;              /* a lock may be held somewhere in fn */
 };
 
 /* In fn_ctx.origins: the callee waited for the read in a loop that runs

@@ -61,6 +61,13 @@ int es_has(const struct evset *s, const struct event *e)
 	return es_find(s, e->gid, &pos);
 }
 
+int es_index(const struct evset *s, const struct event *e)
+{
+	int pos;
+
+	return es_find(s, e->gid, &pos) ? pos : -1;
+}
+
 int es_add(struct evset *s, struct event *e)
 {
 	int pos;

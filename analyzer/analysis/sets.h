@@ -22,6 +22,8 @@ struct xset { struct exposed *v; int n, cap; };
  * every event of FROM (1 when INTO grew); es_copy makes TO equal FROM;
  * es_remove_at removes the I-th; es_same: do A and B hold the same events? */
 int es_has(const struct evset *s, const struct event *e);
+/* The position of E in S, or -1. */
+int es_index(const struct evset *s, const struct event *e);
 int es_add(struct evset *s, struct event *e);
 int es_union(struct evset *into, const struct evset *from);
 void es_copy(struct evset *to, const struct evset *from);

@@ -142,8 +142,39 @@ static int summary_same(const struct summary *a, const struct summary *b)
 	       es_same(&a->exit_plain, &b->exit_plain) && es_same(&a->exit_reads, &b->exit_reads) &&
 	       es_same(&a->all_plain, &b->all_plain) && es_same(&a->all_reads, &b->all_reads) &&
 	       es_same(&a->all_mwrites, &b->all_mwrites) && es_same(&a->waited, &b->waited) &&
-	       es_same(&a->after_spawn, &b->after_spawn) && held_same(&a->held, &b->held) &&
+	       es_same(&a->after_spawn, &b->after_spawn) && held_same(&a->held, &b->held, a->all_plain.n) &&
 	       xs_same(&a->entry_mwrites, &b->entry_mwrites) && xs_same(&a->entry_plain, &b->entry_plain);
+}
+
+/* May a lock be held anywhere in F: does it take or release one, start
+ * with one held, or call a function that holds one at an access, leaves
+ * one held or releases one?  Only then does its summary keep the locks
+ * held at its accesses (held.c). */
+static int may_hold_locks(struct program *p, const struct function *f)
+{
+	if (lock_released_not_taken(p, f))
+		return 1;
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+			const struct other_callee *o;
+			struct summary *cs;
+			int n;
+
+			if (e->kind == EV_LOCK || e->kind == EV_UNLOCK)
+				return 1;
+			if (e->kind != EV_CALL || !(cs = callee_of(p, e, f)))
+				continue;
+			o = other_callees(p, e, &n);
+			for (int k = -1; k < n; k++) {
+				const struct summary *t = k < 0 ? cs : o[k].s;
+
+				if (t->held.at || t->lock_global || t->unlock_global || t->lock_param >= 0 ||
+				    t->unlock_param >= 0)
+					return 1;
+			}
+		}
+	return 0;
 }
 
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
@@ -218,6 +249,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 		note_pointer_reads(&c);
 	/* Final pass: summary and facts. */
 	c.sum = follower ? NULL : &fresh;
+	c.holds_locks = !follower && may_hold_locks(p, f);
 	for (int b = 0; b < f->nblocks; b++) {
 		if (!in[b].reached)
 			continue;
@@ -229,6 +261,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	/* (a follower's run only records facts: the summary is the leader's) */
 	if (follower)
 		goto done;
+	held_finish(&c.held, &fresh.all_plain, &fresh.held);
 	find_lock_wrapper(p, f, in[f->exit].reached ? &in[f->exit] : NULL, &fresh);
 	fresh.noreturn = !in[f->exit].reached;
 	if (in[f->exit].reached) {
@@ -280,6 +313,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	{
 		struct summary *old = &p->sums[fi];
 
+		held_narrow(&fresh.held, &fresh.all_plain, &old->held, &old->all_plain);
 		fresh.version = old->version + !summary_same(&fresh, old);
 		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
 		free(old->all_reads.v); free(old->all_mwrites.v);
@@ -298,6 +332,7 @@ done:
 	free(c.by_index);
 	free(c.returns_read);
 	guards_free(&c.guards);
+	held_builder_free(&c.held);
 	pairset_free(&c.origins);
 	dm_free(&c.derived);
 }

@@ -483,25 +483,42 @@ void find_lock_wrapper(struct program *p, const struct function *f, const struct
 		sum->unlock_param = unlockp;
 }
 
-/* The locks a call's record of its callee's accesses holds: HELD, the
- * caller's own, and for a root's record (complete: the whole way down
- * from a thread's entry) INNER's too, those the callee holds at every
- * access (held.c).  A called function's record lends only its own locks
- * to the access (caller_locks), and the callee's record has its own
- * already; so called functions that hold nothing still store no record
- * (record_locks: most records are of that kind).  BUF holds the union
- * when one is made (the caller frees its array). */
-static const struct strset *call_record_locks(int complete, const struct strset *held,
-					      const struct held_all *inner, struct strset *buf)
+/* Records the locks held at each plain access CALL brings in (VIEW of
+ * the callee, HC its lock sets as this call sees them; S the state at the
+ * call).  A called function's record lends only its own locks to the
+ * access (caller_locks), the callee's record having its own already, so
+ * called functions that hold nothing still store no record (record_locks:
+ * most records are of that kind).  A root's record (complete: the whole
+ * way down from a thread's entry) also holds the locks the callee holds
+ * at the access (held.c). */
+static void record_call_locks(struct fn_ctx *c, const struct state *s, const struct event *call,
+			      const struct call_view *view, struct held_call *hc)
 {
-	if (inner->locks.n == 0 || !complete)
-		return held;
-	for (int k = 0; k < held->n; k++)
-		ss_add(buf, held->v[k]);
-	for (int k = 0; k < inner->locks.n; k++)
-		if (!ss_has(buf, inner->locks.v[k]))
-			ss_add(buf, inner->locks.v[k]);
-	return buf;
+	const struct evset *all = view->set[VIEW_ALL_PLAIN], *seen = all;
+	int complete = !c->p->called[c->fn - c->p->fns];
+
+	/* A call followed by a thread creation is initialisation for the
+	 * new thread, but not what the callee itself does after creating a
+	 * thread (create_thread() storing the id of the thread it started,
+	 * which is already running). */
+	if (pre_spawn_at(c, call))
+		seen = view->set[VIEW_AFTER_SPAWN];
+	for (int i = 0; i < seen->n; i++) {
+		const struct strset *held = &s->locks;
+
+		if (!seen->v[i]->object)
+			continue;
+		if (complete && view->held_at) {
+			int j = seen == all ? i : es_index(all, seen->v[i]);
+			unsigned k = j >= 0 ? view->held_at[j] : 0, id;
+
+			if (k) {
+				id = held_call_set(hc, &c->held.sets, &s->locks, k);
+				held = &c->held.sets.v[id];
+			}
+		}
+		record_locks(c->p->out, seen->v[i], c->fn, held, complete);
+	}
 }
 
 static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call, struct summary *cs)
@@ -511,6 +528,7 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	const struct call_view *view;
 	const struct evset *seen;
 	int spawned_before = s->spawned;
+	struct held_call hc;
 
 	if (!cs)
 		return;              /* unknown callee: no effect assumed */
@@ -572,28 +590,18 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	seen = view->set[VIEW_ALL_PLAIN];
 	if (!s->calm)
 		es_union(&s->seen_plain, seen);
+	held_call_begin(&hc, view->held_at ? &cs->held.sets : NULL);
 	if (me) {
 		es_union(&me->all_plain, seen);
 		es_union(&me->after_spawn, spawned_before ? seen : view->set[VIEW_AFTER_SPAWN]);
-		if (seen->n)
-			held_meet(&me->held, &s->locks, &cs->held);
+		if (c->holds_locks)
+			for (int i = 0; i < seen->n; i++)
+				held_meet(&c->held, seen->v[i],
+					  held_call_set(&hc, &c->held.sets, &s->locks, view->held_at ? view->held_at[i] : 0));
 	}
-	/* A call followed by a thread creation is initialisation for the
-	 * new thread, but not what the callee itself does after creating a
-	 * thread (create_thread() storing the id of the thread it started,
-	 * which is already running). */
-	if ((c->emit & EMIT_LOCKS) && !quiet(s) && pre_spawn_at(c, call))
-		seen = view->set[VIEW_AFTER_SPAWN];
-	if ((c->emit & EMIT_LOCKS) && !quiet(s)) {
-		int complete = !c->p->called[c->fn - c->p->fns];
-		struct strset buf = { 0 };
-		const struct strset *held = call_record_locks(complete, &s->locks, &cs->held, &buf);
-
-		for (int i = 0; i < seen->n; i++)
-			if (seen->v[i]->object)
-				record_locks(c->p->out, seen->v[i], c->fn, held, complete);
-		free(buf.v);
-	}
+	if ((c->emit & EMIT_LOCKS) && !quiet(s))
+		record_call_locks(c, s, call, view, &hc);
+	held_call_end(&hc);
 	/* die(): what the callee did happened, but nothing after the call
 	 * does on this path (see transfer). */
 	if (cs->noreturn)
@@ -658,7 +666,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 					record_locks(c->p->out, e, c->fn, &s->locks, 0);
 			}
 			if (me) {
-				held_meet(&me->held, &s->locks, NULL);
+				if (c->holds_locks)
+					held_meet(&c->held, e, lock_sets_find(&c->held.sets, &s->locks));
 				xs_add(&me->entry_plain, e, s->killed);
 				es_add(&me->all_plain, e);
 				if (s->spawned)
