@@ -86,6 +86,7 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 	find_owner_only_fields(&p);
 	find_thread_roots(&p);
 	count_instances(&p, starts, nstarts);
+	note_creations(&p, starts, nstarts);
 	free(starts);
 	find_quiet_entries(&p);
 	find_guarded_functions(&p);
@@ -104,7 +105,9 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 		free(s->entry_mwrites.v); free(s->entry_plain.v); free(s->waited.v);
 		free(s->after_spawn.v);
 		held_free(&s->held);
+		free(s->exit_running.v);
 	}
+	free(p.created);
 	hashmap_free(&p.objects);
 	free(p.fnptrs);
 	hashmap_free(&p.clones);

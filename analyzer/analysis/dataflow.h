@@ -117,6 +117,11 @@ int may_run_concurrently(const struct analysis *a, const struct function *f, con
 
 int runs_concurrently_with_itself(const struct analysis *a, const struct function *fn);
 
+/* Is plain access P made before every thread that runs G is created, or
+ * after it was joined, by the one thread that makes P and creates those
+ * (created.c)?  Then P races with nothing G does. */
+int made_before_started(const struct analysis *a, const struct event *p, const struct function *g);
+
 /* Do F and G (or two activations of F, when G is F) run in threads that
  * the tree itself starts and that may run at the same time: every entry
  * point reaching them is known (main, a constructor, a start routine of

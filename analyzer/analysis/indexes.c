@@ -141,6 +141,9 @@ void analysis_free(struct analysis *a)
 	pairset_free(&a->exclusive);
 	pairset_free(&a->apart);
 	pairset_free(&a->busy_creations);
+	pairset_free(&a->made_while);
+	hashmap_free(&a->fn_by_name);
+	free(a->creator_root);
 	free(a->roots);
 	free(a->unknown_root);
 	free(a->never_runs);

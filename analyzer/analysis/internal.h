@@ -76,6 +76,13 @@ struct analysis {
 	struct pairset apart;         /* (root, root): start routines of main
 					 whose threads never run together
 					 (phases.c) */
+	/* created.c: (access gid, start routine): the access is made while
+	 * a thread of the routine that its maker created may run; per start
+	 * routine, the one thread entry point every creation of it is made
+	 * in (-1: none such); the functions by name (an event's func). */
+	struct pairset made_while;
+	int *creator_root;
+	struct hashmap fn_by_name;
 	unsigned char *owner_only;    /* per object: a field that only the
 					 activation owning an instance touches
 					 (owned.c) */
@@ -138,6 +145,11 @@ struct state {
 	struct evset published;   /* marked writes with no marked read since */
 	int spawned;              /* this function created a thread before
 				     (may: on some path), itself or in a callee */
+	/* The start routines (function indexes) whose threads this thread
+	 * may have created and not joined yet (may), itself or in a callee:
+	 * an access made now may run while they do (created.c).  Emptied
+	 * when the threads are joined. */
+	struct intset running;
 	int mb_before_rmw;        /* smp_mb__before_atomic waits for an RMW (must) */
 	int after_rmw;            /* the last marked access was an RMW (must) */
 };
@@ -172,6 +184,9 @@ struct summary {
 	/* The locks held at each plain access of all_plain on every path,
 	 * taken here or in a callee (held.c). */
 	struct held_locks held;
+	/* The start routines whose threads may still run when it returns
+	 * (state.running at its exit): created inside, not joined. */
+	struct intset exit_running;
 	unsigned version;         /* counts the replacements (see call_view) */
 };
 
@@ -244,6 +259,11 @@ struct program {
 	 * (callee[]), sorted by call gid (cache_callees; other_callees). */
 	struct other_callee { int gid; struct summary *s; } *others;
 	int nothers;
+	/* The thread creations (pthread_create of a function of the tree,
+	 * or a call of a thread-creating wrapper), by the event's gid: the
+	 * start routine each creates (created.c). */
+	struct creation { int gid, routine; } *created;
+	int ncreated;
 	unsigned *private_args;       /* per call event gid, bit N: argument N
 					 is thread-private memory (privparams.c) */
 	int nprivate_args;
@@ -448,6 +468,10 @@ int split_following(void);
 
 /* threads.c */
 int start_routine(const struct program *p, const struct event *create);
+/* A way one function starts activations of another: a thread creation
+ * (pthread_create, or a call of a thread-creating wrapper: the event GID)
+ * in FROM that starts TO, LOOP when it is in a loop. */
+struct start_edge { int from, to, create, loop, gid; };
 struct start_edge *find_starts(struct program *p, int *n);
 void count_instances(struct program *p, const struct start_edge *edges, int n);
 void find_quiet_entries(struct program *p);
@@ -458,6 +482,14 @@ int successors_reach(const struct function *f, int from, int to);
 /* Is E a direct pthread_join, or a call of a function that joins threads
  * itself (after find_quiet_entries)? */
 int event_joins(struct program *p, const struct function *f, const struct event *e);
+/* created.c: the creations of EDGES (N of them) by event, and per start
+ * routine the one root that creates it (after count_instances); the
+ * routines the creation E starts added to S's running; the access E
+ * noted as made while S's running threads may run (EMIT_LOCKS runs). */
+void note_creations(struct program *p, const struct start_edge *edges, int n);
+void created_threads(struct program *p, struct state *s, const struct event *e);
+void note_made_while(struct fn_ctx *c, const struct state *s, const struct event *e);
+
 /* phases.c: start routines whose threads never run together (out->apart). */
 void find_phases(struct program *p);
 /* Are start routines X and Y (function indexes) apart (find_phases)? */

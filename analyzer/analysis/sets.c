@@ -300,3 +300,32 @@ int xs_same(const struct xset *a, const struct xset *b)
 			return 0;
 	return 1;
 }
+
+int is_add(struct intset *s, int k)
+{
+	int pos = 0;
+
+	while (pos < s->n && s->v[pos] < k)
+		pos++;
+	if (pos < s->n && s->v[pos] == k)
+		return 0;
+	grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
+	memmove(s->v + pos + 1, s->v + pos, (size_t)(s->n - pos) * sizeof *s->v);
+	s->v[pos] = k;
+	s->n++;
+	return 1;
+}
+
+int is_union(struct intset *into, const struct intset *from)
+{
+	int grew = 0;
+
+	for (int i = 0; i < from->n; i++)
+		grew |= is_add(into, from->v[i]);
+	return grew;
+}
+
+int is_same(const struct intset *a, const struct intset *b)
+{
+	return a->n == b->n && (a->n == 0 || memcmp(a->v, b->v, (size_t)a->n * sizeof *a->v) == 0);
+}

@@ -11,6 +11,8 @@ struct evset { struct event **v; int n, cap; };
 /* Plain accesses, each with the explicit barrier that ordered it. */
 struct fenced { struct event *plain, *fence; };
 struct fset { struct fenced *v; int n, cap; };
+/* Small numbers (function indexes), sorted. */
+struct intset { int *v; int n, cap; };
 /* Lock names, in the order added (borrowed strings). */
 struct strset { char **v; int n, cap; };
 /* An exposed event of a callee, with what is ordered before it on every
@@ -51,5 +53,11 @@ int xs_same(const struct xset *a, const struct xset *b);
 int ss_has(const struct strset *s, const char *k);
 void ss_add(struct strset *s, char *k);
 void ss_remove_lock(struct strset *s, const char *k);
+
+/* Numbers: is_add adds K (1 when it was not there); is_union adds every
+ * number of FROM (1 when INTO grew); is_same: do A and B hold the same? */
+int is_add(struct intset *s, int k);
+int is_union(struct intset *into, const struct intset *from);
+int is_same(const struct intset *a, const struct intset *b);
 
 #endif

@@ -142,7 +142,8 @@ static int summary_same(const struct summary *a, const struct summary *b)
 	       es_same(&a->exit_plain, &b->exit_plain) && es_same(&a->exit_reads, &b->exit_reads) &&
 	       es_same(&a->all_plain, &b->all_plain) && es_same(&a->all_reads, &b->all_reads) &&
 	       es_same(&a->all_mwrites, &b->all_mwrites) && es_same(&a->waited, &b->waited) &&
-	       es_same(&a->after_spawn, &b->after_spawn) && held_same(&a->held, &b->held, a->all_plain.n) &&
+	       es_same(&a->after_spawn, &b->after_spawn) && is_same(&a->exit_running, &b->exit_running) &&
+	       held_same(&a->held, &b->held, a->all_plain.n) &&
 	       xs_same(&a->entry_mwrites, &b->entry_mwrites) && xs_same(&a->entry_plain, &b->entry_plain);
 }
 
@@ -268,6 +269,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 		fresh.must_kill = in[f->exit].killed;
 		es_copy(&fresh.exit_plain, &in[f->exit].pend_plain);
 		es_copy(&fresh.exit_reads, &in[f->exit].pend_reads);
+		is_union(&fresh.exit_running, &in[f->exit].running);
 	}
 	{
 		unsigned char *exported = value_marks(f, &c.derived, nevents, 1);
@@ -320,6 +322,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 		free(old->entry_mwrites.v); free(old->entry_plain.v); free(old->waited.v);
 		free(old->after_spawn.v);
 		held_free(&old->held);
+		free(old->exit_running.v);
 		*old = fresh;
 	}
 done:

@@ -35,6 +35,7 @@ void state_free(struct state *s)
 	free(s->fenced.v);
 	free(s->published.v);
 	free(s->locks.v);
+	free(s->running.v);
 	memset(s, 0, sizeof *s);
 }
 
@@ -56,6 +57,8 @@ void state_copy(struct state *to, const struct state *from)
 	to->threads = from->threads;
 	to->calm = from->calm;
 	to->spawned = from->spawned;
+	to->running.n = 0;
+	is_union(&to->running, &from->running);
 	to->mb_before_rmw = from->mb_before_rmw;
 	to->after_rmw = from->after_rmw;
 }
@@ -99,6 +102,7 @@ int state_merge(struct state *to, const struct state *from)
 		to->spawned = 1;
 		changed = 1;
 	}
+	changed |= is_union(&to->running, &from->running);
 	if (to->mb_before_rmw && !from->mb_before_rmw) {
 		to->mb_before_rmw = 0;
 		changed = 1;

@@ -63,14 +63,10 @@ int start_routine(const struct program *p, const struct event *create)
 	return found;
 }
 
-/* A way one function starts activations of another: a call, or a thread
- * creation (pthread_create, or a call of a thread-creating wrapper). */
-struct start_edge { int from, to, create, loop; };
-
-static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, int create, int loop)
+static void add_edge(struct start_edge **v, int *n, int *cap, int from, int to, int create, int loop, int gid)
 {
 	grow(v, cap, *n + 1, sizeof **v);
-	(*v)[(*n)++] = (struct start_edge){ from, to, create, loop };
+	(*v)[(*n)++] = (struct start_edge){ from, to, create, loop, gid };
 }
 
 /* Does wrapper call CALL (NARGS arguments) pass the address of an element
@@ -166,7 +162,7 @@ struct start_edge *find_starts(struct program *p, int *n)
 
 					if (loop < 0)
 						loop = in_loop(&p->fns[fi], b);
-					add_edge(&edges, n, &cap, fi, t, 1, loop);
+					add_edge(&edges, n, &cap, fi, t, 1, loop, e->gid);
 					started[t] = 1;
 					own_arg[t] &= arg && arg[0] == '&' && strchr(arg, '[') != NULL;
 					continue;
@@ -180,7 +176,7 @@ struct start_edge *find_starts(struct program *p, int *n)
 					if (fn && (r = summary_of(p, fn, &p->fns[fi])) != NULL && r != s) {
 						if (loop < 0)
 							loop = in_loop(&p->fns[fi], b);
-						add_edge(&edges, n, &cap, fi, (int)(r - p->sums), 1, loop);
+						add_edge(&edges, n, &cap, fi, (int)(r - p->sums), 1, loop, e->gid);
 						started[r - p->sums] = 1;
 						own_arg[r - p->sums] &= passes_an_element(e, nargs);
 					}

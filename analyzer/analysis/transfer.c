@@ -602,6 +602,14 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	if ((c->emit & EMIT_LOCKS) && !quiet(s))
 		record_call_locks(c, s, call, view, &hc);
 	held_call_end(&hc);
+	/* (the callee's accesses run while the caller's threads may; its
+	 * own creations count from its return, or its joins end them all) */
+	for (int i = 0; s->running.n && i < seen->n; i++)
+		note_made_while(c, s, seen->v[i]);
+	if (c->p->joins[cs - c->p->sums])
+		s->running.n = 0;
+	else
+		is_union(&s->running, &cs->exit_running);
 	/* die(): what the callee did happened, but nothing after the call
 	 * does on this path (see transfer). */
 	if (cs->noreturn)
@@ -649,6 +657,7 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if (!e->object || e->thread_private)
 			break;
 		if (!e->marked) {
+			note_made_while(c, s, e);
 			reader_check(c, s, e, 0, 1, NULL, NULL);
 			if ((c->emit & EMIT_LATE) && !quiet(s) && !pre_spawn_at(c, e))
 				note_late(c, s, e);
@@ -769,10 +778,12 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			if ((c->emit & EMIT_BUSY) && !quiet(s))
 				pairset_put(&c->p->out->busy_creations, e->gid, 0, 1);
 			spawn(s);
+			created_threads(c->p, s, e);
 			if (me)
 				me->calls_create = 1;
 		} else if (is_named(e, "pthread_join")) {
 			s->threads = THREADS_JOINED;
+			s->running.n = 0;
 		}
 		break;
 	case EV_LOCK:
@@ -786,6 +797,7 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		break;
 	case EV_CALL:
 		apply_call(c, s, e);
+		created_threads(c->p, s, e);     /* (create_thread(fn, arg)) */
 		break;
 	case EV_LOCAL:
 		break;

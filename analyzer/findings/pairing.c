@@ -377,11 +377,22 @@ static int seen_through_the_pointer(const struct link *l, const struct link_want
 	       !reached_by_plain_loads(w->fn, w->plain);
 }
 
+/* Is the writer's plain access of the pair L and W make (a producer
+ * link's, or the writer candidate's when W looks for a consumer) made
+ * before the other side's threads exist (made_before_started)? */
+static int made_apart(const struct analysis *a, const struct link *l, const struct link_want *w)
+{
+	if (w->consumer)
+		return w->plain && made_before_started(a, w->plain, l->fn);
+	return made_before_started(a, l->plain, w->fn);
+}
+
 static int acceptable(const struct analysis *a, const struct link *l, const void *arg)
 {
 	const struct link_want *w = arg;
 
 	return run_together(a, w->fn, l->fn) && (!w->relay || run_together(a, w->relay, l->fn)) &&
+	       !made_apart(a, l, w) &&
 	       (!w->need_write || l->plain->access != ACC_READ) &&
 	       !same_critical_section(a, w->other, l->marked) &&
 	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&
@@ -890,7 +901,8 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 			if ((wr->fn == acc->fn && !runs_concurrently_with_itself(a, wr->fn)) ||
 			    (wr->fn != acc->fn && !may_run_concurrently(a, wr->fn, acc->fn)) ||
 			    shares_a_lock(a, wr, acc) ||
-			    (locked_rec[i] && other_instances(a, acc, wr)) || both_owned(a, wr->e, acc->e))
+			    (locked_rec[i] && other_instances(a, acc, wr)) || both_owned(a, wr->e, acc->e) ||
+			    made_before_started(a, wr->e, acc->fn) || made_before_started(a, acc->e, wr->fn))
 				continue;
 			locked = wr;
 		}
@@ -964,7 +976,8 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 			char *msg;
 
 			if (wr->e->access == ACC_READ || wr->e->fresh_init || wr->fn == rd->fn ||
-			    !may_run_concurrently(a, wr->fn, rd->fn) || shares_a_lock(a, wr, rd) || both_owned(a, wr->e, rd->e))
+			    !may_run_concurrently(a, wr->fn, rd->fn) || shares_a_lock(a, wr, rd) || both_owned(a, wr->e, rd->e) ||
+			    made_before_started(a, wr->e, rd->fn))
 				continue;
 			facts = FACT_POLLED | pairing_facts(a, rd->fn, wr->fn, NULL, -1) |
 				(is_named_variable(rd->e) ? FACT_VARIABLES : 0);
