@@ -72,8 +72,14 @@ static int passes_private(const struct program *p, const unsigned *priv, int cal
 {
 	const struct object_ref *ref;
 	const char *arg = call_argument(call, n, &ref);
+	const unsigned *exclusive = ctx;
+	struct summary *s;
 
-	(void)ctx;
+	/* (a parameter its profile line declares exclusive is, whatever the
+	 * caller passes: the contract says no other thread touches it) */
+	if (exclusive && (s = callee_of((struct program *)p, call, &p->fns[caller])) != NULL &&
+	    (exclusive[s - p->sums] >> n & 1u))
+		return 1;
 	if (arg && ref->kind == OBJ_LOCAL)
 		return 1;
 	/* "#N=$KEY:M": the caller's own parameter M, passed on; "#N=!null":
@@ -142,15 +148,52 @@ static void mark_private_accesses(struct program *p, const unsigned *priv)
 			}
 }
 
+/*
+ * A profile line "NAME exclusive none obj=N,..." states that a caller
+ * calls NAME with the instances those parameters point to to itself:
+ * nothing else touches them during the call (Concurrency Kit's
+ * ck_stack_push_spnc, "single producer and no concurrent consumers",
+ * pushes onto a stack no other thread uses meanwhile, as every per-record
+ * pending list it is used on is).  What NAME, and the callees it passes
+ * them to, does through them is then private to the calling thread, as
+ * with a private local: the parameters are private whatever any caller
+ * passes, and each caller's view drops those accesses.
+ *
+ * The declared parameters of each function, from the front end's
+ * "exclusive" markers ("$KEY:N" each).
+ */
+static unsigned *declared_exclusive(const struct program *p)
+{
+	unsigned *d = xcalloc((size_t)p->nfns + 1, sizeof *d);
+
+	for (int fi = 0; fi < p->nfns; fi++) {
+		const struct block *entry = &p->fns[fi].blocks[p->fns[fi].entry];
+
+		for (int i = 0; i < entry->nevents; i++) {
+			const struct event *e = &entry->events[i];
+
+			if (e->kind != EV_LOCAL || !is_named(e, "exclusive"))
+				continue;
+			for (int k = 0; k < e->deps.n; k++)
+				if (e->deps.v[k].kind == DEP_PARAM && e->deps.v[k].n >= 0 && e->deps.v[k].n < 32)
+					d[fi] |= 1u << e->deps.v[k].n;
+		}
+	}
+	return d;
+}
+
 void find_private_params(struct program *p)
 {
 	unsigned char *taken = address_taken(p);
 	unsigned *priv = xcalloc((size_t)p->nfns + 1, sizeof *priv);
+	unsigned *exclusive = declared_exclusive(p);
 
-	for (int fi = 0; fi < p->nfns; fi++)
+	for (int fi = 0; fi < p->nfns; fi++) {
 		if (p->called[fi] && !taken[fi])
 			priv[fi] = ~0u;
-	params_fixpoint(p, priv, passes_private, NULL);
+		priv[fi] |= exclusive[fi];
+	}
+	params_fixpoint(p, priv, passes_private, exclusive);
 	free(taken);
 	/* What through_call asks, per call: which arguments are private. */
 	p->nprivate_args = p->next_gid;
@@ -161,11 +204,12 @@ void find_private_params(struct program *p)
 				const struct event *e = &p->fns[fi].blocks[b].events[i];
 
 				for (int n = 0; e->kind == EV_CALL && n < e->argv.n && n < 32; n++)
-					if (e->gid >= 0 && e->gid < p->nprivate_args && passes_private(p, priv, fi, e, n, NULL))
+					if (e->gid >= 0 && e->gid < p->nprivate_args && passes_private(p, priv, fi, e, n, exclusive))
 						p->private_args[e->gid] |= 1u << n;
 			}
 	mark_private_accesses(p, priv);
 	free(priv);
+	free(exclusive);
 }
 
 int private_argument(const struct program *p, const struct event *call, int n)

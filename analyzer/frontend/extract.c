@@ -150,6 +150,30 @@ const struct vocab_entry *contract_of(struct ectx *x, CXCursor fn, enum op op)
 	return v;
 }
 
+/* If FN's profile states contract OP, an EV_LOCAL marker NAME in the
+ * current block whose uses name the parameters of the contract's obj=. */
+static void param_marker(struct ectx *x, CXCursor fn, const struct function *f, enum op op, const char *name)
+{
+	const struct vocab_entry *v = contract_of(x, fn, op);
+	struct event *e;
+	char *uses;
+
+	if (!v)
+		return;
+	e = emit(x, EV_LOCAL, fn);
+	e->name = xstrdup(name);
+	uses = xstrdup(",");
+	for (int n = 0; n < 32; n++)
+		if (v->obj_mask >> n & 1u) {
+			char *item = dep_source_text(DEP_PARAM, n, f->link_key), *more = xasprintf("%s%s,", uses, item);
+
+			free(item);
+			free(uses);
+			uses = more;
+		}
+	e->uses = uses;
+}
+
 /* A writer operation of a single-writer structure (OP_WRITER in the
  * profile: ck_rhs_put, whose callers run one writer of a set at a time):
  * the analysis sees the serialisation as a lock, "writer:GROUP", held for
@@ -272,20 +296,12 @@ static void extract_function(struct ectx *x, CXCursor fn)
 
 		e->name = xstrdup("fork_child");
 	}
-	{
-		/* Its parameter N is the caller's own instance: a marker naming
-		 * the parameter ("$KEY:N"), read by analysis/owned.c. */
-		const struct vocab_entry *v = contract_of(x, fn, OP_OWNER);
-
-		if (v) {
-			struct event *e = emit(x, EV_LOCAL, fn);
-			char *item = dep_source_text(DEP_PARAM, v->obj_arg, f->link_key);
-
-			e->name = xstrdup("owner");
-			e->uses = xasprintf(",%s,", item);
-			free(item);
-		}
-	}
+	/* Its parameters obj=N,... are the caller's own instances (owner), or
+	 * the caller has them to itself for the call (exclusive): a marker
+	 * naming each parameter ("$KEY:N"), read by analysis/owned.c and
+	 * analysis/privparams.c. */
+	param_marker(x, fn, f, OP_OWNER, "owner");
+	param_marker(x, fn, f, OP_EXCLUSIVE, "exclusive");
 	lock = writer_lock(x, fn);
 	if (lock)
 		emit_writer_lock(x, fn, EV_LOCK, lock);

@@ -59,12 +59,13 @@ static const struct { const char *name; enum op op; } op_names[] = {
 	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },
 	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS }, { "writer", OP_WRITER },
 	{ "fork_child", OP_FORK_CHILD }, { "owner", OP_OWNER }, { "alloc", OP_ALLOC },
+	{ "exclusive", OP_EXCLUSIVE },
 };
 
 /* A function's contract rather than a primitive (vocab_find_contract). */
 static int is_contract(enum op op)
 {
-	return op == OP_WRITER || op == OP_FORK_CHILD || op == OP_OWNER || op == OP_ALLOC;
+	return op == OP_WRITER || op == OP_FORK_CHILD || op == OP_OWNER || op == OP_ALLOC || op == OP_EXCLUSIVE;
 }
 
 static const char *op_name(enum op op)
@@ -112,6 +113,38 @@ static char *next_field(char **p)
 	return start;
 }
 
+/* obj=TEXT: "none", a parameter N, or a list N,M,... (the contracts
+ * that name parameters: bits of obj_mask, the first in obj_arg).  -1 when
+ * TEXT is none of those. */
+static int parse_obj(struct vocab_entry *e, const char *text)
+{
+	const char *s = text;
+
+	e->obj_mask = 0;
+	if (strcmp(text, "none") == 0) {
+		e->obj_arg = -1;
+		return 0;
+	}
+	for (;;) {
+		char *end;
+		long n = strtol(s, &end, 10);
+
+		if (end == s || n < 0 || n > 1000)
+			return -1;
+		if (s == text)
+			e->obj_arg = (int)n;
+		if (n < 32)
+			e->obj_mask |= 1u << n;
+		else if (s != text)
+			return -1;       /* (only a lone obj= names a parameter past 31) */
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
 static int parse_line(struct vocab_entry *e, char *line, const char *origin, int lineno,
 		      char *err, size_t errlen)
 {
@@ -135,7 +168,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		if (strcmp(op, op_names[i].name) == 0)
 			break;
 	if (i == sizeof op_names / sizeof op_names[0]) {
-		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child, owner, alloc)",
+		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child, owner, alloc, exclusive)",
 			 origin, lineno, op);
 		return -1;
 	}
@@ -154,8 +187,14 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			return -1;
 		}
 		*eq++ = '\0';
-		if (strcmp(kv, "obj") == 0)
-			e->obj_arg = strcmp(eq, "none") == 0 ? -1 : atoi(eq);
+		if (strcmp(kv, "obj") == 0) {
+			if (parse_obj(e, eq) < 0) {
+				snprintf(err, errlen, "%s:%d: obj=%s: expected none, N, or N,M,... (parameters 0 to 31)",
+					 origin, lineno, eq);
+				entry_free(e);
+				return -1;
+			}
+		}
 		else if (strcmp(kv, "lvalue") == 0)
 			e->lvalue = atoi(eq);
 		else if (strcmp(kv, "plain") == 0)
@@ -196,8 +235,14 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 	}
 	if (e->op == OP_WRITER && !e->group)
 		e->group = xstrdup("writer");
-	if (e->op == OP_OWNER && (e->obj_arg < 0 || e->obj_arg >= 32)) {
+	if (e->op == OP_OWNER && !e->obj_mask) {
 		snprintf(err, errlen, "%s:%d: 'owner' needs obj=N, the parameter (0 to 31) that is the caller's own", origin, lineno);
+		entry_free(e);
+		return -1;
+	}
+	if (e->op == OP_EXCLUSIVE && !e->obj_mask) {
+		snprintf(err, errlen, "%s:%d: 'exclusive' needs obj=N[,M...], the parameters (0 to 31) whose instances the caller has to itself",
+			 origin, lineno);
 		entry_free(e);
 		return -1;
 	}
@@ -292,6 +337,7 @@ static int same_header(const struct vocab_entry *a, const struct vocab_entry *b)
 static int same_meaning(const struct vocab_entry *a, const struct vocab_entry *b)
 {
 	return a->op == b->op && a->ord == b->ord && a->then == b->then && a->obj_arg == b->obj_arg &&
+	       a->obj_mask == b->obj_mask &&
 	       a->lvalue == b->lvalue && a->plain == b->plain && a->shared == b->shared &&
 	       a->order_arg == b->order_arg && a->dflt == b->dflt;
 }

@@ -64,6 +64,10 @@ enum op {
 	OP_ALLOC,         /* not a primitive: a function that returns memory
 			     its caller owns, as malloc does (a pool's
 			     allocation) */
+	OP_EXCLUSIVE,     /* not a primitive: a function the caller calls with
+			     the instances its pointer parameters obj=N,...
+			     point to to itself (CK's ck_stack_push_spnc,
+			     "single producer, no concurrent consumers") */
 };
 
 /* Memory orderings, as the analysis sees them.  The writer-side and
@@ -87,6 +91,8 @@ struct vocab_entry {
 	enum ord ord;
 	enum ord then;        /* ORD_NONE, or a barrier after the access */
 	int obj_arg;          /* -1: no object */
+	unsigned obj_mask;    /* OP_OWNER, OP_EXCLUSIVE: the parameters (bit N:
+				 parameter N; obj=N or obj=N,M,...) */
 	int lvalue;
 	int plain;            /* the access is plain, not marked */
 	int shared;           /* a read lock */
@@ -126,8 +132,10 @@ const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 				     const char *defined_in);
 
 /* The entry that states contract OP (OP_WRITER: a writer operation;
- * OP_FORK_CHILD: runs in a fork child; OP_OWNER: its parameter obj_arg is
- * the caller's own instance; OP_ALLOC: returns memory its caller owns) of
+ * OP_FORK_CHILD: runs in a fork child; OP_OWNER: its parameters obj_mask
+ * are the caller's own instances; OP_ALLOC: returns memory its caller
+ * owns; OP_EXCLUSIVE: nothing else touches what its parameters obj_mask
+ * point to during the call) of
  * function NAME (defined in
  * DEFINED_IN), or NULL.  vocab_find never returns such entries: a call of
  * such a function is an ordinary call. */

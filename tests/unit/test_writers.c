@@ -322,6 +322,65 @@ Test(held, without_the_callees_lock_the_increments_race)
 	expect_findings(s, 1, "hs_grow writer none group=hs\nhs_apply writer none group=hs\n");
 }
 
+/* ---- exclusive: the caller has the instances to itself for the call ---- */
+
+/* CK's stacks: push_spnc() ("single producer and no concurrent
+ * consumers") pushes onto a stack nothing else uses meanwhile; cycle()
+ * pushes onto its record's pending stack and takes everything back with
+ * an xchg, take() pops some other stack of the same type.  One object per
+ * field pairs take()'s read of the popped entry's next with the push's
+ * write; declared exclusive, that write races with nothing. */
+#define STACKS(rmark) LKMM "#include <stdlib.h>\n" \
+	"struct entry { struct entry *next; };\n" \
+	"struct stack { struct entry *head; };\n" \
+	"static inline void push_spnc(struct stack *t, struct entry *e) { e->next = t->head; t->head = e; }\n" \
+	"static inline struct entry *batch_pop_upmc(struct stack *t) { return xchg(&t->head, NULL); }\n" \
+	"static inline struct entry *pop_upmc(struct stack *t) {\n" \
+	"	struct entry *h, *n;\n" \
+	"	do { h = READ_ONCE(t->head); if (!h) return NULL; n = h->next; " rmark "} while (cmpxchg(&t->head, h, n) != h);\n" \
+	"	return h;\n" \
+	"}\n" \
+	"struct rec { struct stack pending; };\n" \
+	"void cycle(struct rec *r, struct entry *x) {\n" \
+	"	struct entry *all;\n" \
+	"	push_spnc(&r->pending, x);\n" \
+	"	all = batch_pop_upmc(&r->pending);\n" \
+	"	while (all) { struct entry *n = all->next; free(all); all = n; }\n" \
+	"}\n" \
+	"struct entry *take(struct stack *s) { return pop_upmc(s); }\n"
+
+Test(exclusive, a_push_onto_a_stack_the_caller_has_to_itself_races_with_nothing)
+{
+	struct src s[] = { { "stack.c", STACKS("") } };
+
+	expect_findings(s, 1, "push_spnc exclusive none obj=0,1\n");
+}
+
+Test(exclusive, undeclared_the_push_is_paired_with_the_pop)
+{
+	struct src s[] = { { "stack.c", STACKS("/*D*/") } };
+
+	expect_findings(s, 1, NULL);
+}
+
+Test(exclusive, profile_line_needs_the_parameters)
+{
+	struct vocab v = { 0 };
+	char err[256];
+
+	expect_contract_line("f exclusive none obj=0,1\n", "f", OP_EXCLUSIVE, OP_OWNER);
+	cr_assert_eq(vocab_parse(&v, "f exclusive none obj=0,1\n", "t.prof", err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	cr_assert_eq(vocab_find_contract(&v, "f", NULL, OP_EXCLUSIVE)->obj_mask, 3u);
+	vocab_free(&v);
+	cr_assert_eq(vocab_parse(&v, "g exclusive none\n", "t.prof", err, sizeof err), -1);
+	cr_assert(strstr(err, "t.prof:1: 'exclusive' needs obj=N") != NULL, "%s", err);
+	vocab_free(&v);
+	cr_assert_eq(vocab_parse(&v, "h exclusive none obj=0,x\n", "t.prof", err, sizeof err), -1);
+	cr_assert(strstr(err, "t.prof:1: obj=0,x: expected") != NULL, "%s", err);
+	vocab_free(&v);
+}
+
 /* ---- alloc: a function that returns memory its caller owns ---- */
 
 Test(alloc, profile_line)
