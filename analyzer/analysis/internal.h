@@ -421,6 +421,10 @@ int own_param_set(const struct program *p, const unsigned *bits, int fi, const s
  * beforehand for the parameters that may hold): a bit is cleared when some
  * direct call passes for it what PASSES (given CTX) rejects. */
 void params_fixpoint(struct program *p, unsigned *bits, param_passes_fn passes, void *ctx);
+/* Per function, the parameters (bit N: parameter N) that a profile
+ * contract names: the front end's EV_LOCAL markers called MARKER ("owner",
+ * "exclusive") at the entry, each use "$KEY:N" (the caller frees it). */
+unsigned *declared_params(const struct program *p, const char *marker);
 /* owned.c: the struct fields only their owner touches (out->owner_only). */
 void find_owner_only_fields(struct program *p);
 /* claimed.c: the accesses through memory freed later (out->claimed_events);

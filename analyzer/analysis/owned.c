@@ -132,27 +132,7 @@ static int owned_access(const struct program *p, const unsigned *bits, int fi, c
 /* The parameters of each function that a profile line "NAME owner none
  * obj=N" declares the calling thread's own instance (a per-thread record
  * such as ck_hp_record, handed to every operation by the thread that
- * registered it): the front end's "owner" marker names each ("$KEY:N"). */
-static unsigned *declared_params(const struct program *p)
-{
-	unsigned *d = xcalloc((size_t)p->nfns + 1, sizeof *d);
-
-	for (int fi = 0; fi < p->nfns; fi++) {
-		const struct block *entry = &p->fns[fi].blocks[p->fns[fi].entry];
-
-		for (int i = 0; i < entry->nevents; i++) {
-			const struct event *e = &entry->events[i];
-
-			if (e->kind != EV_LOCAL || !is_named(e, "owner"))
-				continue;
-			for (int k = 0; k < e->deps.n; k++)
-				if (e->deps.v[k].kind == DEP_PARAM && e->deps.v[k].n >= 0 && e->deps.v[k].n < 32)
-					d[fi] |= 1u << e->deps.v[k].n;
-		}
-	}
-	return d;
-}
-
+ * registered it): the front end's "owner" markers (declared_params). */
 /* Per object, while the accesses are walked: not seen yet, a field every
  * access seen so far reached through owned memory, or shared. */
 enum { UNSEEN, OWNED_SO_FAR, SHARED };
@@ -163,7 +143,7 @@ void find_owner_only_fields(struct program *p)
 	unsigned *bits = initial_bits(p, taken);
 	struct analysis *a = p->out;
 	struct owned_ctx c = { xcalloc((size_t)p->nfns + 1, sizeof *c.derived), xcalloc((size_t)p->nfns + 1, 1),
-			       declared_params(p) };
+			       declared_params(p, "owner") };
 	unsigned char *state = xcalloc((size_t)a->nobjects + 1, 1);
 	unsigned char *owned = xcalloc((size_t)p->next_gid + 1, 1);
 

@@ -157,36 +157,14 @@ static void mark_private_accesses(struct program *p, const unsigned *priv)
  * pending list it is used on is).  What NAME, and the callees it passes
  * them to, does through them is then private to the calling thread, as
  * with a private local: the parameters are private whatever any caller
- * passes, and each caller's view drops those accesses.
- *
- * The declared parameters of each function, from the front end's
- * "exclusive" markers ("$KEY:N" each).
+ * passes (the front end's "exclusive" markers: declared_params), and
+ * each caller's view drops those accesses.
  */
-static unsigned *declared_exclusive(const struct program *p)
-{
-	unsigned *d = xcalloc((size_t)p->nfns + 1, sizeof *d);
-
-	for (int fi = 0; fi < p->nfns; fi++) {
-		const struct block *entry = &p->fns[fi].blocks[p->fns[fi].entry];
-
-		for (int i = 0; i < entry->nevents; i++) {
-			const struct event *e = &entry->events[i];
-
-			if (e->kind != EV_LOCAL || !is_named(e, "exclusive"))
-				continue;
-			for (int k = 0; k < e->deps.n; k++)
-				if (e->deps.v[k].kind == DEP_PARAM && e->deps.v[k].n >= 0 && e->deps.v[k].n < 32)
-					d[fi] |= 1u << e->deps.v[k].n;
-		}
-	}
-	return d;
-}
-
 void find_private_params(struct program *p)
 {
 	unsigned char *taken = address_taken(p);
 	unsigned *priv = xcalloc((size_t)p->nfns + 1, sizeof *priv);
-	unsigned *exclusive = declared_exclusive(p);
+	unsigned *exclusive = declared_params(p, "exclusive");
 
 	for (int fi = 0; fi < p->nfns; fi++) {
 		if (p->called[fi] && !taken[fi])
@@ -216,4 +194,24 @@ int private_argument(const struct program *p, const struct event *call, int n)
 {
 	return call->gid >= 0 && call->gid < p->nprivate_args && n >= 0 && n < 32 &&
 	       (p->private_args[call->gid] >> n & 1u);
+}
+
+unsigned *declared_params(const struct program *p, const char *marker)
+{
+	unsigned *d = xcalloc((size_t)p->nfns + 1, sizeof *d);
+
+	for (int fi = 0; fi < p->nfns; fi++) {
+		const struct block *entry = &p->fns[fi].blocks[p->fns[fi].entry];
+
+		for (int i = 0; i < entry->nevents; i++) {
+			const struct event *e = &entry->events[i];
+
+			if (e->kind != EV_LOCAL || !is_named(e, marker))
+				continue;
+			for (int k = 0; k < e->deps.n; k++)
+				if (e->deps.v[k].kind == DEP_PARAM && e->deps.v[k].n >= 0 && e->deps.v[k].n < 32)
+					d[fi] |= 1u << e->deps.v[k].n;
+		}
+	}
+	return d;
 }

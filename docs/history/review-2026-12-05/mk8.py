@@ -1,0 +1,15 @@
+# mk8.py KS TAG: the samples of the eighth review (issue 11, eighth
+# increment), drawn after the scans /tmp/cf-TAG-{urcu,ck,pb}.db into
+# /tmp/review8/: each tree's first page (20), 30 at random from the rest
+# (seed 20261251), 10 other medium findings (seed 20261252) and, of the
+# other high ones, every one when there are at most 25, else 25 at random
+# (seed 20261253).  A sampled finding identical to one an earlier review
+# judged (the same id and the same locations) keeps that verdict
+# (TREE-carried.tsv); the rest go to TREE-sheet.txt (see ../review-2026-12-04g/mk7.py).
+import os,sys
+sys.path.insert(0,os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','review-2026-12-04'))
+from mk import judged_before,sample_review
+HERE=os.path.dirname(os.path.abspath(__file__))
+
+if __name__=='__main__':
+    sample_review(sys.argv[1],sys.argv[2],'/tmp/review8',(20261251,20261252,20261253),lambda t: judged_before(t,HERE))
