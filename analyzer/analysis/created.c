@@ -21,7 +21,10 @@
  * and R runs once; every creation of start routine T is made in R's
  * thread; and R never makes P while a thread of T that it created may
  * still run.  Then each P is made before a thread of T starts or after
- * it was joined: P races with nothing T's threads do.  The dataflow keeps
+ * it was joined: P races with nothing T's threads do.  A function that
+ * runs in such threads T, and in R itself (perfbook's maze solver: the
+ * parent runs the child function as the first child), races with P in
+ * none of them.  The dataflow keeps
  * at each point the start routines whose threads may run (state.running:
  * added at each creation, a callee's added at the call, emptied at a
  * join, joined on every path after a loop of joins as elsewhere in the
@@ -116,8 +119,12 @@ int made_before_started(const struct analysis *a, const struct event *p, const s
 	for (int i = 0; i < rg->n; i++) {
 		int t = rg->v[i];
 
-		if (t == r || !a->started_root[t] || a->creator_root[t] != r ||
-		    pairset_get(&a->made_while, o->gid, t) >= 0)
+		/* (G run by P's own thread, maze_part.c's parent running
+		 * maze_solve_child() itself as the first child, is ordered
+		 * with P by the program's order: that thread runs once) */
+		if (t == r)
+			continue;
+		if (!a->started_root[t] || a->creator_root[t] != r || pairset_get(&a->made_while, o->gid, t) >= 0)
 			return 0;
 	}
 	return 1;

@@ -120,3 +120,42 @@ Test(created, a_polled_flag_set_before_the_poller_exists_races_only_where_stored
 		   "	return 0;\n"
 		   "}\n");
 }
+
+/* perfbook's maze solver runs the child function in the parent too, as
+ * the first child.  PERFTEST with the parent running reader() itself
+ * after go: the set-up made before the creation races with no reader,
+ * the parent's own run included; made after it, it still does. */
+#define PARENT_READS(early, late, rmark) HEAD \
+	"static int goflag;\n" \
+	"static long n_reads[4];\n" \
+	"static void *reader(void *a) {\n" \
+	"	long me = (long)a;\n" \
+	"	while (!READ_ONCE(goflag))\n" \
+	"		poll(0, 0, 1);\n" \
+	"	n_reads[me] += 1; " rmark "\n" \
+	"	return 0;\n" \
+	"}\n" \
+	"static void perftest(void) {\n" \
+	early \
+	"	create_thread(reader, (void *)1);\n" \
+	late \
+	"	WRITE_ONCE(goflag, 1);\n" \
+	"	reader((void *)0);\n" \
+	"	wait_all();\n" \
+	"}\n" \
+	"int main(void) {\n" \
+	"	create_thread(helper, 0);\n" \
+	"	perftest();\n" \
+	"	WRITE_ONCE(helper_stop, 1);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+Test(created, set_up_for_readers_the_parent_also_runs_is_no_race)
+{
+	expect_one(PARENT_READS("	for (int i = 0; i < 4; i++) n_reads[i] = 0;\n", "", ""));
+}
+
+Test(created, set_up_after_the_readers_exist_races_with_them)
+{
+	expect_one(PARENT_READS("", "	for (int i = 0; i < 4; i++) n_reads[i] = 0; /*W*/\n", "/*R*/"));
+}
