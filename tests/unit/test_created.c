@@ -20,7 +20,10 @@
  * readers created, then goflag says go.  The reader's update after it
  * sees goflag needs no acquire: the zeroing was made before it existed.
  * SETUP_EARLY / SETUP_LATE: the zeroing before or after the creation. */
-#define PERFTEST(early, late, rmark) HEAD \
+#define PERFTEST(early, late, rmark) PERFTEST_RUN(early, late, rmark, "")
+/* ... and PARENT, what main() does itself after go (the first reader's
+ * run, or nothing). */
+#define PERFTEST_RUN(early, late, rmark, parent) HEAD \
 	"static int goflag;\n" \
 	"static long n_reads[4];\n" \
 	"static void *reader(void *a) {\n" \
@@ -35,6 +38,7 @@
 	"	create_thread(reader, (void *)0);\n" \
 	late \
 	"	WRITE_ONCE(goflag, 1);\n" \
+	parent \
 	"	wait_all();\n" \
 	"}\n" \
 	"int main(void) {\n" \
@@ -122,33 +126,10 @@ Test(created, a_polled_flag_set_before_the_poller_exists_races_only_where_stored
 }
 
 /* perfbook's maze solver runs the child function in the parent too, as
- * the first child.  PERFTEST with the parent running reader() itself
- * after go: the set-up made before the creation races with no reader,
+ * the first child.  PERFTEST with main() running reader() itself after
+ * go: the set-up made before the creation races with no reader,
  * the parent's own run included; made after it, it still does. */
-#define PARENT_READS(early, late, rmark) HEAD \
-	"static int goflag;\n" \
-	"static long n_reads[4];\n" \
-	"static void *reader(void *a) {\n" \
-	"	long me = (long)a;\n" \
-	"	while (!READ_ONCE(goflag))\n" \
-	"		poll(0, 0, 1);\n" \
-	"	n_reads[me] += 1; " rmark "\n" \
-	"	return 0;\n" \
-	"}\n" \
-	"static void perftest(void) {\n" \
-	early \
-	"	create_thread(reader, (void *)1);\n" \
-	late \
-	"	WRITE_ONCE(goflag, 1);\n" \
-	"	reader((void *)0);\n" \
-	"	wait_all();\n" \
-	"}\n" \
-	"int main(void) {\n" \
-	"	create_thread(helper, 0);\n" \
-	"	perftest();\n" \
-	"	WRITE_ONCE(helper_stop, 1);\n" \
-	"	return 0;\n" \
-	"}\n"
+#define PARENT_READS(early, late, rmark) PERFTEST_RUN(early, late, rmark, "	reader((void *)0);\n")
 
 Test(created, set_up_for_readers_the_parent_also_runs_is_no_race)
 {
