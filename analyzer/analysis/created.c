@@ -24,13 +24,14 @@
  * it was joined: P races with nothing T's threads do.  A function that
  * runs in such threads T, and in R itself (perfbook's maze solver: the
  * parent runs the child function as the first child), races with P in
- * none of them.  The dataflow keeps
- * at each point the start routines whose threads may run (state.running:
- * added at each creation, a callee's added at the call, emptied at a
- * join, joined on every path after a loop of joins as elsewhere in the
- * dataflow), and records (P, T) in made_while for each plain access made
- * while T is in it (a callee's accesses at the call, with the caller's
- * set; those the callee makes after its own creations in its own run).
+ * none of them.  The dataflow keeps at each point the start routines
+ * whose threads may run (state.running: added at each creation, a
+ * callee's added at the call, emptied at a join; a merge keeps both
+ * sides', so after a loop of joins that may run zero times they still
+ * may: that pairs more, never less), and records (P, T) in made_while for
+ * each plain access made while T is in it (a callee's accesses at the
+ * call, with the caller's set; those the callee makes after its own
+ * creations in its own run).
  */
 #include "internal.h"
 
@@ -92,8 +93,6 @@ void note_made_while(struct fn_ctx *c, const struct state *s, const struct event
 {
 	const struct event *o = e->orig ? e->orig : e;
 
-	if (!(c->emit & EMIT_LOCKS))
-		return;
 	for (int i = 0; i < s->running.n; i++)
 		pairset_put(&c->p->out->made_while, o->gid, s->running.v[i], 1);
 }

@@ -489,7 +489,8 @@ int event_joins(struct program *p, const struct function *f, const struct event 
 /* created.c: the creations of EDGES (N of them) by event, and per start
  * routine the one root that creates it (after count_instances); the
  * routines the creation E starts added to S's running; the access E
- * noted as made while S's running threads may run (EMIT_LOCKS runs). */
+ * noted as made while S's running threads may run (callers: only in runs
+ * that record EMIT_LOCKS, and only while S's running is not empty). */
 void note_creations(struct program *p, const struct start_edge *edges, int n);
 void created_threads(struct program *p, struct state *s, const struct event *e);
 void note_made_while(struct fn_ctx *c, const struct state *s, const struct event *e);

@@ -32,8 +32,10 @@
 struct owned_ctx {
 	struct deriv_map *derived;
 	unsigned char *have;
-	unsigned *declared;     /* per function: the parameters the profile
-				   says are the caller's own (declared_params) */
+	unsigned *declared;     /* per function: the parameters a profile line
+				   "NAME owner none obj=N" says are the calling
+				   thread's own instance, a per-thread record
+				   such as ck_hp_record (declared_params) */
 };
 
 /* Is item D, argument or address, a local copied from start routine FI's
@@ -129,10 +131,6 @@ static int owned_access(const struct program *p, const unsigned *bits, int fi, c
 	return 0;
 }
 
-/* The parameters of each function that a profile line "NAME owner none
- * obj=N" declares the calling thread's own instance (a per-thread record
- * such as ck_hp_record, handed to every operation by the thread that
- * registered it): the front end's "owner" markers (declared_params). */
 /* Per object, while the accesses are walked: not seen yet, a field every
  * access seen so far reached through owned memory, or shared. */
 enum { UNSEEN, OWNED_SO_FAR, SHARED };

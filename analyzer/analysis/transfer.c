@@ -604,8 +604,9 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	held_call_end(&hc);
 	/* (the callee's accesses run while the caller's threads may; its
 	 * own creations count from its return, or its joins end them all) */
-	for (int i = 0; s->running.n && i < seen->n; i++)
-		note_made_while(c, s, seen->v[i]);
+	if ((c->emit & EMIT_LOCKS) && s->running.n)
+		for (int i = 0; i < seen->n; i++)
+			note_made_while(c, s, seen->v[i]);
 	if (c->p->joins[cs - c->p->sums])
 		s->running.n = 0;
 	else
@@ -657,7 +658,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if (!e->object || e->thread_private)
 			break;
 		if (!e->marked) {
-			note_made_while(c, s, e);
+			if ((c->emit & EMIT_LOCKS) && s->running.n)
+				note_made_while(c, s, e);
 			reader_check(c, s, e, 0, 1, NULL, NULL);
 			if ((c->emit & EMIT_LATE) && !quiet(s) && !pre_spawn_at(c, e))
 				note_late(c, s, e);
