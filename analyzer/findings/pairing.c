@@ -377,6 +377,25 @@ static int seen_through_the_pointer(const struct link *l, const struct link_want
 	       !reached_by_plain_loads(w->fn, w->plain);
 }
 
+/* Does consumer link L's access run on the value its flag read returned:
+ * only when the read's value is tested (a branch or a wait loop on it,
+ * here or in a callee whose result is tested) or the access is reached
+ * through the pointer read?  A reader that reads a flag and then accesses
+ * D whatever the value was learns nothing about the writer from it: its
+ * read may return the old value as well as the new, so no missing release
+ * on the writer's side can break what it does.  Such an access is still
+ * ordered after an acquire (the link is kept for ordered_after_acquire),
+ * but it pairs with no publication: a reference count's decrement
+ * followed by a list operation that runs either way, a counter bumped on
+ * the way (perfbook's hash_exists_alloc and pdeq_pop_l), are no
+ * handshake.  (Not seen: a value read into a local, the data read
+ * unconditionally and used only when the local is set;
+ * docs/limitations.md.) */
+static int learns_from_the_flag(const struct link *l)
+{
+	return (l->how & (LINK_TESTED | LINK_THROUGH_POINTER)) != 0;
+}
+
 /* Is the writer's plain access of the pair L and W make (a producer
  * link's, or the writer candidate's when W looks for a consumer) made
  * before the other side's threads exist (made_before_started)? */
@@ -397,7 +416,7 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 	       !same_critical_section(a, w->other, l->marked) &&
 	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&
 	       !always_under_one_lock(a, w->plain, l->plain) && !both_owned(a, w->plain, l->plain) &&
-	       !seen_through_the_pointer(l, w);
+	       !seen_through_the_pointer(l, w) && (!w->consumer || learns_from_the_flag(l));
 }
 
 /* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:

@@ -125,11 +125,17 @@ import csv,glob,os,re
 ENTRY=re.compile(r'^=== \S+ #\d+ id=([0-9a-f]+) ')
 LOC=re.compile(r'^  (plain-access|publish|consume|racing-access|barrier|[a-z-]+)\s+(\S+):(\d+):(\d+) in ')
 
-def sheet_locations(t,hist):
+def earlier_reviews(here):
+    """The review folders beside HERE made before it (their names sort in
+    the order they were made), oldest first."""
+    hist=os.path.join(here,'..'); mine=os.path.basename(os.path.abspath(here))
+    return [d for d in sorted(glob.glob(os.path.join(hist,'review-2026-*'))) if os.path.basename(d)<mine]
+
+def sheet_locations(t,here):
     """id -> the locations an earlier sheet of tree T gave it (the review
-    folders under HIST)."""
+    folders made before HERE)."""
     out={}
-    for p in sorted(glob.glob(os.path.join(hist,'review-2026-12-04*','%s*-sheet.txt'%t))):
+    for p in sorted(p for d in earlier_reviews(here) for p in glob.glob(os.path.join(d,'%s*-sheet.txt'%t))):
         cur=None
         for line in open(p):
             m=ENTRY.match(line)
@@ -142,12 +148,10 @@ def sheet_locations(t,hist):
 
 def judged_before(t,here):
     """id -> (a finding with the earlier locations, the verdict row), from
-    every review folder beside HERE but HERE itself (the fifth review's
-    scheme and after: verdicts carried for identical findings)."""
-    hist=os.path.join(here,'..')
-    locs=sheet_locations(t,hist); out={}
-    for d in sorted(glob.glob(os.path.join(hist,'review-2026-12-04*'))):
-        if os.path.abspath(d)==os.path.abspath(here): continue
+    every review folder made before HERE (the fifth review's scheme and
+    after: verdicts carried for identical findings)."""
+    locs=sheet_locations(t,here); out={}
+    for d in earlier_reviews(here):
         for p in sorted(glob.glob(os.path.join(d,'%s*-verdicts.tsv'%t))+glob.glob(os.path.join(d,'%s-carried.tsv'%t))):
             for r in list(csv.reader(open(p),delimiter='\t'))[1:]:
                 if len(r)>5 and r[2] in locs and r[5] in ('TP','FP','WRONG'):
