@@ -10,6 +10,15 @@
 
 #define HEAD "#include <kcsan/lkmm.h>\n#include <pthread.h>\n" \
 	"static int ready, data, seen, last; static atomic_t ops;\n"
+/* The end of the reader (its read of 'data') and a main() running the
+ * writer and the reader in two threads. */
+#define READ_DATA_AND_RUN_BOTH \
+	"	seen = data;\n" \
+	"	return a;\n" \
+	"}\n" \
+	"int main(void) { pthread_t t[2];\n" \
+	"  pthread_create(&t[0], 0, writer, 0); pthread_create(&t[1], 0, reader, 0);\n" \
+	"  pthread_join(t[0], 0); pthread_join(t[1], 0); return seen; }\n"
 
 /* The handshake is 'ready' (release, acquire); both sides count their
  * operation with an atomic increment on the way, the writer's before its
@@ -28,12 +37,7 @@ static const char counted_on_the_way[] = HEAD
 	"		;\n"
 	"	if (atomic_inc_return(&ops) == 2)\n"
 	"		last = 1;\n"
-	"	seen = data;\n"
-	"	return a;\n"
-	"}\n"
-	"int main(void) { pthread_t t[2];\n"
-	"  pthread_create(&t[0], 0, writer, 0); pthread_create(&t[1], 0, reader, 0);\n"
-	"  pthread_join(t[0], 0); pthread_join(t[1], 0); return seen; }\n";
+	READ_DATA_AND_RUN_BOTH;
 
 /* The reader waits for the count instead: now it is the handshake, and
  * the writer's unordered increment does not publish 'data'. */
@@ -46,12 +50,7 @@ static const char counted_and_waited_for[] = HEAD
 	"static void *reader(void *a) {\n"
 	"	while (atomic_inc_return(&ops) < 2)\n"
 	"		;\n"
-	"	seen = data;\n"
-	"	return a;\n"
-	"}\n"
-	"int main(void) { pthread_t t[2];\n"
-	"  pthread_create(&t[0], 0, writer, 0); pthread_create(&t[1], 0, reader, 0);\n"
-	"  pthread_join(t[0], 0); pthread_join(t[1], 0); return seen; }\n";
+	READ_DATA_AND_RUN_BOTH;
 
 Test(handshake, a_counter_bumped_on_the_way_publishes_nothing)
 {
