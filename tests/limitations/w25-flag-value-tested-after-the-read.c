@@ -1,5 +1,5 @@
 /*
- * limitation: W24 (docs/limitations.md)
+ * limitation: W25 (docs/limitations.md)
  * lkmm: race
  * about: The reader reads the flag into a local, reads 'data' whatever the
  *        flag was, and uses the data only when the flag was set.  The data
