@@ -390,7 +390,7 @@ static int seen_through_the_pointer(const struct link *l, const struct link_want
  * the way (perfbook's hash_exists_alloc and pdeq_pop_l), are no
  * handshake.  (Not seen: a value read into a local, the data read
  * unconditionally and used only when the local is set;
- * docs/limitations.md.) */
+ * W25 of docs/limitations.md.) */
 static int learns_from_the_flag(const struct link *l)
 {
 	return (l->how & (LINK_TESTED | LINK_THROUGH_POINTER)) != 0;
