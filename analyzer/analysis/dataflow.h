@@ -171,6 +171,14 @@ int event_claimed(const struct analysis *a, const struct event *e);
 int files_linkable(const struct analysis *a, const struct function *fn, const struct event *const *events, int n);
 /* The tally of object OID (all zero for an unknown one). */
 const struct object_tally *analysis_tally(const struct analysis *a, int oid);
+/* A marked write or RMW of the tree, in the function whose own body makes
+ * it (each event once, like the tally). */
+struct marked_write {
+	const struct event *e;
+	const struct function *fn;
+};
+/* The marked writes of object OID (their count in *N). */
+const struct marked_write *analysis_marked_writes(const struct analysis *a, int oid, int *n);
 
 /* Runs the analysis over FNS (all functions of the tree, one per link
  * key).  The events of FNS must outlive the result, which the caller

@@ -149,6 +149,8 @@ void analysis_free(struct analysis *a)
 	free(a->never_runs);
 	free(a->started_root);
 	free(a->tallies);
+	free(a->mwrites);
+	free(a->mw_start);
 	free(a->program_of);
 	free(a->rec_head);
 	free(a->rec_next);

@@ -54,6 +54,9 @@ struct analysis {
 	struct function *fns;         /* the functions analysed */
 	int nfns;
 	struct object_tally *tallies; /* per object (tally.c) */
+	struct marked_write *mwrites; /* the marked writes, by object (tally.c) */
+	int *mw_start;                /* per object: its first in mwrites; the
+					 next object's start ends them */
 	struct thread_roots *roots;   /* per function: the threads it runs in */
 	unsigned char *unknown_root;  /* per function: an entry point called
 					 from outside the tree (a library API,

@@ -1,7 +1,8 @@
 /* analyzer/analysis/tally.c — how the whole tree accesses each object
  * (struct object_tally, dataflow.h): the counts a finding shows as
  * evidence ("'x' is accessed marked at 9 sites, plain at 1") and that tell
- * a flag from a counter.
+ * a flag from a counter, and each object's marked writes (a plain flag's
+ * marked writers, pairing.c).
  *
  * Each access event of the tree's functions counts once; the copies the
  * analysis makes of a callee's events for one call (clones) are not
@@ -62,6 +63,8 @@ static int acquires(enum ord o)
 	return o == ORD_ACQUIRE || o == ORD_ACQ_REL || o == ORD_FULL;
 }
 
+static void build_marked_writes(struct analysis *a);
+
 void build_tallies(struct analysis *a)
 {
 	a->tallies = xcalloc((size_t)a->nobjects + 1, sizeof *a->tallies);
@@ -95,6 +98,52 @@ void build_tallies(struct analysis *a)
 					t->other_rmws++;
 			}
 	}
+	build_marked_writes(a);
+}
+
+/* Fills a->mwrites and a->mw_start: the tree's marked writes and RMWs
+ * grouped by object (a counting pass, then a placing pass). */
+static void build_marked_writes(struct analysis *a)
+{
+	int *fill = NULL;
+
+	a->mw_start = xcalloc((size_t)a->nobjects + 2, sizeof *a->mw_start);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int fi = 0; fi < a->nfns; fi++) {
+			const struct function *f = &a->fns[fi];
+
+			for (int b = 0; b < f->nblocks; b++)
+				for (int k = 0; k < f->blocks[b].nevents; k++) {
+					const struct event *e = &f->blocks[b].events[k];
+
+					if (e->kind != EV_ACCESS || !e->marked || e->access == ACC_READ || e->oid < 0 ||
+					    e->oid >= a->nobjects)
+						continue;
+					if (pass == 0)
+						a->mw_start[e->oid + 1]++;
+					else
+						a->mwrites[fill[e->oid]++] = (struct marked_write){ e, f };
+				}
+		}
+		if (pass == 0) {
+			for (int oid = 0; oid < a->nobjects; oid++)
+				a->mw_start[oid + 1] += a->mw_start[oid];
+			a->mwrites = xcalloc((size_t)a->mw_start[a->nobjects] + 1, sizeof *a->mwrites);
+			fill = xmalloc(((size_t)a->nobjects + 1) * sizeof *fill);
+			memcpy(fill, a->mw_start, ((size_t)a->nobjects + 1) * sizeof *fill);
+		}
+	}
+	free(fill);
+}
+
+const struct marked_write *analysis_marked_writes(const struct analysis *a, int oid, int *n)
+{
+	if (oid < 0 || oid >= a->nobjects || !a->mw_start) {
+		*n = 0;
+		return NULL;
+	}
+	*n = a->mw_start[oid + 1] - a->mw_start[oid];
+	return a->mwrites + a->mw_start[oid];
 }
 
 const struct object_tally *analysis_tally(const struct analysis *a, int oid)

@@ -701,6 +701,10 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		}
 		if (c->emit & EMIT_LOCKS)
 			record_locks(c->p->out, e, c->fn, &s->locks, !c->p->called[c->fn - c->p->fns]);
+		/* (a marked write made after a creation may race with a plain
+		 * poll of the new thread: pairing.c's plain flags) */
+		if ((c->emit & EMIT_LOCKS) && s->running.n && e->access != ACC_READ)
+			note_made_while(c, s, e);
 		/* A marked access orders what its own ordering covers first
 		 * (a release store orders everything before it), and with
 		 * smp_mb__before_atomic() before it an RMW is fully ordered. */

@@ -963,14 +963,53 @@ static int writes_itself(const struct analysis *a, const struct function *f, con
 	return 0;
 }
 
+/* Can the plain read of record RD and the write of record WR (RD's
+ * function FUNC) run at the same time in two threads, nothing keeping
+ * them apart: not one function's, no lock both hold, not the owner's, and
+ * neither made before the other's thread exists? */
+static int polled_write_races(const struct analysis *a, const struct lock_record *rd,
+			      const struct lock_record *wr)
+{
+	return !wr->e->fresh_init && wr->fn != rd->fn && may_run_concurrently(a, wr->fn, rd->fn) &&
+	       !shares_a_lock(a, wr, rd) && !both_owned(a, wr->e, rd->e) && !made_before_started(a, wr->e, rd->fn);
+}
+
+/* The first marked write (or RMW) of polled read RD's object that RD
+ * races with (polled_write_races), as a record of its own function (the
+ * locks its callers hold at it count: effective_lock), or NULL.  (A
+ * marked write made in a callee of the thread that creates RD's, after
+ * the creation, is taken for one made before it: created.c notes only
+ * the function's own accesses and the plain ones it calls.  A race
+ * missed, not one made up.) */
+static int polled_marked_writer(const struct analysis *a, const struct lock_record *rd, struct lock_record *out)
+{
+	int n;
+	const struct marked_write *mw = analysis_marked_writes(a, rd->e->oid, &n);
+
+	for (int k = 0; k < n; k++) {
+		*out = (struct lock_record){ (struct event *)mw[k].e, (struct function *)mw[k].fn, NULL, 0, 0 };
+		if (polled_write_races(a, rd, out))
+			return 1;
+	}
+	return 0;
+}
+
 /* A plain flag: a plain read that a loop waits on (SINK_POLLED: while
- * (goflag == GOFLAG_INIT), while (!stop)) in threads that run while
- * another writes the object plainly, no lock keeping them apart.  Nothing
- * makes the loop see the write: the compiler may load the flag once and
- * spin for ever, or tear and fuse the accesses; the pair is a data race
- * under C11 and the LKMM whatever flag orders the code around it, and
- * the fix is to mark both (READ_ONCE, WRITE_ONCE), not a barrier.
- * Reported at the read and at each plain write it meets. */
+ * (goflag == GOFLAG_INIT), while (!stop), while (CK_STACK_ISEMPTY(&s)))
+ * in threads that run while another writes the object, plainly or marked
+ * (WRITE_ONCE, a CAS), no lock keeping them apart.  Nothing makes the
+ * loop see the write: the compiler may load the flag once and spin for
+ * ever, or tear and fuse the accesses; the pair is a data race under C11
+ * and the LKMM whatever flag orders the code around it, and the fix is to
+ * mark the plain sides (READ_ONCE, WRITE_ONCE), not a barrier.  Reported
+ * at the read and at each plain write it meets; a marked writer is named
+ * at the read only when no plain one races with it (the read is the
+ * defect then), and only for a variable (a global or static: the stop
+ * and ready flags of while (ready), while (!stop)).  A field read in a
+ * loop's condition is as often the bound of a walk (while (probes <
+ * map->probe_maximum)), and a marked write reached through calls may be
+ * made under a lock or a writer contract that the analysis knows at plain
+ * accesses only (their callers' locks, effective_lock). */
 static void polled_flag_findings(struct writer *w, const struct analysis *a)
 {
 	int nrecords;
@@ -994,9 +1033,7 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 			unsigned facts;
 			char *msg;
 
-			if (wr->e->access == ACC_READ || wr->e->fresh_init || wr->fn == rd->fn ||
-			    !may_run_concurrently(a, wr->fn, rd->fn) || shares_a_lock(a, wr, rd) || both_owned(a, wr->e, rd->e) ||
-			    made_before_started(a, wr->e, rd->fn))
+			if (wr->e->access == ACC_READ || !polled_write_races(a, rd, wr))
 				continue;
 			facts = FACT_POLLED | pairing_facts(a, rd->fn, wr->fn, NULL, -1) |
 				(is_named_variable(rd->e) ? FACT_VARIABLES : 0);
@@ -1018,6 +1055,23 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 					name_of(wr->e), wr->e->func ? wr->e->func : wr->fn->name, func);
 			found(w, "data-race", msg, wr->e, rd->e, wr->fn, NULL, NULL, 0, facts, 2,
 			      (struct site_loc[]){ { "plain-access", wr->e }, { "racing-access", rd->e } });
+		}
+		if (!reported && is_named_variable(rd->e)) {
+			struct lock_record mw;
+			unsigned facts;
+			char *msg;
+
+			if (!polled_marked_writer(a, rd, &mw))
+				continue;
+			facts = FACT_POLLED | pairing_facts(a, rd->fn, mw.fn, NULL, -1) |
+				(is_named_variable(rd->e) ? FACT_VARIABLES : 0);
+			msg = xasprintf("plain read of '%s' is polled in a loop in %s() while %s() writes it with a marked %s: "
+					"a data race on a flag (the compiler may hoist, tear or fuse the plain read); "
+					"mark it with READ_ONCE",
+					name_of(rd->e), func, mw.e->func ? mw.e->func : mw.fn->name,
+					mw.e->access == ACC_RMW ? "update" : "write");
+			found(w, "data-race", msg, rd->e, mw.e, rd->fn, NULL, NULL, 0, facts, 2,
+			      (struct site_loc[]){ { "plain-access", rd->e }, { "racing-access", mw.e } });
 		}
 	}
 	free(write_done);

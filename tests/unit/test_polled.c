@@ -1,9 +1,10 @@
 /* tests/unit/test_polled.c — plain flags (analyzer/findings/pairing.c,
  * polled_flag_findings): a plain read that a loop waits on while another
- * thread writes the object plainly is a data race at both ends, whatever
- * flag orders the code around it; marked, locked, written by the polling
- * function itself or written before the threads exist, it is not.  Real
- * scans, through scan_helper.c. */
+ * thread writes the object is a data race, at both ends when the write is
+ * plain, at the wait alone when it is marked, whatever flag orders the
+ * code around it; marked, locked, written by the polling function itself
+ * or written before the threads exist, it is not.  Real scans, through
+ * scan_helper.c. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -107,4 +108,49 @@ Test(polled, a_counting_loop_reads_its_bound_and_does_not_wait)
 		   "	return a;\n"
 		   "}\n"
 		   MAIN("	limit = 5;\n"));
+}
+
+/* A stop flag that main sets with a marked write while the worker waits
+ * on it plainly: the wait is the race (the compiler may hoist the plain
+ * load out of the loop), reported at the read alone. */
+Test(polled, a_plain_wait_on_a_flag_written_marked_races_at_the_wait)
+{
+	expect_one(HEAD "int stop;\n"
+		   "static void *worker(void *a) {\n"
+		   "	while (!stop) /*D*/\n"
+		   "		poll(0, 0, 1);\n"
+		   "	return a;\n"
+		   "}\n"
+		   MAIN("	WRITE_ONCE(stop, 1);\n"));
+	cr_assert(strstr(last_findings_text(), "writes it with a marked write"), "%s", last_findings_text());
+}
+
+/* The same with a compare-and-swap: an RMW writes the flag too. */
+Test(polled, a_plain_wait_on_a_variable_another_thread_swaps_races)
+{
+	expect_one(HEAD "int owner;\n"
+		   "static void *worker(void *a) {\n"
+		   "	while (owner == 0) /*D*/\n"
+		   "		poll(0, 0, 1);\n"
+		   "	return a;\n"
+		   "}\n"
+		   MAIN("	cmpxchg(&owner, 0, 1);\n"));
+}
+
+/* The marked write made only before the thread exists: no race. */
+Test(polled, a_marked_write_before_the_threads_is_no_race)
+{
+	expect_one(HEAD "int stop;\n"
+		   "static void *worker(void *a) {\n"
+		   "	while (!stop)\n"
+		   "		poll(0, 0, 1);\n"
+		   "	return a;\n"
+		   "}\n"
+		   "int main(void) {\n"
+		   "	pthread_t t;\n"
+		   "	WRITE_ONCE(stop, 1);\n"
+		   "	pthread_create(&t, 0, worker, 0);\n"
+		   "	pthread_join(t, 0);\n"
+		   "	return 0;\n"
+		   "}\n");
 }
