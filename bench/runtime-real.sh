@@ -42,9 +42,15 @@
 # from one round to the next), so that both runs of a pair share the
 # load of the moment and neither configuration always runs first (after
 # a pause, in a warm cache).  The cost is the median of the per-pair
-# ratios of all rounds; the interquartile range of those ratios and the
-# number of pairs are printed beside it.  The target is on the median,
-# unchanged: no tolerance is added for the spread.
+# ratios of all rounds; printed beside it: the interquartile range of
+# those ratios, a distribution-free 95 % confidence interval of the
+# median (order statistics) and the number of pairs.  The target is on
+# the median, unchanged: no tolerance is added for the spread; a ci95
+# that straddles 1.10 says the rounds were too few to tell.
+#
+# BENCH_REAL_ONLY: an extended regular expression; only the programs whose
+# name (as printed, e.g. urcu/test_urcu_gc, ck/ck_hp/ck_hp_fifo) matches
+# it run (the summary lines are then about those programs only).
 #
 # Printed, then:
 #   median slowdown ours / median slowdown TSan   (target <= 1/3)
@@ -174,6 +180,7 @@ while [ "$r" -le "$RUNS" ]; do
 	while read -r f dir p kind args; do
 		v=$(awk -v f="$f" '$1 == f { print $2 }' "$W/families")
 		[ -n "$v" ] || continue
+		[ -z "${BENCH_REAL_ONLY:-}" ] || name "$f" "$dir" "$p" | grep -Eq -- "$BENCH_REAL_ONLY" || continue
 		# shellcheck disable=SC2086
 		# (measure sets cfg: the loop has its own variable)
 		for mode in native pairs tsan; do
@@ -204,7 +211,7 @@ while [ "$r" -le "$RUNS" ]; do
 done
 {
 	echo "# $(date -u +%FT%TZ) BENCH_REAL_RUNS=$RUNS $(nproc) CPUs"
-	echo "# BENCH_REAL_MIN=$MIN BENCH_REAL_MAXREP=$MAXREP; load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "# BENCH_REAL_MIN=$MIN BENCH_REAL_MAXREP=$MAXREP BENCH_REAL_ONLY=${BENCH_REAL_ONLY:-}; load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# program config round seconds maxrss-KiB status nr_ops rep (ours/no-focus: the pair)"
 	cat "$W/runs"
 } >"$LOG"
@@ -246,9 +253,10 @@ END {
 	printf "\nper program: slowdown over native (ops: native ops / ops; time: time / native time; each\n"
 	printf "configuration: the mean of its runs in a round; medians over %d rounds), ratio = ours/TSan,\n", runs
 	printf "focus = ours/no-focus in the same sense: median of the per-pair ratios, with their\n"
-	printf "interquartile range (iqr) and number of pairs; runs per round (native/pairs/tsan), peak RSS MiB\n"
-	printf "%-26s %4s %7s %7s %7s %5s %5s %-11s %5s %8s %7s %7s %7s\n", "program", "kind", "x-ours", "x-nofoc",
-	       "x-tsan", "ratio", "focus", "iqr", "pairs", "runs", "rss-nat", "rss-our", "rss-tsn"
+	printf "interquartile range (iqr), a 95%% confidence interval of the median (ci95) and the number of\n"
+	printf "pairs; runs per round (native/pairs/tsan), peak RSS MiB\n"
+	printf "%-26s %4s %7s %7s %7s %5s %5s %-9s %-9s %5s %8s %7s %7s %7s\n", "program", "kind", "x-ours", "x-nofoc",
+	       "x-tsan", "ratio", "focus", "iqr", "ci95", "pairs", "runs", "rss-nat", "rss-our", "rss-tsn"
 	for (p = 1; p <= np; p++) {
 		n = prog[p]; so = sf = st = sr = sc = ""; npairs = 0
 		rn_ = rp_ = rt_ = 0
@@ -273,9 +281,10 @@ END {
 		nodb = (fam == "urcu" ? nodb_urcu : nodb_ck)
 		XO = median(so); XT = median(st); C = median(sc)
 		rn = median(m[n, "native"]); ro = median(m[n, "ours"])
-		printf "%-26s %4s %6.1fx %6.1fx %6.1fx %5.2f %5s %-11s %5d %8s %7.1f %7.1f %7.1f%s\n", n, kind[n], XO,
+		printf "%-26s %4s %6.1fx %6.1fx %6.1fx %5.2f %5s %-9s %-9s %5d %8s %7.1f %7.1f %7.1f%s\n", n, kind[n], XO,
 		       median(sf), XT, median(sr), (nodb ? "-" : sprintf("%.2f", C)),
-		       (nodb ? "-" : sprintf("%.2f-%.2f", quantile(sc, 0.25), quantile(sc, 0.75))), npairs,
+		       (nodb ? "-" : sprintf("%.2f-%.2f", quantile(sc, 0.25), quantile(sc, 0.75))),
+		       (nodb ? "-" : sprintf("%.2f-%.2f", median_ci(sc, -1), median_ci(sc, 1))), npairs,
 		       sprintf("%.0f/%.0f/%.0f", rn_ / runs, rp_ / runs, rt_ / runs), rn / 1024,
 		       ro / 1024, median(m[n, "tsan"]) / 1024, (bad[n] ? "  (a run failed: see the log)" : "")
 		ao = ao " " XO; at = at " " XT; ar = ar " " median(sr)
