@@ -38,12 +38,15 @@
 # and Concurrency Kit's validation programs, from build trees named by the
 # environment (BENCH_URCU_NATIVE/OURS/TSAN/DB, BENCH_CK_...; skipped with a
 # message when absent), with the issue's targets: ours/TSan <= 1/3, focus
-# cost <= 1.10 on each program, RSS as above.
+# cost <= 1.10 on each program (the median of interleaved ours/no-focus
+# pairs: see that script), RSS as above.
 #
 # Environment: BENCH_RUNS (9), BENCH_SCALE (1: a factor on every iteration
 # count, e.g. 0.1 for a quick look), BENCH_TIMEOUT (60 s per run; a run
 # killed by it counts as that long, and its figures are marked '>'),
-# BENCH_CC (clang), BENCH_REAL_RUNS (3 rounds of the real programs).
+# BENCH_CC (clang), BENCH_REAL_RUNS (5 rounds of the real programs),
+# BENCH_REAL_MIN (2: seconds each configuration of a real program runs a
+# round), BENCH_REAL_MAXREP (40: at most that many runs a round).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 KS=$(pwd)/build/kcsan-scan

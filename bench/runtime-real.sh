@@ -15,28 +15,66 @@
 #
 # A family whose three trees are not all given is skipped with a line that
 # says which variable is missing.  Each program runs in four configurations
-# (native, ours = `kcsan-scan run --db DB`, no-focus, tsan) in
-# BENCH_REAL_RUNS rounds (3), the four of a program one after the other.
+# (native, ours = `kcsan-scan run --db DB`, no-focus = the same with
+# --no-focus, tsan) in BENCH_REAL_RUNS rounds (5), the four of a program
+# one after the other.
 #
-# liburcu's benchmarks run for a fixed time (`2 2 1`: 2 readers, 2 writers,
-# 1 second) and print the operations they made (nr_ops): their slowdown is
-# native ops / instrumented ops.  CK's programs do a fixed work: their
-# slowdown is instrumented time / native time.  The focus cost is ours over
-# no-focus in the same sense (time, or no-focus ops / ours ops).  Ratios
-# are computed within each round and the medians printed, then:
+# Run lengths.  The CK programs take 0.05-0.3 s natively, where one run's
+# time is mostly the machine's load of the moment (a shared 2-CPU box
+# swings a 0.1 s program by 2-4x).  So within a round each configuration
+# of a program is run again until its runs add up to BENCH_REAL_MIN
+# seconds (2): native runs, then the ours/no-focus pairs, then TSan runs
+# (each at most BENCH_REAL_MAXREP (40) times a round).  liburcu's
+# benchmarks (1 s each) run twice a configuration a round.
+#
+# Slowdowns.  liburcu's benchmarks run for a fixed time (`2 2 1`: 2
+# readers, 2 writers, 1 second) and print the operations they made
+# (nr_ops): their slowdown is native ops / instrumented ops.  CK's
+# programs do a fixed work: their slowdown is instrumented time / native
+# time.  Within a round a configuration's figure is the mean of its runs
+# (mean ops, or mean time); slowdowns and ours/TSan are computed within
+# each round (the configurations of a program share the load of the
+# moment) and the median over the rounds is printed.
+#
+# Focus cost (ours / no-focus in the same sense: time, or no-focus ops /
+# ours ops) is measured on interleaved pairs: an ours run and a no-focus
+# run back to back, the order alternating from one pair to the next (and
+# from one round to the next), so that both runs of a pair share the
+# load of the moment and neither configuration always runs first (after
+# a pause, in a warm cache).  The cost is the median of the per-pair
+# ratios of all rounds; printed beside it: the interquartile range of
+# those ratios, a distribution-free 95 % confidence interval of the
+# median (order statistics) and the number of pairs.  The target is on
+# the median, unchanged: no tolerance is added for the spread; a ci95
+# that straddles 1.10 says the rounds were too few to tell.
+#
+# BENCH_REAL_ONLY: an extended regular expression; only the programs whose
+# name (as printed, e.g. urcu/test_urcu_gc, ck/ck_hp/ck_hp_fifo) matches
+# it run (the summary lines are then about those programs only).
+#
+# Printed, then:
 #   median slowdown ours / median slowdown TSan   (target <= 1/3)
 #   focus cost, each program                      (target <= 1.10)
-#   peak RSS ours <= native + 10 % + 16 MiB, each program
-# Usage: sh bench/runtime-real.sh TIMEIT   (the helper runtime-bench.sh built)
+#   peak RSS ours <= native + 10 % + 16 MiB, each program (medians of runs)
+# Raw runs: build/bench-runtime-real.log (one line a run, with its pair).
+# Usage: sh bench/runtime-real.sh [TIMEIT]   (the helper bench/timeit.c;
+# built here when not given).  Always exits 0 (a benchmark, not a test).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 KS=$(pwd)/build/kcsan-scan
-TIMEIT=$1
-RUNS=${BENCH_REAL_RUNS:-3}
+RUNS=${BENCH_REAL_RUNS:-5}
+MIN=${BENCH_REAL_MIN:-2}
+MAXREP=${BENCH_REAL_MAXREP:-40}
 LIMIT=${BENCH_TIMEOUT:-60}
 LOG=build/bench-runtime-real.log
 W=$(mktemp -d "${TMPDIR:-/tmp}/kcsan-rreal.XXXXXX")
 trap 'rm -rf "$W"' EXIT
+TIMEIT=${1:-}
+if [ -z "$TIMEIT" ]; then
+	TIMEIT=$W/timeit
+	${CC:-cc} -O2 -Wall -o "$TIMEIT" bench/timeit.c || {
+		echo "runtime-bench (real programs): cannot build bench/timeit.c"; exit 0; }
+fi
 unset KCSAN_OPTIONS KCSAN_DB KCSAN_RUN_ID
 
 # family, directory in the tree, program, kind (ops: fixed time; time:
@@ -82,7 +120,7 @@ for fam in urcu:URCU ck:CK; do
 	echo "$f $v" >>"$W/families"
 done
 [ -s "$W/families" ] || exit 0
-echo "runtime-bench (real programs): $RUNS round(s); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "runtime-bench (real programs): $RUNS round(s), each configuration run to >= $MIN s a round (ours/no-focus in interleaved pairs); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # name FAMILY DIR PROGRAM: how a program is shown (CK has five "validate").
 name() {
@@ -92,10 +130,12 @@ name() {
 	esac
 }
 
-# One run: appends "program config round seconds rss status ops".
+# One run: appends "program config round seconds rss status ops rep" (rep:
+# the run's number in its round, for ours and no-focus the pair's) and
+# leaves its time in $secs.
 measure() {
-	f=$1 v=$2 dir=$3 p=$4 cfg=$5 r=$6
-	shift 6
+	f=$1 v=$2 dir=$3 p=$4 cfg=$5 r=$6 rep=$7
+	shift 7
 	case $cfg in
 	native) eval "t=\$BENCH_${v}_NATIVE" ;;
 	tsan)   eval "t=\$BENCH_${v}_TSAN" ;;
@@ -121,8 +161,17 @@ measure() {
 	# TSan's reports make the program exit 66: the run itself is whole.
 	[ "$cfg" = tsan ] && [ "$st" = exit:66 ] && st=ok
 	[ "$st" = ok ] || { echo "$f/$p $cfg round $r: $st"; sed 's/^/  /' "$W/err" | tail -n 3; }
-	echo "$(name "$f" "$dir" "$p") $cfg $r $secs $rss $st ${ops:-0}" >>"$W/runs"
+	echo "$(name "$f" "$dir" "$p") $cfg $r $secs $rss $st ${ops:-0} $rep" >>"$W/runs"
 }
+
+# more TOTAL N: another run is due (a configuration's runs in this round
+# add up to TOTAL seconds after N runs: fewer than MIN s, or fewer than
+# two runs of a fixed-time program, and fewer than MAXREP runs).
+more() {
+	awk -v t="$1" -v n="$2" -v min="$MIN" -v max="$MAXREP" -v kind="$kind" \
+	    'BEGIN { exit !(n < max && (t < min || (kind == "ops" && n < 2))) }'
+}
+add() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
 
 : >"$W/runs"
 r=1
@@ -131,26 +180,55 @@ while [ "$r" -le "$RUNS" ]; do
 	while read -r f dir p kind args; do
 		v=$(awk -v f="$f" '$1 == f { print $2 }' "$W/families")
 		[ -n "$v" ] || continue
-		for cfg in native ours no-focus tsan; do
-			# shellcheck disable=SC2086
-			measure "$f" "$v" "$dir" "$p" "$cfg" "$r" $args
+		[ -z "${BENCH_REAL_ONLY:-}" ] || name "$f" "$dir" "$p" | grep -Eq -- "$BENCH_REAL_ONLY" || continue
+		# shellcheck disable=SC2086
+		# (measure sets cfg: the loop has its own variable)
+		for mode in native pairs tsan; do
+			n=0 tot=0 tf=0
+			while more "$tot" "$n" || { [ "$mode" = pairs ] && more "$tf" "$n"; }; do
+				n=$((n + 1))
+				if [ "$mode" != pairs ]; then
+					measure "$f" "$v" "$dir" "$p" "$mode" "$r" "$n" $args
+					tot=$(add "$tot" "$secs")
+					continue
+				fi
+				# The pair's order alternates with n + r.
+				if [ $(((n + r) % 2)) -eq 0 ]; then
+					measure "$f" "$v" "$dir" "$p" ours "$r" "$n" $args
+					tot=$(add "$tot" "$secs")
+					measure "$f" "$v" "$dir" "$p" no-focus "$r" "$n" $args
+					tf=$(add "$tf" "$secs")
+				else
+					measure "$f" "$v" "$dir" "$p" no-focus "$r" "$n" $args
+					tf=$(add "$tf" "$secs")
+					measure "$f" "$v" "$dir" "$p" ours "$r" "$n" $args
+					tot=$(add "$tot" "$secs")
+				fi
+			done
 		done
 	done <"$W/programs"
 	r=$((r + 1))
 done
 {
 	echo "# $(date -u +%FT%TZ) BENCH_REAL_RUNS=$RUNS $(nproc) CPUs"
-	echo "# program config round seconds maxrss-KiB status nr_ops"
+	echo "# BENCH_REAL_MIN=$MIN BENCH_REAL_MAXREP=$MAXREP BENCH_REAL_ONLY=${BENCH_REAL_ONLY:-}; load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "# program config round seconds maxrss-KiB status nr_ops rep (ours/no-focus: the pair)"
 	cat "$W/runs"
 } >"$LOG"
 
 awk -v progs="$W/programs" -v runs="$RUNS" -v nodb_urcu="$([ -f "$W/urcu.nodb" ] && echo 1)" \
     -v nodb_ck="$([ -f "$W/ck.nodb" ] && echo 1)" "$(cat bench/stats.awk)"'
-# The cost of configuration c over configuration b in round r (> 1: slower).
-function cost(n, c, b, r) {
+# The cost of configuration c over configuration b from their figures x
+# (mean time, or mean ops) and y (> 1: c is slower).
+function cost(n, x, y) {
 	if (kind[n] == "ops")
-		return (O[n, c, r] > 0 ? O[n, b, r] / O[n, c, r] : 1e9)
-	return (T[n, b, r] > 0 ? T[n, c, r] / T[n, b, r] : 1e9)
+		return (x > 0 ? y / x : 1e9)
+	return (y > 0 ? x / y : 1e9)
+}
+# The figure of configuration c in round r: the mean time or the mean ops of its runs.
+function fig(n, c, r) {
+	if (N[n, c, r] == 0) return 0
+	return (kind[n] == "ops" ? SO[n, c, r] : ST[n, c, r]) / N[n, c, r]
 }
 BEGIN {
 	while ((getline line < progs) > 0) {
@@ -165,32 +243,53 @@ BEGIN {
 }
 {
 	if (!($1 in seen)) { seen[$1] = 1; np++; prog[np] = $1 }
-	T[$1, $2, $3] = $4; O[$1, $2, $3] = $7; m[$1, $2] = m[$1, $2] " " $5
+	N[$1, $2, $3]++; ST[$1, $2, $3] += $4; SO[$1, $2, $3] += $7
+	m[$1, $2] = m[$1, $2] " " $5
+	if ($2 == "ours" || $2 == "no-focus") { PT[$1, $2, $3, $8] = $4; PO[$1, $2, $3, $8] = $7
+		if ($8 > maxpair[$1, $3]) maxpair[$1, $3] = $8 }
 	if ($6 != "ok") bad[$1] = 1
 }
 END {
-	printf "\nper program: slowdown over native (ops: native ops / ops; time: time / native time), ratio = ours/TSan,\n"
-	printf "focus cost = ours/no-focus in the same sense, peak RSS MiB (medians over %d rounds)\n", runs
-	printf "%-30s %5s %8s %8s %8s %6s %6s %8s %8s %8s\n", "program", "kind", "x-ours", "x-nofoc",
-	       "x-tsan", "ratio", "focus", "rss-nat", "rss-ours", "rss-tsan"
+	printf "\nper program: slowdown over native (ops: native ops / ops; time: time / native time; each\n"
+	printf "configuration: the mean of its runs in a round; medians over %d rounds), ratio = ours/TSan,\n", runs
+	printf "focus = ours/no-focus in the same sense: median of the per-pair ratios, with their\n"
+	printf "interquartile range (iqr), a 95%% confidence interval of the median (ci95) and the number of\n"
+	printf "pairs; runs per round (native/pairs/tsan), peak RSS MiB\n"
+	printf "%-26s %4s %7s %7s %7s %5s %5s %-9s %-9s %5s %8s %7s %7s %7s\n", "program", "kind", "x-ours", "x-nofoc",
+	       "x-tsan", "ratio", "focus", "iqr", "ci95", "pairs", "runs", "rss-nat", "rss-our", "rss-tsn"
 	for (p = 1; p <= np; p++) {
-		n = prog[p]; so = sf = st = sr = sc = ""
+		n = prog[p]; so = sf = st = sr = sc = ""; npairs = 0
+		rn_ = rp_ = rt_ = 0
 		for (r = 1; r <= runs; r++) {
-			xo = cost(n, "ours", "native", r); xf = cost(n, "no-focus", "native", r)
-			xt = cost(n, "tsan", "native", r)
+			xn = fig(n, "native", r)
+			xo = cost(n, fig(n, "ours", r), xn); xf = cost(n, fig(n, "no-focus", r), xn)
+			xt = cost(n, fig(n, "tsan", r), xn)
 			so = so " " xo; sf = sf " " xf; st = st " " xt
-			sr = sr " " (xt > 0 ? xo / xt : 1e9); sc = sc " " cost(n, "ours", "no-focus", r)
+			sr = sr " " (xt > 0 ? xo / xt : 1e9)
+			rn_ += N[n, "native", r]; rp_ += maxpair[n, r]; rt_ += N[n, "tsan", r]
+			for (k = 1; k <= maxpair[n, r]; k++) {
+				if (!((n, "ours", r, k) in PT) || !((n, "no-focus", r, k) in PT))
+					continue
+				if (kind[n] == "ops")
+					c = cost(n, PO[n, "ours", r, k], PO[n, "no-focus", r, k])
+				else
+					c = cost(n, PT[n, "ours", r, k], PT[n, "no-focus", r, k])
+				sc = sc " " c; npairs++
+			}
 		}
 		fam = substr(n, 1, index(n, "/") - 1)
 		nodb = (fam == "urcu" ? nodb_urcu : nodb_ck)
 		XO = median(so); XT = median(st); C = median(sc)
 		rn = median(m[n, "native"]); ro = median(m[n, "ours"])
-		printf "%-30s %5s %7.1fx %7.1fx %7.1fx %6.2f %6s %8.1f %8.1f %8.1f%s\n", n, kind[n], XO,
-		       median(sf), XT, median(sr), (nodb ? "-" : sprintf("%.2f", C)), rn / 1024,
+		printf "%-26s %4s %6.1fx %6.1fx %6.1fx %5.2f %5s %-9s %-9s %5d %8s %7.1f %7.1f %7.1f%s\n", n, kind[n], XO,
+		       median(sf), XT, median(sr), (nodb ? "-" : sprintf("%.2f", C)),
+		       (nodb ? "-" : sprintf("%.2f-%.2f", quantile(sc, 0.25), quantile(sc, 0.75))),
+		       (nodb ? "-" : sprintf("%.2f-%.2f", median_ci(sc, -1), median_ci(sc, 1))), npairs,
+		       sprintf("%.0f/%.0f/%.0f", rn_ / runs, rp_ / runs, rt_ / runs), rn / 1024,
 		       ro / 1024, median(m[n, "tsan"]) / 1024, (bad[n] ? "  (a run failed: see the log)" : "")
 		ao = ao " " XO; at = at " " XT; ar = ar " " median(sr)
 		if (!nodb) {
-			nf++; fc = fc " " C
+			nf++; fc = fc " " C; tp += npairs
 			if (C > fmax) { fmax = C; fworst = n }
 		}
 		rss_ok += ro <= rn * 1.1 + 16 * 1024
@@ -200,8 +299,8 @@ END {
 	       mo, mt, mo / mt, (mo / mt <= 1 / 3 ? "PASS" : "MISS")
 	printf "  per-program ratios ours/TSan: median %.2f, from %.2f to %.2f\n", median(ar), lowest(ar), highest(ar)
 	if (nf)
-		printf "real programs, focus cost ours/no-focus, %d program(s): median %.2f, worst %.2f (%s) (target <= 1.10 on each): %s\n",
-		       nf, median(fc), fmax, fworst, (fmax <= 1.10 ? "PASS" : "MISS")
+		printf "real programs, focus cost ours/no-focus, %d program(s) (%d interleaved pairs): median %.2f, worst %.2f (%s) (target <= 1.10 on each): %s\n",
+		       nf, tp, median(fc), fmax, fworst, (fmax <= 1.10 ? "PASS" : "MISS")
 	printf "real programs, peak RSS ours <= native + 10%% + 16 MiB: %d/%d programs: %s\n",
 	       rss_ok, np, (rss_ok == np ? "PASS" : "MISS")
 }' "$W/runs"

@@ -1,7 +1,7 @@
 # bench/stats.awk — the statistics the runtime benchmarks print
-# (runtime-bench.sh, runtime-real.sh): median, lowest and highest of a
-# space-separated list of numbers.  Prepended to each script's own awk
-# program.
+# (runtime-bench.sh, runtime-real.sh): median, quantile, lowest and
+# highest of a space-separated list of numbers.  Prepended to each
+# script's own awk program.
 
 function median(s,   a, k, i, j, t) {
 	k = split(s, a, " ")
@@ -20,4 +20,39 @@ function highest(s,   a, k, i, m) {
 	k = split(s, a, " "); m = a[1]
 	for (i = 2; i <= k; i++) if (a[i] + 0 > m + 0) m = a[i]
 	return m
+}
+# quantile(s, q): the q-quantile (0 <= q <= 1) of the list, interpolated
+# between the two nearest values (type 7, R's default: quantile(s, 0.5) is
+# the median; 0.25 and 0.75 bound the interquartile range).
+function quantile(s, q,   a, k, i, j, t, h, lo) {
+	k = split(s, a, " ")
+	if (k == 0) return 0
+	for (i = 2; i <= k; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	h = (k - 1) * q + 1; lo = int(h)
+	if (lo >= k) return a[k] + 0
+	return a[lo] + (h - lo) * (a[lo + 1] - a[lo])
+}
+# median_ci(s, side): a distribution-free 95 % confidence interval of the
+# median (order statistics: ranks n/2 -+ 0.98 sqrt(n), the binomial's
+# normal approximation), its lower bound for side < 0, upper for side > 0;
+# for fewer than 6 values it is the whole range.
+function median_ci(s, side,   a, k, i, j, t, r) {
+	k = split(s, a, " ")
+	if (k == 0) return 0
+	for (i = 2; i <= k; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	if (side < 0) {
+		r = int(k / 2 - 0.98 * sqrt(k))
+		if (r < 1) r = 1
+	} else {
+		r = k / 2 + 1 + 0.98 * sqrt(k)
+		r = (r == int(r) ? r : int(r) + 1)
+		if (r > k) r = k
+	}
+	return a[r] + 0
 }
