@@ -63,7 +63,35 @@ static int acquires(enum ord o)
 	return o == ORD_ACQUIRE || o == ORD_ACQ_REL || o == ORD_FULL;
 }
 
-static void build_marked_writes(struct analysis *a);
+/* Fills a->mwrites and a->mw_start: the tree's marked writes and RMWs
+ * grouped by object, placed by the counts the tallies already hold
+ * (stores and RMWs are the marked writes). */
+static void build_marked_writes(struct analysis *a)
+{
+	int *fill = xmalloc(((size_t)a->nobjects + 1) * sizeof *fill);
+
+	a->mw_start = xcalloc((size_t)a->nobjects + 1, sizeof *a->mw_start);
+	for (int oid = 0; oid < a->nobjects; oid++) {
+		const struct object_tally *t = &a->tallies[oid];
+
+		fill[oid] = a->mw_start[oid];
+		a->mw_start[oid + 1] = a->mw_start[oid] + t->stores + t->counting_rmws + t->other_rmws;
+	}
+	a->mwrites = xcalloc((size_t)a->mw_start[a->nobjects] + 1, sizeof *a->mwrites);
+	for (int fi = 0; fi < a->nfns; fi++) {
+		const struct function *f = &a->fns[fi];
+
+		for (int b = 0; b < f->nblocks; b++)
+			for (int k = 0; k < f->blocks[b].nevents; k++) {
+				const struct event *e = &f->blocks[b].events[k];
+
+				if (e->kind == EV_ACCESS && e->marked && (e->access == ACC_WRITE || e->access == ACC_RMW) &&
+				    e->oid >= 0 && e->oid < a->nobjects)
+					a->mwrites[fill[e->oid]++] = (struct marked_write){ e, f };
+			}
+	}
+	free(fill);
+}
 
 void build_tallies(struct analysis *a)
 {
@@ -99,41 +127,6 @@ void build_tallies(struct analysis *a)
 			}
 	}
 	build_marked_writes(a);
-}
-
-/* Fills a->mwrites and a->mw_start: the tree's marked writes and RMWs
- * grouped by object (a counting pass, then a placing pass). */
-static void build_marked_writes(struct analysis *a)
-{
-	int *fill = NULL;
-
-	a->mw_start = xcalloc((size_t)a->nobjects + 2, sizeof *a->mw_start);
-	for (int pass = 0; pass < 2; pass++) {
-		for (int fi = 0; fi < a->nfns; fi++) {
-			const struct function *f = &a->fns[fi];
-
-			for (int b = 0; b < f->nblocks; b++)
-				for (int k = 0; k < f->blocks[b].nevents; k++) {
-					const struct event *e = &f->blocks[b].events[k];
-
-					if (e->kind != EV_ACCESS || !e->marked || e->access == ACC_READ || e->oid < 0 ||
-					    e->oid >= a->nobjects)
-						continue;
-					if (pass == 0)
-						a->mw_start[e->oid + 1]++;
-					else
-						a->mwrites[fill[e->oid]++] = (struct marked_write){ e, f };
-				}
-		}
-		if (pass == 0) {
-			for (int oid = 0; oid < a->nobjects; oid++)
-				a->mw_start[oid + 1] += a->mw_start[oid];
-			a->mwrites = xcalloc((size_t)a->mw_start[a->nobjects] + 1, sizeof *a->mwrites);
-			fill = xmalloc(((size_t)a->nobjects + 1) * sizeof *fill);
-			memcpy(fill, a->mw_start, ((size_t)a->nobjects + 1) * sizeof *fill);
-		}
-	}
-	free(fill);
 }
 
 const struct marked_write *analysis_marked_writes(const struct analysis *a, int oid, int *n)

@@ -963,10 +963,10 @@ static int writes_itself(const struct analysis *a, const struct function *f, con
 	return 0;
 }
 
-/* Can the plain read of record RD and the write of record WR (RD's
- * function FUNC) run at the same time in two threads, nothing keeping
- * them apart: not one function's, no lock both hold, not the owner's, and
- * neither made before the other's thread exists? */
+/* Can the plain read of record RD and the write of record WR run at the
+ * same time in two threads, nothing keeping them apart: not one
+ * function's, no lock both hold, not the owner's, and the write not made
+ * before RD's thread exists? */
 static int polled_write_races(const struct analysis *a, const struct lock_record *rd,
 			      const struct lock_record *wr)
 {
@@ -974,20 +974,28 @@ static int polled_write_races(const struct analysis *a, const struct lock_record
 	       !shares_a_lock(a, wr, rd) && !both_owned(a, wr->e, rd->e) && !made_before_started(a, wr->e, rd->fn);
 }
 
-/* The first marked write (or RMW) of polled read RD's object that RD
- * races with (polled_write_races), as a record of its own function (the
- * locks its callers hold at it count: effective_lock), or NULL.  (A
- * marked write made in a callee of the thread that creates RD's, after
- * the creation, is taken for one made before it: created.c notes only
- * the function's own accesses and the plain ones it calls.  A race
- * missed, not one made up.) */
-static int polled_marked_writer(const struct analysis *a, const struct lock_record *rd, struct lock_record *out)
+/* Finds the first marked write (or RMW) of polled read RD's object that
+ * RD races with (polled_write_races): 1 with its record in *OUT, else 0.
+ * The record is the write's complete one when its function is a thread's
+ * entry (the locks held there); otherwise an empty one, to which
+ * effective_lock adds the locks recorded around the write where its
+ * function is called and holds them itself.  (A marked write made in a
+ * callee of the thread that creates RD's, after the creation, is taken
+ * for one made before it: created.c notes only the function's own
+ * accesses and the plain ones it calls.  A race missed, not one made up.) */
+static int polled_marked_writer(const struct analysis *a, const struct lock_record *records,
+				const struct lock_record *rd, struct lock_record *out)
 {
 	int n;
 	const struct marked_write *mw = analysis_marked_writes(a, rd->e->oid, &n);
 
 	for (int k = 0; k < n; k++) {
-		*out = (struct lock_record){ (struct event *)mw[k].e, (struct function *)mw[k].fn, NULL, 0, 0 };
+		int own = analysis_first_complete(a, mw[k].e->gid);
+
+		if (own >= 0 && records[own].fn == mw[k].fn)
+			*out = records[own];
+		else
+			*out = (struct lock_record){ (struct event *)mw[k].e, (struct function *)mw[k].fn, NULL, 0, 0 };
 		if (polled_write_races(a, rd, out))
 			return 1;
 	}
@@ -1061,7 +1069,7 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 			unsigned facts;
 			char *msg;
 
-			if (!polled_marked_writer(a, rd, &mw))
+			if (!polled_marked_writer(a, records, rd, &mw))
 				continue;
 			facts = FACT_POLLED | pairing_facts(a, rd->fn, mw.fn, NULL, -1) |
 				(is_named_variable(rd->e) ? FACT_VARIABLES : 0);

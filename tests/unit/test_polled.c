@@ -154,3 +154,23 @@ Test(polled, a_marked_write_before_the_threads_is_no_race)
 		   "	return 0;\n"
 		   "}\n");
 }
+
+/* The marked write made holding the lock the waiter holds around its
+ * reads: the lock orders them, as for a plain write. */
+Test(polled, a_marked_write_under_the_waiters_lock_is_no_race)
+{
+	expect_one(HEAD "int goflag; pthread_mutex_t m;\n"
+		   "static void *worker(void *a) {\n"
+		   "	pthread_mutex_lock(&m);\n"
+		   "	while (goflag == 0) {\n"
+		   "		pthread_mutex_unlock(&m);\n"
+		   "		poll(0, 0, 1);\n"
+		   "		pthread_mutex_lock(&m);\n"
+		   "	}\n"
+		   "	pthread_mutex_unlock(&m);\n"
+		   "	return a;\n"
+		   "}\n"
+		   MAIN("	pthread_mutex_lock(&m);\n"
+			"	WRITE_ONCE(goflag, 1);\n"
+			"	pthread_mutex_unlock(&m);\n"));
+}
