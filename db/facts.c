@@ -178,6 +178,18 @@ int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *fa
 	for (int i = 0; i < facts->nfunctions; i++)
 		if (store_function(db, tu_id, &facts->functions[i]) < 0)
 			goto fail_db;
+	st = kdb_cached(db, "INSERT INTO skipped_functions(tu_id, link_key, file_id) VALUES (?,?,?)");
+	for (int i = 0; i < facts->nskipped; i++) {
+		long long header = file_id(db, facts->skipped[i].file);
+
+		if (header < 0)
+			goto fail_db;
+		sqlite3_bind_int64(st, 1, tu_id);
+		sqlite3_bind_text(st, 2, facts->skipped[i].link_key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, header);
+		if (step_done(st) < 0)
+			goto fail_db;
+	}
 	return kdb_exec(db, "COMMIT", err, errlen);
 fail_db:
 	snprintf(err, errlen, "database error: %s", sqlite3_errmsg(db));
@@ -217,6 +229,82 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return t ? xstrdup((const char *)t) : NULL;
 }
 
+char *store_first_copy(sqlite3 *db, const char *link_key, const char *file)
+{
+	sqlite3_stmt *st = kdb_cached(db,
+		"SELECT min(tf.path) FROM functions f JOIN files hf ON hf.id = f.file_id"
+		" JOIN translation_units t ON t.id = f.tu_id JOIN files tf ON tf.id = t.file_id"
+		" WHERE f.link_key = ?1 AND hf.path = ?2");
+	char *first = NULL;
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_text(st, 1, link_key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, file, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		first = col_dup(st, 0);
+	sqlite3_reset(st);
+	return first;
+}
+
+/* The harness headers (a header, not a TU's own file, in which some TU
+ * defines main(), as test suites' torture.h do): their functions are kept
+ * once per TU (store_load_functions). */
+#define HARNESS_CTE \
+	"harness(file_id) AS (SELECT m.file_id FROM functions m" \
+	"   JOIN translation_units mt ON mt.id = m.tu_id" \
+	"   WHERE m.name = 'main' AND m.file_id != mt.file_id)"
+
+int store_orphaned_tus(sqlite3 *db, struct stored_tu **out, int *n)
+{
+	/* A skip stands when a TU whose path sorts before the skipping TU's
+	 * still stores the function, and the header is no harness. */
+	sqlite3_stmt *st = kdb_prepare(db,
+		"WITH " HARNESS_CTE
+		"SELECT tf.path, t.directory, t.arguments, t.flags_hash FROM translation_units t"
+		" JOIN files tf ON tf.id = t.file_id"
+		" WHERE t.id IN (SELECT s.tu_id FROM skipped_functions s"
+		"   JOIN translation_units st ON st.id = s.tu_id JOIN files sp ON sp.id = st.file_id"
+		"   WHERE s.file_id IN harness OR NOT EXISTS (SELECT 1 FROM functions f"
+		"     JOIN translation_units ft ON ft.id = f.tu_id JOIN files fp ON fp.id = ft.file_id"
+		"     WHERE f.link_key = s.link_key AND f.file_id = s.file_id AND fp.path < sp.path))"
+		" ORDER BY tf.path");
+	struct stored_tu *v = NULL;
+	int count = 0, cap = 0, rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		grow(&v, &cap, count + 1, sizeof *v);
+		v[count].path = col_dup(st, 0);
+		v[count].directory = col_dup(st, 1);
+		v[count].arguments = col_dup(st, 2);
+		v[count].flags_hash = col_dup(st, 3);
+		count++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		stored_tus_free(v, count);
+		return -1;
+	}
+	*out = v;
+	*n = count;
+	return 0;
+}
+
+void stored_tus_free(struct stored_tu *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].directory);
+		free(v[i].arguments);
+		free(v[i].flags_hash);
+	}
+	free(v);
+}
+
 static int index_of(const char *const *names, int n, const char *s)
 {
 	for (int i = 0; i < n; i++)
@@ -228,11 +316,7 @@ static int index_of(const char *const *names, int n, const char *s)
 int store_load_functions(sqlite3 *db, struct function **out, int *n)
 {
 	sqlite3_stmt *fs = kdb_prepare(db,
-		/* A harness header: a header (not a TU's own file) in which
-		 * some TU defines main(), as test suites' torture.h do. */
-		"WITH harness(file_id) AS (SELECT m.file_id FROM functions m"
-		"   JOIN translation_units mt ON mt.id = m.tu_id"
-		"   WHERE m.name = 'main' AND m.file_id != mt.file_id)"
+		"WITH " HARNESS_CTE
 		"SELECT fn.id, fn.name, fn.link_key, fl.path, fn.line, fn.col, fn.end_line,"
 		" fn.entry_block, fn.exit_block, fn.block_count, tf.path,"
 		" fn.file_id != t.file_id AND fn.file_id IN harness FROM functions fn"

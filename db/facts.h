@@ -29,6 +29,24 @@ int store_tu(sqlite3 *db, const struct tu_record *rec, const struct tu_facts *fa
  * and every file it read still has the stored content hash?  (Hashes files as needed.) */
 int store_tu_is_current(sqlite3 *db, const char *path, const char *flags_hash);
 
+/* Of function LINK_KEY defined in header FILE: the path of the first TU
+ * (bytewise, as the loader orders them) that stores a copy, as a new
+ * string, or NULL when none does (or the read fails). */
+char *store_first_copy(sqlite3 *db, const char *link_key, const char *file);
+
+/* A stored TU as a scan needs it to parse the TU again. */
+struct stored_tu {
+	char *path, *directory, *arguments, *flags_hash;
+};
+
+/* The TUs that skipped a header function (skipped_functions) whose copy
+ * no longer stands: no TU whose path sorts before theirs stores it, or
+ * the header is a harness.  They must be parsed again, storing every
+ * function.  *OUT (free with stored_tus_free) holds *N of them, by path.
+ * Returns 0, or -1 when the read fails. */
+int store_orphaned_tus(sqlite3 *db, struct stored_tu **out, int *n);
+void stored_tus_free(struct stored_tu *v, int n);
+
 /* Loads all functions.  *OUT is an array of *N functions (free with
  * function_free on each, then free). Event ids are filled in.  Returns 0,
  * or -1 (nothing loaded) when a read fails. */

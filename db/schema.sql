@@ -21,7 +21,7 @@
 -- A file is taken for a kcsan-scan database only when it has every table
 -- and column below (db/db.c); user_version alone proves nothing.
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 CREATE TABLE IF NOT EXISTS scans (
     id            INTEGER PRIMARY KEY,
@@ -99,6 +99,22 @@ CREATE TABLE IF NOT EXISTS functions (
     block_count   INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS functions_by_link ON functions(link_key);
+
+-- The functions a TU defines in a header but did not store, because a TU
+-- whose path sorts before its own had stored that function (LINK_KEY, in
+-- FILE_ID) already: a static inline function of a header is one function
+-- for the analysis, which reads the copy of the first TU by path (db/facts.c,
+-- store_load_functions), so the other TUs neither walk nor store it.  A
+-- scan parses a TU again, storing everything, when the copy it relied on
+-- is gone (its TU vanished or no longer defines the function) or when the
+-- header turns out to define main() in some TU (a harness header: each
+-- TU keeps its own copy).
+CREATE TABLE IF NOT EXISTS skipped_functions (
+    tu_id         INTEGER NOT NULL REFERENCES translation_units(id) ON DELETE CASCADE,
+    link_key      TEXT NOT NULL,
+    file_id       INTEGER NOT NULL REFERENCES files(id)
+);
+CREATE INDEX IF NOT EXISTS skipped_functions_by_tu ON skipped_functions(tu_id);
 
 CREATE TABLE IF NOT EXISTS cfg_edges (
     function_id   INTEGER NOT NULL REFERENCES functions(id) ON DELETE CASCADE,

@@ -6,7 +6,11 @@
  * them, one transaction per TU (scan_workers.c: a file that crashes the
  * parser fails alone).  Incremental: a TU that parsed and whose flags,
  * profiles and every file it read are unchanged keeps its stored facts; a
- * TU that failed is parsed again (and fails again, counted) every scan. */
+ * TU that failed is parsed again (and fails again, counted) every scan.
+ * Header functions are walked and stored once per tree (extract.h, struct
+ * header_copies): the TUs go to the workers in path order, and a second
+ * round parses again, storing everything, the TUs whose skipped functions
+ * lost the copy they relied on (reparse_orphans). */
 #include "scan.h"
 #include "compdb.h"
 #include "analyzer/analysis/caps.h"
@@ -183,6 +187,125 @@ static int previous_scan_done(sqlite3 *db, long long scan_id)
 	return done;
 }
 
+/* Jobs in the order of their paths (bytewise, as the loader orders TUs):
+ * a worker that stores a header function first then skips it in all its
+ * later TUs (header_copies.h). */
+static int job_path_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct scan_job *)a)->spec->path, ((const struct scan_job *)b)->spec->path);
+}
+
+/* Makes J, with SPEC (filled here), the job of parsing stored TU T again,
+ * storing every function.  Returns 0, or -1 when its stored arguments are
+ * not a JSON array of strings. */
+static int job_of_stored(const struct stored_tu *t, struct tu_spec *spec, struct scan_job *j)
+{
+	json_t *arr = json_loads(t->arguments, 0, NULL);
+	size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
+
+	memset(j, 0, sizeof *j);
+	memset(spec, 0, sizeof *spec);
+	if (!json_is_array(arr)) {
+		json_decref(arr);
+		return -1;
+	}
+	j->args = xcalloc(n + 1, sizeof *j->args);
+	for (size_t i = 0; i < n; i++) {
+		const char *a = json_string_value(json_array_get(arr, i));
+
+		j->args[j->nargs++] = xstrdup(a ? a : "");
+	}
+	json_decref(arr);
+	spec->path = t->path;
+	spec->directory = t->directory;
+	j->spec = spec;
+	j->args_json = xstrdup(t->arguments);
+	snprintf(j->flags_hash, sizeof j->flags_hash, "%s", t->flags_hash);
+	j->store_all = 1;
+	return 0;
+}
+
+static void free_jobs(struct scan_job *jobs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < jobs[i].nargs; k++)
+			free(jobs[i].args[k]);
+		free(jobs[i].args);
+		free(jobs[i].args_json);
+	}
+	free(jobs);
+}
+
+static int has_job(const struct scan_job *jobs, int n, const char *path)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(jobs[i].spec->path, path) == 0)
+			return 1;
+	return 0;
+}
+
+static int in_tus(const struct tu_list *tus, const char *path)
+{
+	for (int i = 0; i < tus->n; i++)
+		if (strcmp(tus->tus[i].path, path) == 0)
+			return 1;
+	return 0;
+}
+
+/* The second round: the TUs that left a header function to a copy that no
+ * longer stands (db/facts.h, store_orphaned_tus: the TU that stored it
+ * vanished, was parsed again without it, or the header is a harness) are
+ * parsed again, storing every function.  *DB is closed for the workers and
+ * opened again.  Counts a TU of the scan's list that was unchanged as
+ * parsed now.  Returns how many TUs it parsed, or -1 (message printed). */
+static int reparse_orphans(sqlite3 **db, const struct scan_options *o, const struct vocab *vocab,
+			   long long scan_id, const struct tu_list *tus, const struct scan_job *round1,
+			   int n1, struct scan_counts *done, int *reused)
+{
+	struct stored_tu *orphans;
+	struct tu_spec *specs;
+	struct scan_job *jobs;
+	struct scan_counts again = { 0 };
+	char err[PATH_MAX + 1024];
+	int n, njobs = 0;
+
+	if (store_orphaned_tus(*db, &orphans, &n) < 0) {
+		fprintf(stderr, "kcsan-scan scan: cannot read the skipped header functions: %s\n",
+			sqlite3_errmsg(*db));
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	specs = xcalloc(n, sizeof *specs);
+	jobs = xcalloc(n, sizeof *jobs);
+	for (int i = 0; i < n; i++) {
+		if (job_of_stored(&orphans[i], &specs[njobs], &jobs[njobs]) < 0) {
+			fprintf(stderr, "kcsan-scan: %s: stored arguments are not a JSON array; skipped\n",
+				orphans[i].path);
+			done->failed++;
+			continue;
+		}
+		if (!has_job(round1, n1, orphans[i].path) && in_tus(tus, orphans[i].path)) {
+			(*reused)--;
+			done->parsed++;
+		}
+		njobs++;
+	}
+	kdb_close(*db);
+	scan_workers_run(jobs, njobs, o->jobs, o->db_path, vocab, scan_id, &again);
+	done->failed += again.failed;
+	done->store_errors += again.store_errors;
+	free_jobs(jobs, njobs);
+	free(specs);
+	stored_tus_free(orphans, n);
+	*db = kdb_open(o->db_path, KDB_CREATE, err, sizeof err);
+	if (!*db) {
+		fprintf(stderr, "kcsan-scan scan: %s\n", err);
+		return -1;
+	}
+	return njobs;
+}
+
 /* Wall-clock seconds from a fixed point, for --times. */
 static double seconds_now(void)
 {
@@ -203,7 +326,7 @@ int scan_run(const struct scan_options *o)
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	struct function *fns = NULL;
-	int nfns = 0, njobs = 0, reused = 0, status = 0, vanished;
+	int nfns = 0, njobs = 0, reused = 0, status = 0, vanished, reparsed;
 	long long scan_id;
 	struct analysis *an;
 	struct finding_counts counts;
@@ -289,19 +412,22 @@ int scan_run(const struct scan_options *o)
 	 * open across their fork(). */
 	t_parse = seconds_now();
 	kdb_close(db);
+	qsort(jobs, njobs, sizeof *jobs, job_path_cmp);
 	scan_workers_run(jobs, njobs, o->jobs, o->db_path, &vocab, scan_id, &done);
 	db = kdb_open(o->db_path, KDB_CREATE, err, sizeof err);
 	if (!db) {
 		fprintf(stderr, "kcsan-scan scan: %s\n", err);
 		return 2;
 	}
+	if ((reparsed = reparse_orphans(&db, o, &vocab, scan_id, &tus, jobs, njobs, &done, &reused)) < 0)
+		return 2;
 
 	t_load = seconds_now();
 
 	/* 5. The whole tree, unless nothing changed since the last scan: then
 	 * its findings stand (the analysis depends only on the stored facts,
 	 * the profiles being part of every TU's flags hash). */
-	if (njobs == 0 && vanished == 0 && previous_scan_done(db, scan_id)) {
+	if (njobs == 0 && vanished == 0 && reparsed == 0 && previous_scan_done(db, scan_id)) {
 		count_findings(db, &counts);
 	} else if (store_load_functions(db, &fns, &nfns) < 0) {
 		fprintf(stderr, "kcsan-scan scan: cannot read the facts back: %s\n", sqlite3_errmsg(db));
@@ -362,13 +488,7 @@ int scan_run(const struct scan_options *o)
 			tus.n, done.parsed, reused, done.failed,
 			counts.errors + counts.warnings + counts.notes, counts.errors, counts.warnings,
 			counts.notes, o->db_path);
-	for (int i = 0; i < njobs; i++) {
-		for (int k = 0; k < jobs[i].nargs; k++)
-			free(jobs[i].args[k]);
-		free(jobs[i].args);
-		free(jobs[i].args_json);
-	}
-	free(jobs);
+	free_jobs(jobs, njobs);
 	free(cwd);
 	compdb_free(&tus);
 	vocab_free(&vocab);

@@ -17,7 +17,8 @@
  * through SQLite's busy timeout): no facts are serialised between
  * processes, and a worker that dies inside a transaction leaves nothing
  * behind, SQLite rolling the transaction back.  The content-hash cache is
- * per worker (a header read by TUs of two workers is hashed twice).
+ * per worker (a header read by TUs of two workers is hashed twice), and so
+ * is the knowledge of which header functions are stored (header_copies.h).
  *
  * Defence in depth.  Our own walks over the AST recurse once per level of
  * the code's nesting; they give up past MAX_NESTING levels (extract_int.h)
@@ -34,6 +35,7 @@
 #include "db.h"
 #include "analyzer/frontend/extract.h"
 #include "hashcache.h"
+#include "header_copies.h"
 #include "db/facts.h"
 
 #include <errno.h>
@@ -118,6 +120,9 @@ static void *worker_loop(void *arg)
 	char dberr[1024] = "";
 	sqlite3 *db = kdb_open(w->db_path, KDB_CREATE, dberr, sizeof dberr);
 	struct hash_cache *hashes = hash_cache_new();
+	/* (without a database nothing is stored, so nothing is skipped) */
+	struct copies_known *known = db ? copies_known_new(db) : NULL;
+	struct header_copies oracle = copies_known_oracle(known);
 	int idx;
 
 	/* A TU's events go into three indexes at random places: with SQLite's
@@ -137,7 +142,8 @@ static void *worker_loop(void *arg)
 		char err[1024] = "";
 		const char *serr = "";
 
-		extract_tu(j->spec->path, j->spec->directory, j->args, j->nargs, w->vocab, &facts);
+		extract_tu(j->spec->path, j->spec->directory, j->args, j->nargs, w->vocab,
+			   known && !j->store_all ? &oracle : NULL, &facts);
 		facts.hashes = xcalloc((size_t)facts.ndeps + 1, sizeof *facts.hashes);
 		for (int i = -1; i < facts.ndeps; i++)
 			hash_cache_file(hashes, i < 0 ? j->spec->path : facts.deps[i], facts.hashes[i + 1]);
@@ -158,6 +164,7 @@ static void *worker_loop(void *arg)
 		facts_free(&facts);
 	}
 	hash_cache_free(hashes);
+	copies_known_free(known);
 	if (db)
 		kdb_close(db);
 	return NULL;

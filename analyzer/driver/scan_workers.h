@@ -13,6 +13,8 @@ struct scan_job {
 	int nargs;
 	char *args_json;
 	char flags_hash[17];
+	int store_all;           /* walk and store every function, leaving no
+				    header function to another TU's copy */
 };
 
 struct scan_counts {

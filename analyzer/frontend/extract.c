@@ -236,7 +236,9 @@ static int is_constructor(struct ectx *x, CXCursor fn)
 }
 
 
-static void extract_function(struct ectx *x, CXCursor fn)
+/* Walks definition FN, whose link key and file name are LINK_KEY and
+ * FILE (taken over). */
+static void extract_function(struct ectx *x, CXCursor fn, char *link_key, char *file_name)
 {
 	CXCursor *kids, body = clang_getNullCursor();
 	int n = children(fn, &kids);
@@ -251,14 +253,17 @@ static void extract_function(struct ectx *x, CXCursor fn)
 		if (clang_getCursorKind(kids[i]) == CXCursor_CompoundStmt)
 			body = kids[i];
 	free(kids);
-	if (clang_Cursor_isNull(body))
+	if (clang_Cursor_isNull(body)) {
+		free(link_key);
+		free(file_name);
 		return;
+	}
 	f = facts_add_function(x->facts);
 	name = clang_getCursorSpelling(fn);
 	f->name = xstrdup(clang_getCString(name));
 	clang_disposeString(name);
-	f->link_key = function_link_key(fn);
-	f->file = cursor_file_name(fn);
+	f->link_key = link_key;
+	f->file = file_name;
 	loc_of(clang_getCursorLocation(fn), &file, &line, &col, &off);
 	f->line = line;
 	f->col = col;
@@ -319,6 +324,23 @@ static void extract_function(struct ectx *x, CXCursor fn)
 	}
 }
 
+static int in_list(char *const *v, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is the definition LINK_KEY of FILE (a header, not the TU's own file)
+ * one that another TU stored already (extract.h, struct header_copies)? */
+static int stored_elsewhere(struct ectx *x, const char *link_key, const char *file)
+{
+	return x->copies && file && link_key && strcmp(file, x->facts->path) != 0 &&
+	       !in_list(x->harness.v, x->harness.n, file) &&
+	       x->copies->stored_before(x->copies->arg, link_key, file, x->facts->path);
+}
+
 /* Second pass over the TU: every function definition of the project's own
  * files (system headers, including kcsan/lkmm.h, are not analysed). */
 static enum CXChildVisitResult visit_functions(CXCursor c, CXCursor parent, CXClientData d)
@@ -330,13 +352,43 @@ static enum CXChildVisitResult visit_functions(CXCursor c, CXCursor parent, CXCl
 	if (x->too_deep)
 		return CXChildVisit_Break;     /* the TU fails: stop here */
 	if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c) &&
-	    !clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
-		extract_function(x, c);
+	    !clang_Location_isInSystemHeader(clang_getCursorLocation(c))) {
+		char *link_key = function_link_key(c), *file = cursor_file_name(c);
+
+		if (stored_elsewhere(x, link_key, file)) {
+			struct tu_facts *t = x->facts;
+
+			grow(&t->skipped, &t->skipcap, t->nskipped + 1, sizeof *t->skipped);
+			t->skipped[t->nskipped].link_key = link_key;
+			t->skipped[t->nskipped++].file = file;
+		} else {
+			extract_function(x, c, link_key, file);
+		}
+	}
 	return CXChildVisit_Continue;
 }
 
+/* A header in which this TU defines main() is a harness (torture.h): each
+ * TU that includes it is a program of its own, with its own copy of the
+ * header's functions, which are never left to another TU's copy. */
+static void note_harness(struct ectx *x, CXCursor fn)
+{
+	CXString name = clang_getCursorSpelling(fn);
+	char *file;
+
+	if (strcmp(clang_getCString(name), "main") == 0 && (file = cursor_file_name(fn)) != NULL) {
+		if (strcmp(file, x->facts->path) != 0 && !in_list(x->harness.v, x->harness.n, file)) {
+			grow(&x->harness.v, &x->harness.cap, x->harness.n + 1, sizeof *x->harness.v);
+			x->harness.v[x->harness.n++] = file;
+		} else {
+			free(file);
+		}
+	}
+	clang_disposeString(name);
+}
+
 /* First pass: the macro expansions, so that sites are known (and sorted)
- * before any function body is walked. */
+ * before any function body is walked, and the headers that define main(). */
 static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct ectx *x = d;
@@ -356,6 +408,8 @@ static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClien
 		}
 	} else if (clang_getCursorKind(c) == CXCursor_MacroDefinition) {
 		note_macro_definition(x, c);
+	} else if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+		note_harness(x, c);
 	}
 	return CXChildVisit_Continue;
 }
@@ -400,7 +454,7 @@ static int unreadable(const char *path)
 }
 
 int extract_tu(const char *path, const char *directory, char **args, int nargs,
-	       const struct vocab *vocab, struct tu_facts *facts)
+	       const struct vocab *vocab, const struct header_copies *copies, struct tu_facts *facts)
 {
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
@@ -447,6 +501,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 		x.tu = tu;
 		x.vocab = vocab;
 		x.facts = facts;
+		x.copies = copies;
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_macros, &x);
 		sort_sites(&x);
 		sort_expansions(&x);
@@ -455,9 +510,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	}
 	if (x.too_deep) {
 		/* Half a TU would be wrong facts: none, and the TU fails. */
-		for (int i = 0; i < facts->nfunctions; i++)
-			function_free(&facts->functions[i]);
-		facts->nfunctions = 0;
+		facts_forget_functions(facts);
 		facts->diagnostics = xasprintf("%s: expressions or statements nested deeper than %d levels\n",
 					       path, MAX_NESTING);
 		facts->own_reason = 1;
@@ -475,6 +528,9 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	free_macro_tables(&x.macros);
 	free_source_text(&x.text);
 	free_spans(&x.spans);
+	for (int i = 0; i < x.harness.n; i++)
+		free(x.harness.v[i]);
+	free(x.harness.v);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);
 	return 0;

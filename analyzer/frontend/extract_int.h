@@ -55,6 +55,8 @@ struct ectx {
 	CXTranslationUnit tu;
 	const struct vocab *vocab;
 	struct tu_facts *facts;
+	const struct header_copies *copies; /* NULL: walk every function */
+	struct { char **v; int n, cap; } harness; /* headers this TU defines main() in */
 	struct source_text text;
 	struct site_table sites;
 	struct macro_tables macros;

@@ -217,11 +217,23 @@ void function_free(struct function *f)
 	free(f->tu);
 }
 
-void facts_free(struct tu_facts *t)
+void facts_forget_functions(struct tu_facts *t)
 {
 	for (int i = 0; i < t->nfunctions; i++)
 		function_free(&t->functions[i]);
+	t->nfunctions = 0;
+	for (int i = 0; i < t->nskipped; i++) {
+		free(t->skipped[i].link_key);
+		free(t->skipped[i].file);
+	}
+	t->nskipped = 0;
+}
+
+void facts_free(struct tu_facts *t)
+{
+	facts_forget_functions(t);
 	free(t->functions);
+	free(t->skipped);
 	for (int i = 0; i < t->ndeps; i++)
 		free(t->deps[i]);
 	free(t->deps);

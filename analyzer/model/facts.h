@@ -14,7 +14,7 @@
 
 /* The version of what the front end records: a translation unit scanned
  * by an older format is parsed again, not reused (scan.c). */
-#define FACTS_FORMAT 19
+#define FACTS_FORMAT 20
 
 enum ev_kind { EV_ACCESS, EV_BARRIER, EV_CALL, EV_LOCK, EV_UNLOCK, EV_LOCAL };
 enum acc { ACC_NONE, ACC_READ, ACC_WRITE, ACC_RMW };
@@ -109,10 +109,19 @@ struct function {
 			      program of its TU */
 };
 
+/* A function the TU defines in a header but left to the copy another TU
+ * stored (extract.h, struct header_copies). */
+struct skipped_function {
+	char *link_key;
+	char *file;
+};
+
 struct tu_facts {
 	char *path;                 /* absolute path of the main file */
 	struct function *functions;
 	int nfunctions, cap;
+	struct skipped_function *skipped;
+	int nskipped, skipcap;
 	char **deps;                /* every file read, absolute */
 	int ndeps, depcap;
 	/* Content hashes, filled before storing when a scan has them cached
@@ -148,6 +157,9 @@ int function_add_block(struct function *f);
 struct event *block_add_event(struct block *b);
 void block_add_edge(struct function *f, int from, int to);
 
+/* Frees T's functions and skipped functions, leaving none (a TU that
+ * failed half way keeps no facts); facts_free frees all of T. */
+void facts_forget_functions(struct tu_facts *t);
 void facts_free(struct tu_facts *t);
 /* Parses E's uses, args, object and defines into its deps, argv, obj and
  * sink, and frees the texts of uses and args (see struct event). */

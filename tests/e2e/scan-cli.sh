@@ -208,6 +208,61 @@ incremental() {
 	[ "$(count_findings "$WORK/i.db")" -eq 0 ]
 }
 
+# A static inline function of a header is walked and stored once per tree:
+# by the first TU (by path) that defines it; the others list it in
+# skipped_functions.  When that copy goes (its TU vanished), the TUs that
+# relied on it are parsed again, and the findings are those of a fresh
+# scan.  A header that defines main() in some TU (a harness) keeps one copy
+# per TU.
+header_copies() (
+	d=$WORK/hc && mkdir -p "$d" && cd "$d" || exit 1
+	cat >mp.h <<'EOH'
+#include <kcsan/lkmm.h>
+extern int x, flag;
+static inline void writer(void) { x = 1; WRITE_ONCE(flag, 1); }
+static inline int reader(void) { while (!READ_ONCE(flag)) ; return x; }
+EOH
+	printf '#include "mp.h"\nint x, flag;\nvoid a_write(void) { writer(); }\n' >a.c
+	printf '#include "mp.h"\nint b_read(void) { return reader(); }\n' >b.c
+	cat >c.c <<'EOC'
+#include <pthread.h>
+#include "mp.h"
+static void *w(void *p) { writer(); return p; }
+static void *r(void *p) { reader(); return p; }
+int main(void) { pthread_t t, u; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, r, 0);
+  pthread_join(t, 0); pthread_join(u, 0); return 0; }
+EOC
+	copies="SELECT count(*) FROM functions WHERE name = 'writer'"
+	"$KS" scan -j 1 --db one.db a.c b.c c.c 2>e1 && expect_in e1 "3 parsed" &&
+	[ "$(sqlite3 one.db "$copies")" = 1 ] &&
+	[ "$(sqlite3 one.db "SELECT count(*) FROM skipped_functions WHERE link_key LIKE '%writer'")" = 2 ] &&
+	[ "$(count_findings one.db)" -ge 1 ] || { echo "one copy"; cat e1; return 1; }
+	# -j 2 may store a second copy; the findings are the same
+	"$KS" scan -j 2 --db two.db c.c b.c a.c 2>/dev/null &&
+	"$KS" report --db one.db --format json >one.json && "$KS" report --db two.db --format json >two.json &&
+	cmp one.json two.json || { echo "-j 2 differs"; return 1; }
+	rm a.c && "$KS" scan -j 1 --db one.db b.c c.c 2>e2 && expect_in e2 "2 parsed, 0 unchanged" &&
+	[ "$(sqlite3 one.db "$copies")" -ge 1 ] &&
+	"$KS" scan --db fresh.db b.c c.c 2>/dev/null &&
+	"$KS" report --db one.db --format json >again.json && "$KS" report --db fresh.db --format json >fresh.json &&
+	cmp again.json fresh.json && [ "$(count_findings fresh.db)" -ge 1 ] || { echo "after a.c vanished"; cat e2; return 1; }
+	# harness.h defines main() unless NO_MAIN: in a.c it does, in b.c not
+	cat >harness.h <<'EOH'
+#include <pthread.h>
+int n;
+static inline void bump(void) { n++; }
+#ifndef NO_MAIN
+static void *t(void *p) { bump(); return p; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0); return 0; }
+#endif
+EOH
+	printf '#include "harness.h"\n' >h1.c
+	printf '#define NO_MAIN\n#include "harness.h"\nvoid more(void) { bump(); }\n' >h2.c
+	"$KS" scan --db h.db h1.c h2.c 2>/dev/null &&
+	[ "$(sqlite3 h.db "SELECT count(*) FROM functions WHERE name = 'bump'")" = 2 ] &&
+	[ "$(sqlite3 h.db "SELECT count(*) FROM skipped_functions")" = 0 ] || { echo "harness"; return 1; }
+)
+
 parallel_same() {
 	"$KS" scan -q -j 1 --db "$WORK/j1.db" tests/e2e/data && "$KS" scan -q -j 2 --db "$WORK/j2.db" tests/e2e/data &&
 	q="SELECT kind || fingerprint FROM findings ORDER BY 1" &&
@@ -335,6 +390,7 @@ check "a file that does not parse is reported and skipped" unparsable_skipped
 check "unwritable database: exit 2" unwritable_db
 check "database of another schema version is refused, not rewritten" other_schema
 check "incremental rescans" incremental
+check "a header function is stored once, and again when its copy vanishes" header_copies
 check "-j 1 and -j 2 give the same findings" parallel_same
 check "-j 1, 2 and 4: the same report, byte for byte, on a tree of many files" parallel_analysis_same
 check "user profile file" user_profile

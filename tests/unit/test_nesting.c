@@ -35,7 +35,7 @@ static void extract_sum(int terms, struct tu_facts *facts)
 	kcsan_libclang_load();
 	cr_assert_eq(vocab_load(&v, "lkmm", NULL, err, sizeof err), 0);
 	vocab_finish(&v, NULL);
-	extract_tu(path, "/tmp", args, 2, &v, facts);
+	extract_tu(path, "/tmp", args, 2, &v, NULL, facts);
 	unlink(path);
 	vocab_free(&v);
 }
