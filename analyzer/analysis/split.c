@@ -91,11 +91,14 @@ static void *follow(void *arg)
 struct split *split_start(struct program *p, int threads)
 {
 	/* The followers' kinds: one follower records the writer and reader
-	 * sides, two record one each (more threads than that would find
-	 * nothing to share). */
+	 * sides and the locks, two share them (more threads than that would
+	 * find nothing to share).  The leader keeps the rest, and the
+	 * summaries, which are most of its time: the locks of every access
+	 * moved to a follower took the leader of Open vSwitch's analysis from
+	 * 11.5 to 10.1 s of CPU, the follower from 4.9 to 5.7. */
 	static const unsigned kinds[2][2] = {
-		{ EMIT_WRITER | EMIT_READER, 0 },
-		{ EMIT_WRITER, EMIT_READER },
+		{ EMIT_WRITER | EMIT_READER | EMIT_LOCKS, 0 },
+		{ EMIT_WRITER | EMIT_LOCKS, EMIT_READER },
 	};
 	struct split *s;
 
@@ -104,7 +107,7 @@ struct split *split_start(struct program *p, int threads)
 	s = xcalloc(1, sizeof *s);
 	s->p = p;
 	s->nf = threads > 3 ? 2 : threads - 1;
-	s->leader_emit = EMIT_ALL & ~(EMIT_WRITER | EMIT_READER);
+	s->leader_emit = EMIT_ALL & ~(kinds[s->nf - 1][0] | kinds[s->nf - 1][1]);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->shared, NULL);
 	pthread_cond_init(&s->more, NULL);
