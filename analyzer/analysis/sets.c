@@ -212,32 +212,41 @@ static int exposed_cmp(const void *a, const void *b)
 	return (ga > gb) - (ga < gb);
 }
 
+/* Is S in the order of a set (strictly rising numbers, so no event twice)? */
+static int xs_in_order(const struct xset *s)
+{
+	for (int i = 1; i < s->n; i++)
+		if (s->v[i - 1].e->gid >= s->v[i].e->gid)
+			return 0;
+	return 1;
+}
+
 /* As xs_add for every element of FROM in turn, KILLED added to its own
  * orderings, but in one merge: a call applies a callee's exposed set, of
  * thousands of events in a big tree, and inserting them one at a time
  * into a sorted array moved the array once per event (quadratic: most of
  * the whole-tree analysis of Open vSwitch's lib/).  FROM need not be
- * sorted (a call view keeps its callee's order); the result does not
- * depend on the order, since orderings of one event combine by
- * intersection. */
+ * sorted (a call view keeps its callee's order, with a copy on the
+ * caller's object where the callee's event was); it is sorted here, on a
+ * copy, only when it is not; the result does not depend on the order,
+ * since orderings of one event combine by intersection. */
 void xs_union(struct xset *into, const struct xset *from, unsigned killed)
 {
-	struct exposed *add, *merged;
-	int na = 0, i = 0, j = 0, n = 0;
+	struct exposed *add = from->v, *merged;
+	int na = from->n, i = 0, j = 0, n = 0;
 
 	if (from->n == 0)
 		return;
-	add = xmalloc((size_t)from->n * sizeof *add);
-	memcpy(add, from->v, (size_t)from->n * sizeof *add);
-	qsort(add, (size_t)from->n, sizeof *add, exposed_cmp);
-	for (int k = 0; k < from->n; k++) {
-		unsigned kb = add[k].killed_before | killed;
-
-		if (na > 0 && add[na - 1].e == add[k].e) {
-			add[na - 1].killed_before &= kb;
-		} else {
-			add[na].e = add[k].e;
-			add[na++].killed_before = kb;
+	if (!xs_in_order(from)) {
+		add = xmalloc((size_t)from->n * sizeof *add);
+		memcpy(add, from->v, (size_t)from->n * sizeof *add);
+		qsort(add, (size_t)from->n, sizeof *add, exposed_cmp);
+		na = 0;
+		for (int k = 0; k < from->n; k++) {
+			if (na > 0 && add[na - 1].e == add[k].e)
+				add[na - 1].killed_before &= add[k].killed_before;
+			else
+				add[na++] = add[k];
 		}
 	}
 	merged = xmalloc((size_t)(into->n + na) * sizeof *merged);
@@ -245,13 +254,15 @@ void xs_union(struct xset *into, const struct xset *from, unsigned killed)
 		if (j >= na || (i < into->n && into->v[i].e->gid < add[j].e->gid)) {
 			merged[n++] = into->v[i++];
 		} else if (i >= into->n || add[j].e->gid < into->v[i].e->gid) {
-			merged[n++] = add[j++];
+			merged[n].e = add[j].e;
+			merged[n++].killed_before = add[j++].killed_before | killed;
 		} else {
 			merged[n] = into->v[i++];
-			merged[n++].killed_before &= add[j++].killed_before;
+			merged[n++].killed_before &= add[j++].killed_before | killed;
 		}
 	}
-	free(add);
+	if (add != from->v)
+		free(add);
 	free(into->v);
 	into->v = merged;
 	into->n = n;
