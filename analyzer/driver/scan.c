@@ -279,16 +279,17 @@ static int reparse_orphans(sqlite3 **db, const struct scan_options *o, const str
 	specs = xcalloc(n, sizeof *specs);
 	jobs = xcalloc(n, sizeof *jobs);
 	for (int i = 0; i < n; i++) {
+		/* (a TU of the list counted as unchanged is parsed now) */
+		int unchanged = !has_job(round1, n1, orphans[i].path) && in_tus(tus, orphans[i].path);
+
+		*reused -= unchanged;
 		if (job_of_stored(&orphans[i], &specs[njobs], &jobs[njobs]) < 0) {
 			fprintf(stderr, "kcsan-scan: %s: stored arguments are not a JSON array; skipped\n",
 				orphans[i].path);
-			done->failed++;
+			done->failed += unchanged;
 			continue;
 		}
-		if (!has_job(round1, n1, orphans[i].path) && in_tus(tus, orphans[i].path)) {
-			(*reused)--;
-			done->parsed++;
-		}
+		done->parsed += unchanged;
 		njobs++;
 	}
 	kdb_close(*db);
