@@ -59,7 +59,17 @@
 # readers, 2 writers, 1 second) and print the operations they made
 # (nr_ops): their slowdown is native ops / instrumented ops.  CK's
 # programs do a fixed work: their slowdown is instrumented time / native
-# time.  Within a round a configuration's figure is the mean of its runs
+# time.  Except ck_sequence (kind "contended"), whose work is not fixed:
+# its reader retries each of its reads while main() keeps rewriting the
+# data, and spins while a write is in progress, so its time is how the two
+# threads interleave on the machine's two CPUs -- native runs starved past
+# the time limit in 4 of 5 rounds on 2026-12-05 (07:21-07:30), and its
+# ours / --no-focus pairs read 0.97, 1.22 and 1.02 in three runs, with
+# interquartile ranges 0.65-1.19, 0.85-1.70, 0.94-1.15.  Time per read
+# attempt (its printed retries) is no fixed cost either: the spinning is
+# not counted (native 28 us an attempt against ours' 0.8 in one round).
+# Its figures are printed, timed as the others, but kept out of the three
+# summary lines.  Within a round a configuration's figure is the mean of its runs
 # (mean ops, or mean time); slowdowns and ours/TSan are computed within
 # each round (the configurations of a program share the load of the
 # moment) and the median over the rounds is printed.
@@ -106,7 +116,8 @@ fi
 unset KCSAN_OPTIONS KCSAN_DB KCSAN_RUN_ID
 
 # family, directory in the tree, program, kind (ops: fixed time; time:
-# fixed work), arguments.
+# fixed work; contended: no fixed work, timed but left out of the
+# targets), arguments.
 cat >"$W/programs" <<'EOF'
 urcu tests/benchmark test_urcu      ops 2 2 1
 urcu tests/benchmark test_urcu_gc   ops 2 2 1
@@ -119,7 +130,7 @@ ck regressions/ck_rwlock/validate   validate     time 2 1
 ck regressions/ck_brlock/validate   validate     time 2 1
 ck regressions/ck_swlock/validate   validate     time 2 1
 ck regressions/ck_tflock/validate   validate     time 2 1
-ck regressions/ck_sequence/validate ck_sequence  time 2 1
+ck regressions/ck_sequence/validate ck_sequence  contended 2 1
 ckasm regressions/ck_fifo/validate  ck_fifo_mpmc time 2 1 16000
 ck regressions/ck_hp/validate       ck_hp_fifo   time 1 1 1024 100
 ckasm regressions/ck_stack/validate mpmc_pop     time 2 1 0
@@ -295,7 +306,7 @@ END {
 	printf "focus = ours/no-focus in the same sense: median of the per-pair ratios, with their\n"
 	printf "interquartile range (iqr), a 95%% confidence interval of the median (ci95) and the number of\n"
 	printf "pairs; runs per round (native/pairs/tsan), peak RSS MiB\n"
-	printf "%-26s %4s %7s %7s %7s %5s %5s %-9s %-9s %5s %8s %7s %7s %7s\n", "program", "kind", "x-ours", "x-nofoc",
+	printf "%-26s %9s %7s %7s %7s %5s %5s %-9s %-9s %5s %8s %7s %7s %7s\n", "program", "kind", "x-ours", "x-nofoc",
 	       "x-tsan", "ratio", "focus", "iqr", "ci95", "pairs", "runs", "rss-nat", "rss-our", "rss-tsn"
 	for (p = 1; p <= np; p++) {
 		n = prog[p]; so = sf = st = sr = sc = ""; npairs = 0
@@ -321,19 +332,25 @@ END {
 		nodb = index(nodbs, " " fam " ") > 0
 		XO = median(so); XT = median(st); C = median(sc)
 		rn = median(m[n, "native"]); ro = median(m[n, "ours"])
-		printf "%-26s %4s %6.1fx %6.1fx %6.1fx %5.2f %5s %-9s %-9s %5d %8s %7.1f %7.1f %7.1f%s\n", n, kind[n], XO,
+		printf "%-26s %9s %6.1fx %6.1fx %6.1fx %5.2f %5s %-9s %-9s %5d %8s %7.1f %7.1f %7.1f%s\n", n, kind[n], XO,
 		       median(sf), XT, median(sr), (nodb ? "-" : sprintf("%.2f", C)),
 		       (nodb ? "-" : sprintf("%.2f-%.2f", quantile(sc, 0.25), quantile(sc, 0.75))),
 		       (nodb ? "-" : sprintf("%.2f-%.2f", median_ci(sc, -1), median_ci(sc, 1))), npairs,
 		       sprintf("%.0f/%.0f/%.0f", rn_ / runs, rp_ / runs, rt_ / runs), rn / 1024,
 		       ro / 1024, median(m[n, "tsan"]) / 1024, (bad[n] ? "  (a run failed: see the log)" : "")
+		rss_ok += ro <= rn * 1.1 + 16 * 1024
+		if (kind[n] == "contended") {
+			nout++
+			continue
+		}
 		ao = ao " " XO; at = at " " XT; ar = ar " " median(sr)
 		if (!nodb) {
 			nf++; fc = fc " " C; tp += npairs
 			if (C > fmax) { fmax = C; fworst = n }
 		}
-		rss_ok += ro <= rn * 1.1 + 16 * 1024
 	}
+	if (nout)
+		printf "(%d program(s) of kind \"contended\", whose work is not fixed, are left out of the ratio and the focus cost below)\n", nout
 	mo = median(ao); mt = median(at)
 	printf "\nreal programs, median slowdown: ours %.1fx, TSan %.1fx; ratio ours/TSan %.2f (target <= 0.33): %s\n",
 	       mo, mt, mo / mt, (mo / mt <= 1 / 3 ? "PASS" : "MISS")
