@@ -1071,8 +1071,7 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 
 			if (!polled_marked_writer(a, records, rd, &mw))
 				continue;
-			facts = FACT_POLLED | pairing_facts(a, rd->fn, mw.fn, NULL, -1) |
-				(is_named_variable(rd->e) ? FACT_VARIABLES : 0);
+			facts = FACT_POLLED | FACT_VARIABLES | pairing_facts(a, rd->fn, mw.fn, NULL, -1);
 			msg = xasprintf("plain read of '%s' is polled in a loop in %s() while %s() writes it with a marked %s: "
 					"a data race on a flag (the compiler may hoist, tear or fuse the plain read); "
 					"mark it with READ_ONCE",

@@ -63,20 +63,24 @@ Test(polled, a_flag_written_only_before_the_threads_is_no_race)
 		   "}\n");
 }
 
+/* A worker that polls goflag holding m, dropping it between looks. */
+#define LOCKED_WAITER \
+	"int goflag; pthread_mutex_t m;\n" \
+	"static void *worker(void *a) {\n" \
+	"	pthread_mutex_lock(&m);\n" \
+	"	while (goflag == 0) {\n" \
+	"		pthread_mutex_unlock(&m);\n" \
+	"		poll(0, 0, 1);\n" \
+	"		pthread_mutex_lock(&m);\n" \
+	"	}\n" \
+	"	pthread_mutex_unlock(&m);\n" \
+	"	return a;\n" \
+	"}\n"
+
 /* Both ends under one lock: the lock orders them. */
 Test(polled, a_flag_read_and_written_under_one_lock_is_no_race)
 {
-	expect_one(HEAD "int goflag; pthread_mutex_t m;\n"
-		   "static void *worker(void *a) {\n"
-		   "	pthread_mutex_lock(&m);\n"
-		   "	while (goflag == 0) {\n"
-		   "		pthread_mutex_unlock(&m);\n"
-		   "		poll(0, 0, 1);\n"
-		   "		pthread_mutex_lock(&m);\n"
-		   "	}\n"
-		   "	pthread_mutex_unlock(&m);\n"
-		   "	return a;\n"
-		   "}\n"
+	expect_one(HEAD LOCKED_WAITER
 		   MAIN("	pthread_mutex_lock(&m);\n"
 			"	goflag = 1;\n"
 			"	pthread_mutex_unlock(&m);\n"));
@@ -159,17 +163,7 @@ Test(polled, a_marked_write_before_the_threads_is_no_race)
  * reads: the lock orders them, as for a plain write. */
 Test(polled, a_marked_write_under_the_waiters_lock_is_no_race)
 {
-	expect_one(HEAD "int goflag; pthread_mutex_t m;\n"
-		   "static void *worker(void *a) {\n"
-		   "	pthread_mutex_lock(&m);\n"
-		   "	while (goflag == 0) {\n"
-		   "		pthread_mutex_unlock(&m);\n"
-		   "		poll(0, 0, 1);\n"
-		   "		pthread_mutex_lock(&m);\n"
-		   "	}\n"
-		   "	pthread_mutex_unlock(&m);\n"
-		   "	return a;\n"
-		   "}\n"
+	expect_one(HEAD LOCKED_WAITER
 		   MAIN("	pthread_mutex_lock(&m);\n"
 			"	WRITE_ONCE(goflag, 1);\n"
 			"	pthread_mutex_unlock(&m);\n"));
