@@ -98,15 +98,8 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 	find_phases(&p);
 	build_indexes(out, p.next_gid);
 	build_tallies(out);
-	for (int i = 0; i < nfns; i++) {
-		struct summary *s = &p.sums[i];
-		free(s->exit_plain.v); free(s->exit_reads.v); free(s->all_plain.v);
-		free(s->all_reads.v); free(s->all_mwrites.v);
-		free(s->entry_mwrites.v); free(s->entry_plain.v); free(s->waited.v);
-		free(s->after_spawn.v);
-		held_free(&s->held);
-		free(s->exit_running.v);
-	}
+	for (int i = 0; i < nfns; i++)
+		summary_free(&p.sums[i]);
 	free(p.created);
 	hashmap_free(&p.objects);
 	free(p.fnptrs);

@@ -452,6 +452,8 @@ struct call_edge *call_edges(struct program *p, int *n);
  * of kinds EMIT; a follower's run (split.c) records only them, and leaves
  * the summary as it is. */
 void run_function(struct program *p, int fi, unsigned emit, int follower);
+/* Frees the arrays summary S owns (not S). */
+void summary_free(struct summary *s);
 /* The summaries and the facts, in up to THREADS threads (split.c). */
 void solve_summaries(struct program *p, int threads);
 

@@ -147,6 +147,16 @@ static int summary_same(const struct summary *a, const struct summary *b)
 	       xs_same(&a->entry_mwrites, &b->entry_mwrites) && xs_same(&a->entry_plain, &b->entry_plain);
 }
 
+void summary_free(struct summary *s)
+{
+	free(s->exit_plain.v); free(s->exit_reads.v); free(s->all_plain.v);
+	free(s->all_reads.v); free(s->all_mwrites.v);
+	free(s->entry_mwrites.v); free(s->entry_plain.v); free(s->waited.v);
+	free(s->after_spawn.v);
+	held_free(&s->held);
+	free(s->exit_running.v);
+}
+
 /* May a lock be held anywhere in F: does it take or release one, start
  * with one held, or call a function that holds one at an access, leaves
  * one held or releases one?  Only then does its summary keep the locks
@@ -311,19 +321,26 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 		}
 		fresh.result_tells |= fresh.returns_read;
 	}
-	/* Replace the old summary. */
+	/* Replace the old summary, unless the new one is the same: the call
+	 * views made of it (callview.c) point into its arrays (a view's
+	 * held_at may be the summary's own array, and its lock-set numbers
+	 * are those of the summary's sets) and stay valid only while those
+	 * do.  A view is made again only when the version moves, so
+	 * replacing an unchanged summary left the views of it reading freed
+	 * memory: what a recursive component's callers saw of the locks held
+	 * in it then depended on what the allocator had put there since (at
+	 * -j 2, on the follower's allocations too). */
 	{
 		struct summary *old = &p->sums[fi];
 
 		held_narrow(&fresh.held, &fresh.all_plain, &old->held, &old->all_plain);
-		fresh.version = old->version + !summary_same(&fresh, old);
-		free(old->exit_plain.v); free(old->exit_reads.v); free(old->all_plain.v);
-		free(old->all_reads.v); free(old->all_mwrites.v);
-		free(old->entry_mwrites.v); free(old->entry_plain.v); free(old->waited.v);
-		free(old->after_spawn.v);
-		held_free(&old->held);
-		free(old->exit_running.v);
-		*old = fresh;
+		if (summary_same(&fresh, old)) {
+			summary_free(&fresh);
+		} else {
+			fresh.version = old->version + 1;
+			summary_free(old);
+			*old = fresh;
+		}
 	}
 done:
 	for (int b = 0; b < f->nblocks; b++)
