@@ -190,14 +190,23 @@ static int may_hold_locks(struct program *p, const struct function *f)
 
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
  * over every block that records the summary (unless FOLLOWER) and the
- * facts of kinds EMIT (internal.h). */
+ * facts of kinds EMIT (internal.h).
+ *
+ * Facts are recorded in that pass only, from the settled states.  A state
+ * on the way there is not a smaller version of the settled one: the first
+ * walk reaches the code after a loop from the loop's entry alone (after a
+ * loop of pthread_join, as if no thread were joined), and the must-sets
+ * (locks, orderings) are larger than they end up.  Facts recorded then
+ * were facts of no path of the program, and they stuck (a link keeps the
+ * first fence and function it was seen with).  Recording once also halves
+ * the work of a function without loops. */
 void run_function(struct program *p, int fi, unsigned emit, int follower)
 {
 	struct function *f = &p->fns[fi];
 	struct state *in = xcalloc(f->nblocks, sizeof *in);
 	unsigned char *pending = xcalloc(f->nblocks + 1, 1);
 	struct state cur = { 0 };
-	struct fn_ctx c = { .p = p, .fn = f, .emit = emit };
+	struct fn_ctx c = { .p = p, .fn = f };
 	struct summary fresh = { 0 };
 	int changed = 1, rounds = 0, nevents;
 
@@ -258,7 +267,8 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	/* (the leader's run only: a follower reads what it recorded) */
 	if (emit && !follower)
 		note_pointer_reads(&c);
-	/* Final pass: summary and facts. */
+	/* Final pass: summary and facts (see above). */
+	c.emit = emit;
 	c.sum = follower ? NULL : &fresh;
 	c.holds_locks = !follower && may_hold_locks(p, f);
 	for (int b = 0; b < f->nblocks; b++) {
