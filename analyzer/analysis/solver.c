@@ -198,8 +198,8 @@ static int may_hold_locks(struct program *p, const struct function *f)
  * loop of pthread_join, as if no thread were joined), and the must-sets
  * (locks, orderings) are larger than they end up.  Facts recorded then
  * were facts of no path of the program, and they stuck (a link keeps the
- * first fence and function it was seen with).  Recording once also halves
- * the work of a function without loops. */
+ * first fence and function it was seen with).  Recording once is also
+ * cheaper: Open vSwitch's analysis took about 10 s of CPU instead of 12. */
 void run_function(struct program *p, int fi, unsigned emit, int follower)
 {
 	struct function *f = &p->fns[fi];
