@@ -441,10 +441,12 @@ int scan_run(const struct scan_options *o)
 			fprintf(stderr, "kcsan-scan scan: %s\n", err);
 			status = 2;
 		}
-		analysis_free(an);
-		for (int i = 0; i < nfns; i++)
-			function_free(&fns[i]);
-		free(fns);
+		if (!o->exiting) {
+			analysis_free(an);
+			for (int i = 0; i < nfns; i++)
+				function_free(&fns[i]);
+			free(fns);
+		}
 	}
 	/* The comments may have changed even where nothing needed a parse. */
 	if (status == 0 && suppress_refresh(db, err, sizeof err) < 0) {

@@ -18,6 +18,10 @@ struct scan_options {
 	const char *command_json;    /* the command line, for the scans table */
 	int quiet;
 	int times;                  /* print the time each phase took */
+	/* The caller exits right after: the whole tree's facts and analysis
+	 * are left to the end of the process rather than freed one by one
+	 * (millions of small blocks: a third of a second on Open vSwitch). */
+	int exiting;
 };
 
 /* Runs the scan.  Returns the exit status: 0 done, 1 done but some files
