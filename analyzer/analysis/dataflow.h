@@ -76,12 +76,16 @@ struct analysis;
 /* Index lists of the analysis, each walked as
  *     for (int i = analysis_first(a, LIST, key); i >= 0; i = analysis_next(a, LIST, i))
  * RECORDS_OF_EVENT (key: an event's gid): indexes into analysis_records;
+ * COMPLETE_RECORDS_OF_EVENT (likewise): its complete records, the first
+ * of each set of locks held of their own (what depends on a complete
+ * record's locks alone is asked once per set);
  * PLAIN_RECORDS_OF_OBJECT (key: an object's oid): the complete records of
  * its plain accesses; RELAYS_FROM / RELAYS_TO (key: oid): indexes into
  * analysis_relays; CONSUMERS_OF_PLAIN (key: the plain access's gid):
  * indexes of its consumer links. */
 enum analysis_list {
-	RECORDS_OF_EVENT, PLAIN_RECORDS_OF_OBJECT, RELAYS_FROM, RELAYS_TO, CONSUMERS_OF_PLAIN,
+	RECORDS_OF_EVENT, COMPLETE_RECORDS_OF_EVENT, PLAIN_RECORDS_OF_OBJECT, RELAYS_FROM, RELAYS_TO,
+	CONSUMERS_OF_PLAIN,
 };
 int analysis_first(const struct analysis *a, enum analysis_list list, int key);
 int analysis_next(const struct analysis *a, enum analysis_list list, int i);
@@ -106,6 +110,9 @@ const struct lock_record *analysis_records(const struct analysis *a, int *n);
 const char *const *analysis_caller_locks(const struct analysis *a, int gid, int *n);
 /* The first complete lock record of the event of number GID, or -1. */
 int analysis_first_complete(const struct analysis *a, int gid);
+/* Does record R itself hold lock L (its own locks: a complete record has
+ * its callers' too, along one way of reaching it)? */
+int record_holds(const struct lock_record *r, const char *l);
 /* How many objects there are (oids run from 0 below it). */
 int analysis_objects(const struct analysis *a);
 

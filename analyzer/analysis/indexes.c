@@ -36,23 +36,41 @@ int *new_heads(int n)
 	return h;
 }
 
-/* Fills caller_locks, ncaller_locks and first_complete (struct analysis)
- * from the records and rec_head lists. */
+/* Do records R and S hold the same locks of their own (each lock once)? */
+static int same_own_locks(const struct lock_record *r, const struct lock_record *s)
+{
+	if (r->nlocks != s->nlocks)
+		return 0;
+	for (int i = 0; i < r->nlocks; i++)
+		if (!record_holds(s, r->locks[i]))
+			return 0;
+	return 1;
+}
+
+/* Fills caller_locks, ncaller_locks and the complete records' lists
+ * (struct analysis) from the records and rec_head lists. */
 static void index_caller_locks(struct analysis *a)
 {
 	a->caller_locks = xcalloc((size_t)a->ngids + 1, sizeof *a->caller_locks);
 	a->ncaller_locks = xcalloc((size_t)a->ngids + 1, sizeof *a->ncaller_locks);
-	a->first_complete = new_heads(a->ngids);
+	a->complete_head = new_heads(a->ngids);
+	a->complete_next = new_heads(a->nrecords);
 	for (int g = 0; g < a->ngids; g++) {
 		const char **v = NULL;
-		int n = 0, cap = 0;
+		int n = 0, cap = 0, *tail = &a->complete_head[g];
 
 		for (int i = a->rec_head[g]; i >= 0; i = a->rec_next[i]) {
 			const struct lock_record *r = &a->records[i];
 
 			if (r->complete) {
-				if (a->first_complete[g] < 0)
-					a->first_complete[g] = i;
+				int k = a->complete_head[g];
+
+				while (k >= 0 && !same_own_locks(&a->records[k], r))
+					k = a->complete_next[k];
+				if (k < 0) {
+					*tail = i;
+					tail = &a->complete_next[i];
+				}
 				continue;
 			}
 			for (int k = 0; k < r->nlocks; k++) {
@@ -158,7 +176,8 @@ void analysis_free(struct analysis *a)
 		free(a->caller_locks[g]);
 	free(a->caller_locks);
 	free(a->ncaller_locks);
-	free(a->first_complete);
+	free(a->complete_head);
+	free(a->complete_next);
 	free(a->obj_head);
 	free(a->obj_next);
 	free(a->fwd_head);

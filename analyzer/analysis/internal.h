@@ -40,12 +40,17 @@ struct analysis {
 	int *rec_head, *rec_next;     /* records of each event (by gid) */
 	/* Per event (by gid): the locks held around it by the callers that
 	 * reached it through a call (the union over its incomplete records,
-	 * without repeats), and its first complete record (-1: none).  Pairing
-	 * asks these for every record; walking rec_head each time made the
-	 * lock checks quadratic in the callers of a popular helper. */
+	 * without repeats), and its complete records, one per set of locks
+	 * of their own (COMPLETE_RECORDS_OF_EVENT: the first of each set, in
+	 * record order; complete_head is the first complete record, -1 for
+	 * none).  Pairing asks these for every record; walking rec_head each
+	 * time made the lock checks quadratic in the callers of a popular
+	 * helper, whose access has a complete record for every uncalled
+	 * function that reaches it (thousands in Open vSwitch) and nearly all
+	 * of them hold one of a few sets. */
 	const char ***caller_locks;
 	int *ncaller_locks;
-	int *first_complete;
+	int *complete_head, *complete_next;
 	int *obj_head, *obj_next;     /* complete plain records of each object */
 	int *fwd_head, *fwd_next;     /* relays from each object */
 	int *bwd_head, *bwd_next;     /* relays to each object */

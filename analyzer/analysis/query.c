@@ -8,6 +8,8 @@ int analysis_first(const struct analysis *a, enum analysis_list list, int key)
 	switch (list) {
 	case RECORDS_OF_EVENT:
 		return key >= 0 && key < a->ngids ? a->rec_head[key] : -1;
+	case COMPLETE_RECORDS_OF_EVENT:
+		return key >= 0 && key < a->ngids ? a->complete_head[key] : -1;
 	case PLAIN_RECORDS_OF_OBJECT:
 		return key >= 0 && key < a->nobjects ? a->obj_head[key] : -1;
 	case RELAYS_FROM:
@@ -24,6 +26,7 @@ int analysis_next(const struct analysis *a, enum analysis_list list, int i)
 {
 	switch (list) {
 	case RECORDS_OF_EVENT:        return a->rec_next[i];
+	case COMPLETE_RECORDS_OF_EVENT: return a->complete_next[i];
 	case PLAIN_RECORDS_OF_OBJECT: return a->obj_next[i];
 	case RELAYS_FROM:             return a->fwd_next[i];
 	case RELAYS_TO:               return a->bwd_next[i];
@@ -85,7 +88,15 @@ const char *const *analysis_caller_locks(const struct analysis *a, int gid, int 
 
 int analysis_first_complete(const struct analysis *a, int gid)
 {
-	return gid >= 0 && gid < a->ngids ? a->first_complete[gid] : -1;
+	return gid >= 0 && gid < a->ngids ? a->complete_head[gid] : -1;
+}
+
+int record_holds(const struct lock_record *r, const char *l)
+{
+	for (int i = 0; i < r->nlocks; i++)
+		if (strcmp(r->locks[i], l) == 0)
+			return 1;
+	return 0;
 }
 
 int analysis_objects(const struct analysis *a)

@@ -67,16 +67,6 @@ static const char *effective_lock(const struct analysis *a, const struct lock_re
  * same time?  An exclusive lock does against any holder of it; a shared
  * (read) lock against an exclusive holder, and against a shared holder
  * only when both accesses are reads. */
-/* Does record R itself (its own locks: a complete record has its callers'
- * too, along one way of reaching it) hold lock L? */
-static int record_holds(const struct lock_record *r, const char *l)
-{
-	for (int i = 0; i < r->nlocks; i++)
-		if (strcmp(r->locks[i], l) == 0)
-			return 1;
-	return 0;
-}
-
 /* (OWN_ONLY: by Y's record's own locks alone, record_holds; else
  * counting the locks of Y's callers too, holds.) */
 static int excludes(const struct analysis *a, const char *l, const struct lock_record *x,
@@ -226,8 +216,9 @@ static int other_instances(const struct analysis *a, const struct lock_record *x
 static struct pairset instance_locked_cache;
 
 /* ... and of always_under_one_lock: (gid of X, gid of Y) -> 0 or 1.
- * Without it and distinct_complete, once the locks callees hold were
- * counted (held.c), Open vSwitch's pairing took 104 s instead of 1.5. */
+ * Without it and COMPLETE_RECORDS_OF_EVENT, once the locks callees hold
+ * were counted (held.c), Open vSwitch's pairing took 104 s instead of
+ * 1.5. */
 static struct pairset one_lock_cache;
 
 /* Is plain access E, on a field, made holding a lock of its own in every
@@ -243,9 +234,10 @@ static int instance_locked(const struct analysis *a, const struct event *e)
 	if (r >= 0)
 		return r;
 	r = e->object && strstr(e->object, "@FI@") != NULL;
-	for (int i = analysis_first(a, RECORDS_OF_EVENT, e->gid); i >= 0 && r; i = analysis_next(a, RECORDS_OF_EVENT, i)) {
-		if (!records[i].complete)
-			continue;
+	/* (what a record holds depends on its own locks alone, its callers'
+	 * being the access's: one record per set of them is enough) */
+	for (int i = analysis_first(a, COMPLETE_RECORDS_OF_EVENT, e->gid); i >= 0 && r;
+	     i = analysis_next(a, COMPLETE_RECORDS_OF_EVENT, i)) {
 		known = 1;
 		r = effective_lock(a, &records[i], 0) != NULL;
 		for (int k = 0; r && (l = effective_lock(a, &records[i], k)); k++)
@@ -255,47 +247,6 @@ static int instance_locked(const struct analysis *a, const struct event *e)
 	pairset_put(&instance_locked_cache, e->gid, 0, r);
 	return r;
 }
-
-/* Do records R and S hold the same locks of their own (each lock once)? */
-static int same_record_locks(const struct lock_record *r, const struct lock_record *s)
-{
-	if (r->nlocks != s->nlocks)
-		return 0;
-	for (int i = 0; i < r->nlocks; i++)
-		if (!record_holds(s, r->locks[i]))
-			return 0;
-	return 1;
-}
-
-/* The complete records of the access GID, one for each set of locks they
- * hold, into *OUT (CAP: its size); returns how many.  An access deep in a
- * helper has a complete record for every function nobody calls that
- * reaches it (thousands in Open vSwitch), nearly all holding one of a few
- * lock sets, and records_exclude depends only on the set (the records'
- * access is the same one). */
-static int distinct_complete(const struct analysis *a, int gid, int **out, int *cap)
-{
-	int n, m = 0;
-	const struct lock_record *records = analysis_records(a, &n);
-
-	for (int i = analysis_first(a, RECORDS_OF_EVENT, gid); i >= 0; i = analysis_next(a, RECORDS_OF_EVENT, i)) {
-		int k = 0;
-
-		if (!records[i].complete)
-			continue;
-		while (k < m && !same_record_locks(&records[(*out)[k]], &records[i]))
-			k++;
-		if (k < m)
-			continue;
-		grow(out, cap, m + 1, sizeof **out);
-		(*out)[m++] = i;
-	}
-	return m;
-}
-
-/* always_under_one_lock's scratch (pairing runs in one thread; freed by
- * pairing_store). */
-static struct { int *x, *y, xcap, ycap; } distinct;
 
 /* Are plain accesses X and Y always kept apart by locks: does every
  * complete record of one (each way the analysis reached it, with its
@@ -308,10 +259,10 @@ static struct { int *x, *y, xcap, ycap; } distinct;
  * rule's data race, not an ordering bug.  Without a complete record of
  * each, nothing is known.  (Asked for every link a search tries: the
  * answer per pair of accesses is kept, and each access's complete records
- * are compared once per lock set, distinct_complete.) */
+ * are compared once per lock set, COMPLETE_RECORDS_OF_EVENT.) */
 static int always_under_one_lock(const struct analysis *a, const struct event *x, const struct event *y)
 {
-	int n, nx, ny, apart = pairset_get(&one_lock_cache, x->gid, y->gid);
+	int n, apart = pairset_get(&one_lock_cache, x->gid, y->gid);
 	const struct lock_record *records = analysis_records(a, &n);
 
 	if (apart >= 0)
@@ -320,12 +271,13 @@ static int always_under_one_lock(const struct analysis *a, const struct event *x
 	 * instances' locks: either way) */
 	apart = instance_locked(a, x) && instance_locked(a, y);
 	if (!apart) {
-		nx = distinct_complete(a, x->gid, &distinct.x, &distinct.xcap);
-		ny = distinct_complete(a, y->gid, &distinct.y, &distinct.ycap);
-		apart = nx > 0 && ny > 0;
-		for (int i = 0; i < nx && apart; i++)
-			for (int k = 0; k < ny && apart; k++)
-				apart = records_exclude(a, &records[distinct.x[i]], &records[distinct.y[k]]);
+		int xi = analysis_first(a, COMPLETE_RECORDS_OF_EVENT, x->gid);
+		int yi = analysis_first(a, COMPLETE_RECORDS_OF_EVENT, y->gid);
+
+		apart = xi >= 0 && yi >= 0;
+		for (int i = xi; i >= 0 && apart; i = analysis_next(a, COMPLETE_RECORDS_OF_EVENT, i))
+			for (int k = yi; k >= 0 && apart; k = analysis_next(a, COMPLETE_RECORDS_OF_EVENT, k))
+				apart = records_exclude(a, &records[i], &records[k]);
 	}
 	pairset_put(&one_lock_cache, x->gid, y->gid, apart);
 	return apart;
@@ -1157,8 +1109,5 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	memset(&bfs, 0, sizeof bfs);
 	pairset_free(&instance_locked_cache);
 	pairset_free(&one_lock_cache);
-	free(distinct.x);
-	free(distinct.y);
-	memset(&distinct, 0, sizeof distinct);
 	return rc;
 }
