@@ -110,15 +110,7 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 		free(p.canon_keys[i]);
 	free(p.canon_keys);
 	for (int i = 0; i < p.nviews; i++)
-		for (struct call_view *v = p.views[i], *next; v; v = next) {
-			next = v->next_target;
-			for (int k = 0; k < NVIEWS; k++)
-				free(v->copy[k].v);
-			free(v->entry_mwrites.v);
-			free(v->entry_plain.v);
-			free(v->held_copy);
-			free(v);
-		}
+		free_view_chain(p.views[i]);
 	free(p.views);
 	free(p.others);
 	free(p.sums);

@@ -374,6 +374,10 @@ const char *passed_function(const struct event *call, int n);
 int param_use(const struct event *e, const char *callee);
 struct event *through_call(struct program *p, const struct event *call, const char *callee,
 				  struct event *e);
+/* Frees the views of function FI's calls (once no run of FI is left),
+ * or the chain V (a call's views, one per target). */
+void free_call_views(struct program *p, int fi);
+void free_view_chain(struct call_view *v);
 const struct call_view *call_view_of(struct program *p, const struct event *call,
 					    const struct summary *cs, const char *callee);
 /* The position in p->keys (sorted) of the first definition of KEY, or of

@@ -456,8 +456,13 @@ static void solve_component(struct program *p, const int *members, int n, int re
 	}
 	for (int i = 0; i < n; i++)
 		run_function(p, members[i], emit, 0);
+	/* (with followers, the component's views are freed once they have
+	 * run it too: split.c) */
 	if (emit != EMIT_ALL)
 		split_push(sp, members, n);
+	else
+		for (int i = 0; i < n; i++)
+			free_call_views(p, members[i]);
 }
 
 /* Computes every function's summary and records the facts.  A function's

@@ -38,6 +38,7 @@ struct split {
 	int *members, nmembers, memcap;   /* the components pushed, in order */
 	int *ends, ncomps, endcap;        /* component K ends at members[ends[K]] */
 	int finished;                 /* no component will be pushed */
+	int views_freed;              /* the components whose views are freed */
 	struct follower *f;
 	int nf;
 	unsigned leader_emit;
@@ -147,8 +148,30 @@ struct split *split_start(struct program *p, int threads)
 	return s;
 }
 
+/* Frees the call views of the components every follower has run (the
+ * leader's own runs of them are over too), up to UPTO. */
+static void free_views_run(struct split *s, int upto)
+{
+	for (; s->views_freed < upto; s->views_freed++)
+		for (int i = s->views_freed ? s->ends[s->views_freed - 1] : 0; i < s->ends[s->views_freed]; i++)
+			free_call_views(s->p, s->members[i]);
+}
+
+/* The number of components every follower has run (under s->lock). */
+static int all_followed(const struct split *s)
+{
+	int done = s->ncomps;
+
+	for (int i = 0; i < s->nf; i++)
+		if (s->f[i].next < done)
+			done = s->f[i].next;
+	return done;
+}
+
 void split_push(struct split *s, const int *members, int n)
 {
+	int done;
+
 	pthread_mutex_lock(&s->lock);
 	grow(&s->members, &s->memcap, s->nmembers + n, sizeof *s->members);
 	memcpy(s->members + s->nmembers, members, (size_t)n * sizeof *members);
@@ -156,7 +179,11 @@ void split_push(struct split *s, const int *members, int n)
 	grow(&s->ends, &s->endcap, s->ncomps + 1, sizeof *s->ends);
 	s->ends[s->ncomps++] = s->nmembers;
 	pthread_cond_broadcast(&s->more);
+	done = all_followed(s);
 	pthread_mutex_unlock(&s->lock);
+	/* (outside the lock: the followers are past these components, and
+	 * only the leader frees) */
+	free_views_run(s, done);
 }
 
 void split_drain(struct split *s)
@@ -178,6 +205,7 @@ void split_finish(struct split *s)
 	pthread_mutex_unlock(&s->lock);
 	for (int i = 0; i < s->nf; i++)
 		pthread_join(s->f[i].thread, NULL);
+	free_views_run(s, s->ncomps);
 	s->p->out->shared_lock = NULL;
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->shared);
