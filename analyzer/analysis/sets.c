@@ -84,43 +84,45 @@ int es_add(struct evset *s, struct event *e)
 
 int es_union(struct evset *into, const struct evset *from)
 {
-	struct event **merged;
-	int i = 0, j = 0, n = 0, size = into->n + from->n;
+	int i = 0, j = 0, added = 0, to;
 
 	if (from->n == 0 || into == from)
 		return 0;
-	/* Most unions at a fixpoint add nothing: find that out without
-	 * allocating (a walk of both sorted arrays), and only then merge. */
-	while (i < into->n && j < from->n) {
-		if (into->v[i]->gid < from->v[j]->gid)
+	/* Count FROM's events that INTO lacks, in one walk of both sorted
+	 * arrays: most unions at a fixpoint add nothing, and then nothing is
+	 * allocated or written.  (The same pointer is the same event: its
+	 * number need not be read, which is a cache miss per event.) */
+	while (j < from->n) {
+		if (i < into->n && into->v[i] == from->v[j])
+			i++, j++;
+		else if (i < into->n && into->v[i]->gid < from->v[j]->gid)
 			i++;
-		else if (into->v[i]->gid == from->v[j]->gid)
+		else if (i < into->n && into->v[i]->gid == from->v[j]->gid)
 			i++, j++;
 		else
-			break;
+			added++, j++;
 	}
-	if (j == from->n)
+	if (added == 0)
 		return 0;
-	i = j = 0;
-	merged = xmalloc((size_t)size * sizeof *merged);
-	while (i < into->n || j < from->n) {
-		if (j >= from->n || (i < into->n && into->v[i]->gid < from->v[j]->gid))
-			merged[n++] = into->v[i++];
-		else if (i >= into->n || from->v[j]->gid < into->v[i]->gid)
-			merged[n++] = from->v[j++];
-		else {
-			merged[n++] = into->v[i++];
-			j++;
-		}
+	/* Merge in place from the back, into room grown geometrically: a
+	 * block's entry set that grows a little at each merge is not copied
+	 * whole into a new array each time (state_merge on Open vSwitch: 1.08
+	 * s of the leader's time before, 0.92 s after). */
+	grow(&into->v, &into->cap, into->n + added, sizeof *into->v);
+	i = into->n - 1;
+	j = from->n - 1;
+	to = into->n + added - 1;
+	while (j >= 0) {
+		if (i >= 0 && into->v[i] == from->v[j])
+			into->v[to--] = into->v[i--], j--;
+		else if (i >= 0 && into->v[i]->gid > from->v[j]->gid)
+			into->v[to--] = into->v[i--];
+		else if (i >= 0 && into->v[i]->gid == from->v[j]->gid)
+			into->v[to--] = into->v[i--], j--;
+		else
+			into->v[to--] = from->v[j--];
 	}
-	if (n == into->n) {
-		free(merged);
-		return 0;
-	}
-	free(into->v);
-	into->v = merged;
-	into->n = n;
-	into->cap = size;
+	into->n += added;
 	check_sorted(into->v, into->n, sizeof *into->v);
 	return 1;
 }
