@@ -106,6 +106,7 @@ struct analysis *analyse_threads(struct function *fns, int nfns, int threads)
 	hashmap_free(&p.clones);
 	hashmap_free(&p.canon);
 	hashmap_free(&p.clone_root);
+	held_table_free(&p.held_table);
 	for (int i = 0; i < p.ncanon; i++)
 		free(p.canon_keys[i]);
 	free(p.canon_keys);

@@ -70,29 +70,49 @@ static void lock_sets_free(struct lock_sets *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* B's entry for access E: set *ADDED when the run had none yet. */
+static struct held_entry *held_entry(struct held_builder *b, const struct event *e, int *added)
+{
+	struct held_table *t = b->table;
+	struct held_entry *x;
+
+	if (b->run == 0)
+		b->run = ++t->runs;
+	if (e->gid >= t->cap) {
+		int was = t->cap;
+
+		grow(&t->v, &t->cap, e->gid + 1, sizeof *t->v);
+		memset(t->v + was, 0, (size_t)(t->cap - was) * sizeof *t->v);
+	}
+	x = &t->v[e->gid];
+	*added = x->run != b->run;
+	x->run = b->run;
+	return x;
+}
+
 void held_meet(struct held_builder *b, const struct event *e, unsigned id)
 {
 	int added;
-	intptr_t *slot = hashmap_put(&b->by_gid, (uint64_t)(unsigned)e->gid, &added);
+	struct held_entry *x = held_entry(b, e, &added);
 	struct strset both = { 0 };
 	const struct strset *was;
 
 	if (added) {
-		*slot = id;
+		x->id = id;
 		return;
 	}
-	if ((unsigned)*slot == id || *slot == 0)
+	if (x->id == id || x->id == 0)
 		return;
 	if (id == 0) {
-		*slot = 0;
+		x->id = 0;
 		return;
 	}
 	/* another place that holds other locks: what both hold */
-	was = &b->sets.v[*slot];
+	was = &b->sets.v[x->id];
 	for (int k = 0; k < was->n; k++)
 		if (ss_has(&b->sets.v[id], was->v[k]))
 			ss_add(&both, was->v[k]);
-	*slot = lock_sets_find(&b->sets, &both);   /* (adds no map entry: SLOT stays valid) */
+	x->id = lock_sets_find(&b->sets, &both);
 	free(both.v);
 }
 
@@ -102,11 +122,13 @@ void held_finish(struct held_builder *b, const struct evset *all_plain, struct h
 
 	memset(out, 0, sizeof *out);
 	if (b->sets.n > 1) {
+		const struct held_table *t = b->table;
+
 		out->at = xmalloc(((size_t)all_plain->n + 1) * sizeof *out->at);
 		for (int i = 0; i < all_plain->n; i++) {
-			intptr_t *slot = hashmap_get(&b->by_gid, (uint64_t)(unsigned)all_plain->v[i]->gid);
+			int gid = all_plain->v[i]->gid;
 
-			out->at[i] = slot ? (unsigned)*slot : 0;
+			out->at[i] = b->run && gid < t->cap && t->v[gid].run == b->run ? t->v[gid].id : 0;
 			any |= out->at[i] != 0;
 		}
 	}
@@ -167,8 +189,13 @@ void held_narrow(struct held_locks *h, const struct evset *all_plain, const stru
 void held_builder_free(struct held_builder *b)
 {
 	lock_sets_free(&b->sets);
-	hashmap_free(&b->by_gid);
-	memset(&b->by_gid, 0, sizeof b->by_gid);
+	b->run = 0;
+}
+
+void held_table_free(struct held_table *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof *t);
 }
 
 void held_call_begin(struct held_call *hc, const struct lock_sets *callee)

@@ -245,6 +245,9 @@ struct program {
 	 * canon_keys.  clone_root: clone gid -> the callee event it copies
 	 * at the end of its chain of calls. */
 	struct hashmap canon, clone_root;
+	/* the leader's table of held_builder entries (held.h): only the
+	 * leader's runs keep what locks are held */
+	struct held_table held_table;
 	char **canon_keys;
 	int ncanon, canoncap;
 	struct call_view **views;     /* by call event gid, made on first use */

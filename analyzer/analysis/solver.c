@@ -271,6 +271,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	c.emit = emit;
 	c.sum = follower ? NULL : &fresh;
 	c.holds_locks = !follower && may_hold_locks(p, f);
+	c.held.table = &p->held_table;
 	for (int b = 0; b < f->nblocks; b++) {
 		if (!in[b].reached)
 			continue;
