@@ -162,6 +162,11 @@ struct state {
 	int after_rmw;            /* the last marked access was an RMW (must) */
 };
 
+/* The sets of a summary a call's view maps (struct call_view): the event
+ * sets, then the exposed ones. */
+enum { VIEW_EXIT_PLAIN, VIEW_EXIT_READS, VIEW_ALL_READS, VIEW_ALL_MWRITES, VIEW_ALL_PLAIN, VIEW_AFTER_SPAWN,
+       NVIEWS, VIEW_ENTRY_MWRITES = NVIEWS, VIEW_ENTRY_PLAIN, NVIEW_SETS };
+
 /* What a function's callers need to know of it (solver.c computes it,
  * transfer.c applies it at each call). */
 struct summary {
@@ -196,6 +201,12 @@ struct summary {
 	 * (state.running at its exit): created inside, not joined. */
 	struct intset exit_running;
 	unsigned version;         /* counts the replacements (see call_view) */
+	/* Per set of a call's view (VIEW_*, then VIEW_ENTRY_*), the positions
+	 * of the events a call may see as other events (through_call): only
+	 * these are asked about when a view is made (callview.c), worked out
+	 * for version movable_of - 1 (0: not yet). */
+	struct intset movable[NVIEW_SETS];
+	unsigned movable_of;
 };
 
 /* A callee's summary sets as one call sees them (see through_call), kept
@@ -203,8 +214,6 @@ struct summary {
  * until its states settle, and the fixpoint walks it again whenever a
  * callee changes, but the view changes only with the callee's summary.
  * set[k] points at the summary's own set when no event in it changes. */
-enum { VIEW_EXIT_PLAIN, VIEW_EXIT_READS, VIEW_ALL_READS, VIEW_ALL_MWRITES, VIEW_ALL_PLAIN, VIEW_AFTER_SPAWN,
-       NVIEWS };
 
 struct call_view {
 	const struct summary *of;
@@ -212,8 +221,10 @@ struct call_view {
 	const struct evset *set[NVIEWS];
 	struct evset copy[NVIEWS];
 	/* the exposed sets, mapped (events the call passes nothing for left
-	 * out); always copies, in the summary's order */
-	struct xset entry_mwrites, entry_plain;
+	 * out), in the summary's order: the summary's own when no event in
+	 * them changes, else entry_copy */
+	const struct xset *entry_mwrites, *entry_plain;
+	struct xset entry_copy[2];
 	/* per event of set[VIEW_ALL_PLAIN]: the number of the set of locks
 	 * the callee holds at it (of->held.sets), or NULL when it holds none
 	 * anywhere; the summary's own array unless the call maps an access
@@ -382,7 +393,7 @@ struct event *through_call(struct program *p, const struct event *call, const ch
 void free_call_views(struct program *p, int fi);
 void free_view_chain(struct call_view *v);
 const struct call_view *call_view_of(struct program *p, const struct event *call,
-					    const struct summary *cs, const char *callee);
+				     struct summary *cs, const char *callee);
 /* The position in p->keys (sorted) of the first definition of KEY, or of
  * where it would be. */
 int first_definition(const struct program *p, const char *key);

@@ -155,6 +155,8 @@ void summary_free(struct summary *s)
 	free(s->after_spawn.v);
 	held_free(&s->held);
 	free(s->exit_running.v);
+	for (int k = 0; k < NVIEW_SETS; k++)
+		free(s->movable[k].v);
 }
 
 /* May a lock be held anywhere in F: does it take or release one, start

@@ -534,20 +534,20 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 		return;              /* unknown callee: no effect assumed */
 	callee = c->p->fns[cs - c->p->sums].link_key;
 	view = call_view_of(c->p, call, cs, callee);
-	for (int i = 0; i < view->entry_mwrites.n; i++) {
-		const struct exposed *x = &view->entry_mwrites.v[i];
+	for (int i = 0; i < view->entry_mwrites->n; i++) {
+		const struct exposed *x = &view->entry_mwrites->v[i];
 
 		writer_check(c, s, x->e, x->killed_before, pre_spawn_at(c, call));
 	}
-	for (int i = 0; i < view->entry_plain.n; i++) {
-		const struct exposed *x = &view->entry_plain.v[i];
+	for (int i = 0; i < view->entry_plain->n; i++) {
+		const struct exposed *x = &view->entry_plain->v[i];
 
 		reader_check(c, s, x->e, (x->killed_before & K_READER) != 0, 0, call, callee);
 	}
 	/* (the checks leave S's orderings as they are) */
 	if (me) {
-		xs_union(&me->entry_mwrites, &view->entry_mwrites, s->killed);
-		xs_union(&me->entry_plain, &view->entry_plain, s->killed);
+		xs_union(&me->entry_mwrites, view->entry_mwrites, s->killed);
+		xs_union(&me->entry_plain, view->entry_plain, s->killed);
 	}
 	kill_plain(s, cs->must_kill & K_ALL, NULL);
 	if (cs->must_kill & K_READER)
