@@ -124,6 +124,11 @@ struct analysis {
 #define EMIT_LATE   16u         /* late links (note_late) */
 #define EMIT_BUSY   32u         /* busy_creations */
 #define EMIT_ALL    63u
+/* The kinds that read state.seen_plain, state.seen_reads and
+ * state.published (fn_ctx.records). */
+#define KEEPS_SEEN_PLAIN (EMIT_WRITER | EMIT_EARLY)
+#define KEEPS_SEEN_READS (EMIT_WRITER | EMIT_READER)
+#define KEEPS_PUBLISHED  EMIT_LATE
 
 /* What an ordering kills (struct state.killed, writer_kills): the pending
  * plain accesses of each type, and the pending marked reads. */
@@ -309,6 +314,13 @@ struct fn_ctx {
 	struct program *p;
 	struct function *fn;
 	unsigned emit;                /* what this run records (EMIT_*) */
+	/* What its final pass will record (EMIT_*, from the start of the
+	 * run): the state's sets that only some kinds of facts read are kept
+	 * only for them (KEEPS_*: a run that records none of those kinds, a
+	 * recursive component's summary round or a leader whose followers
+	 * record them, leaves them empty; no other part of the state or of
+	 * the summary depends on them). */
+	unsigned records;
 	struct summary *sum;          /* being computed for fn */
 	struct deriv_map derived;
 	unsigned char *pre_spawn;     /* per event index: a thread is created

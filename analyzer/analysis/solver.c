@@ -208,7 +208,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	struct state *in = xcalloc(f->nblocks, sizeof *in);
 	unsigned char *pending = xcalloc(f->nblocks + 1, 1);
 	struct state cur = { 0 };
-	struct fn_ctx c = { .p = p, .fn = f };
+	struct fn_ctx c = { .p = p, .fn = f, .records = emit };
 	struct summary fresh = { 0 };
 	int changed = 1, rounds = 0, nevents;
 

@@ -582,13 +582,14 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	if (!s->calm)                 /* initialisation in a helper (see transfer) */
 		es_union(&s->pend_plain, view->set[VIEW_EXIT_PLAIN]);
 	es_union(&s->pend_reads, view->set[VIEW_EXIT_READS]);
-	es_union(&s->seen_reads, view->set[VIEW_ALL_READS]);
+	if (c->records & KEEPS_SEEN_READS)
+		es_union(&s->seen_reads, view->set[VIEW_ALL_READS]);
 	if (me) {
 		es_union(&me->all_reads, view->set[VIEW_ALL_READS]);
 		es_union(&me->all_mwrites, view->set[VIEW_ALL_MWRITES]);
 	}
 	seen = view->set[VIEW_ALL_PLAIN];
-	if (!s->calm)
+	if (!s->calm && (c->records & KEEPS_SEEN_PLAIN))
 		es_union(&s->seen_plain, seen);
 	held_call_begin(&hc, view->held_at ? &cs->held.sets : NULL);
 	if (me) {
@@ -696,7 +697,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			if (e->access != ACC_READ && !s->locks.n)
 				subsume_reads(s, e);
 			es_add(&s->pend_plain, e);
-			es_add(&s->seen_plain, e);
+			if (c->records & KEEPS_SEEN_PLAIN)
+				es_add(&s->seen_plain, e);
 			break;
 		}
 		if (c->emit & EMIT_LOCKS)
@@ -719,7 +721,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			writer_check(c, s, e, 0, pre_spawn_at(c, e));
 			/* A store, or an RMW done for its effect, publishes; an RMW
 			 * whose result is tested takes something (a lock). */
-			if ((e->access == ACC_WRITE || e->discarded) && !is_new(e))
+			if ((e->access == ACC_WRITE || e->discarded) && !is_new(e) &&
+			    (c->records & KEEPS_PUBLISHED))
 				es_add(&s->published, e);
 			if (me) {
 				xs_add(&me->entry_mwrites, e, s->killed);
@@ -753,7 +756,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 					    !is_new(s->seen_plain.v[i]))
 						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
 							 s->seen_plain.v[i], e, NULL, c->fn, 0, 0);
-			es_add(&s->seen_reads, e);
+			if (c->records & KEEPS_SEEN_READS)
+				es_add(&s->seen_reads, e);
 			if (me)
 				es_add(&me->all_reads, e);
 		}
