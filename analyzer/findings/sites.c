@@ -32,10 +32,13 @@ struct sites *sites_new(void)
 /* What makes two pairings one site: the same access (place, kind of
  * access and object) whatever the function that reached it through a call,
  * and whatever program it runs in (a harness header's line is one site
- * for all the programs that include it). */
+ * for all the programs that include it).  A plain access made by a
+ * library function (memcpy of a struct: each field it copies is an
+ * access of its own, profiles' src=N) is one site whatever the object:
+ * one call, one finding. */
 static char *site_key(const struct event *e)
 {
-	char *object = object_unscoped(e->object);
+	char *object = e->name && !e->marked ? NULL : object_unscoped(e->object);
 	char *key = xasprintf("%s\x1f%d\x1f%d\x1f%d\x1f%s", e->file ? e->file : "", e->line, e->col,
 			      (int)e->access, object ? object : "");
 

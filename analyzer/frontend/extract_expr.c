@@ -457,17 +457,6 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		b->events[b->nevents - 1].target = fn;
 }
 
-struct fields { CXCursor *v; int n, cap; };
-
-static enum CXVisitorResult collect_field(CXCursor c, CXClientData d)
-{
-	struct fields *f = d;
-
-	grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
-	f->v[f->n++] = c;
-	return CXVisit_Continue;
-}
-
 /* COND ? KIDS[1] : KIDS[2], as control flow: each operand runs only on
  * one outcome of the condition, so what it reads is guarded by what the
  * condition tests (return READ_ONCE(flag) ? data : 0;).  The operands'
@@ -571,7 +560,7 @@ static void note_function_fields(struct ectx *x, CXCursor init)
 
 	if (t.kind != CXType_Record)
 		return;
-	clang_Type_visitFields(t, collect_field, &fields);
+	record_fields(t, &fields);
 	n = children(init, &kids);
 	for (int i = 0; i < n; i++) {
 		CXCursor field = i < fields.n ? fields.v[i] : clang_getNullCursor();

@@ -123,6 +123,23 @@ int is_local(CXCursor ref)
 	       clang_Cursor_getStorageClass(ref) != CX_SC_Extern;
 }
 
+static enum CXVisitorResult collect_field(CXCursor c, CXClientData d)
+{
+	struct fields *f = d;
+
+	grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
+	f->v[f->n++] = c;
+	return CXVisit_Continue;
+}
+
+void record_fields(CXType t, struct fields *out)
+{
+	out->n = 0;
+	t = clang_getCanonicalType(t);
+	if (t.kind == CXType_Record)
+		clang_Type_visitFields(t, collect_field, out);
+}
+
 int is_array_type(CXType t)
 {
 	t = clang_getCanonicalType(t);

@@ -52,5 +52,9 @@ CXCursor strip(CXCursor c);
 char *usr_of(CXCursor c);          /* NULL when empty */
 char *spelling_of(CXCursor c);
 int is_array_type(CXType t);
+/* The fields of struct or union type T, in order, into OUT (emptied
+ * first; none for another type).  The caller frees out->v. */
+struct fields { CXCursor *v; int n, cap; };
+void record_fields(CXType t, struct fields *out);
 
 #endif

@@ -90,6 +90,103 @@ static int is_thread_creation(const struct vocab_entry *v)
 	return v->name && strcmp(v->name, "pthread_create") == 0;
 }
 
+/* The objects that a plain copy reads through pointer argument C (its
+ * source, profiles' src=N), each with how it is shown.  A field is an object of its own
+ * whatever the instance (object_of_lvalue: s->f is the field f), so
+ * copying a struct or union accesses each of its fields: nested ones and
+ * the fields of arrays of them too, as s->in.f and s->items[i].f name
+ * them (COPY_DEPTH levels).  Anything else is the one object C points
+ * to. */
+#define COPY_DEPTH 4
+
+struct copied {
+	struct { char *object, *display; } *v;
+	int n, cap;
+};
+
+static void copied_fields(CXType t, const char *base, int depth, struct copied *out)
+{
+	struct fields fields = { 0 };
+
+	record_fields(t, &fields);
+	for (int i = 0; i < fields.n; i++) {
+		CXType ft = clang_getCanonicalType(clang_getCursorType(fields.v[i]));
+		char *name = spelling_of(fields.v[i]);
+		char *display = xasprintf("%s.%s", base, name ? name : "?");
+
+		while (is_array_type(ft))
+			ft = clang_getCanonicalType(clang_getArrayElementType(ft));
+		if (ft.kind == CXType_Record && depth < COPY_DEPTH) {
+			copied_fields(ft, display, depth + 1, out);
+			free(display);
+		} else {
+			char *usr = usr_of(fields.v[i]);
+
+			if (usr) {
+				grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
+				out->v[out->n].object = usr;
+				out->v[out->n++].display = display;
+			} else {
+				free(display);
+			}
+		}
+		free(name);
+	}
+	free(fields.v);
+}
+
+/* Is C the address of an object declared const (&proto, with static
+ * const struct node proto)?  Nothing writes it, so reading it races with
+ * nothing (its fields are those of every instance: the reads would pair
+ * with the writes of all the others). */
+static int address_of_const(struct ectx *x, CXCursor c)
+{
+	CXCursor *kids;
+	int n, r = 0;
+	char op[8];
+
+	c = strip(c);
+	if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
+		return 0;
+	n = children(c, &kids);
+	operator_of(x, c, kids, n, op, sizeof op);
+	if (n == 1 && strcmp(op, "&") == 0)
+		r = clang_isConstQualifiedType(clang_getCursorType(strip(kids[0])));
+	free(kids);
+	return r;
+}
+
+/* Fills OUT for pointer argument C; returns how many objects (none when
+ * C points to no shared object: a private local, a const one, or nothing
+ * known).  An array named as the argument is left out: the walk of the
+ * argument already reads it (an array's name is taken as a read of it,
+ * although C only converts it to its address: owned.c's owner-only
+ * fields rely on those reads, and reading the array here too would make
+ * two sites of one call). */
+static int copied_objects(struct ectx *x, CXCursor c, struct copied *out)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(strip(c)));
+	CXType pointee = clang_getPointeeType(t);
+	char *obj, *display;
+
+	if (is_array_type(t) || address_of_const(x, c) || !(obj = object_of_pointer(x, c)))
+		return 0;
+	display = display_text(x, c);
+	if (display && display[0] == '&')
+		memmove(display, display + 1, strlen(display));
+	pointee = clang_getCanonicalType(pointee);
+	if (pointee.kind == CXType_Record) {
+		copied_fields(pointee, display ? display : "?", 1, out);
+		free(obj);
+		free(display);
+		return out->n;
+	}
+	grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
+	out->v[out->n].object = obj;
+	out->v[out->n++].display = display;
+	return out->n;
+}
+
 /* Walks the arguments of primitive U (written at C) and emits its event. */
 void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 {
@@ -99,6 +196,10 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 	struct event *e;
 	enum ord ord = v->ord;
 	char *obj = NULL, *display = NULL;
+	/* memcpy's source (src=N): the objects read, plainly, before the
+	 * write, and what their address depends on */
+	struct copied src = { 0 };
+	char *src_uses = NULL;
 	/* An access entry takes its direction from the use (an lvalue
 	 * macro assigned to is a write). */
 	enum op op = v->op != OP_ACCESS ? v->op : u->mode == M_WRITE ? OP_WRITE :
@@ -160,6 +261,15 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			 * that gave it OLD. */
 			if (op != OP_RMW || v->plain)
 				deps_merge(outer, &value);
+			/* (its address is what the pointer's value depends on) */
+			if (a == v->src_arg && v->plain && copied_objects(x, u->roots[a], &src)) {
+				struct deps addr = { 0 };
+
+				deps_merge(&addr, &value);
+				deps_add(&addr, points_to_fresh(x, u->roots[a]));
+				deps_add(&addr, owned_mark(x, u->roots[a]));
+				src_uses = addr.buf;
+			}
 			deps_add_role(&uses, value.buf, DEP_VALUE, 0);
 			deps_add(&uses, publishes);
 			free(publishes);
@@ -199,6 +309,20 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 		}
 		arg_list_free(&l);
 	}
+	for (int i = 0; i < src.n; i++) {
+		struct event *r = emit(x, EV_ACCESS, c);
+
+		r->line = u->line;
+		r->col = u->col;
+		r->access = ACC_READ;
+		r->ord = ORD_NONE;
+		r->name = xstrdup(v->name);
+		r->object = src.v[i].object;
+		r->display = src.v[i].display;
+		r->uses = src_uses ? xstrdup(src_uses) : NULL;
+	}
+	free(src.v);
+	free(src_uses);
 	switch (op) {
 	case OP_READ: case OP_WRITE: case OP_RMW: kind = EV_ACCESS; break;
 	case OP_LOCK: kind = EV_LOCK; break;

@@ -45,6 +45,8 @@
 	X(clang_equalCursors) \
 	X(clang_equalTypes) \
 	X(clang_formatDiagnostic) \
+	X(clang_getArrayElementType) \
+	X(clang_isConstQualifiedType) \
 	X(clang_getCString) \
 	X(clang_getCanonicalType) \
 	X(clang_getCursorDefinition) \
@@ -154,6 +156,8 @@ static inline struct kcsan_libclang *kcsan_libclang(void)
 #define clang_getNullCursor (*kcsan_libclang()->clang_getNullCursor_fn)
 #define clang_getNumDiagnostics (*kcsan_libclang()->clang_getNumDiagnostics_fn)
 #define clang_getPointeeType (*kcsan_libclang()->clang_getPointeeType_fn)
+#define clang_getArrayElementType (*kcsan_libclang()->clang_getArrayElementType_fn)
+#define clang_isConstQualifiedType (*kcsan_libclang()->clang_isConstQualifiedType_fn)
 #define clang_getRange (*kcsan_libclang()->clang_getRange_fn)
 #define clang_getRangeEnd (*kcsan_libclang()->clang_getRangeEnd_fn)
 #define clang_getRangeStart (*kcsan_libclang()->clang_getRangeStart_fn)

@@ -153,6 +153,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 
 	memset(e, 0, sizeof *e);
 	e->obj_arg = 0;
+	e->src_arg = -1;
 	e->order_arg = -1;
 	e->dflt = ORD_FULL;
 	name = next_field(&p);
@@ -199,6 +200,18 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			e->lvalue = atoi(eq);
 		else if (strcmp(kv, "plain") == 0)
 			e->plain = atoi(eq);
+		else if (strcmp(kv, "src") == 0) {
+			char *end;
+			long n = strtol(eq, &end, 10);
+
+			if (end == eq || *end || n < 0 || n > 31) {
+				snprintf(err, errlen, "%s:%d: src=%s: expected the number of an argument (0 to 31)",
+					 origin, lineno, eq);
+				entry_free(e);
+				return -1;
+			}
+			e->src_arg = (int)n;
+		}
 		else if (strcmp(kv, "shared") == 0)
 			e->shared = atoi(eq);
 		else if (strcmp(kv, "order-arg") == 0)
@@ -227,6 +240,11 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			entry_free(e);
 			return -1;
 		}
+	}
+	if (e->src_arg >= 0 && (!e->plain || e->src_arg == e->obj_arg)) {
+		snprintf(err, errlen, "%s:%d: src=N needs plain=1 and an argument other than obj", origin, lineno);
+		entry_free(e);
+		return -1;
 	}
 	if (e->ord == ORD_ARG && e->order_arg < 0) {
 		snprintf(err, errlen, "%s:%d: order 'arg' needs order-arg=N", origin, lineno);
@@ -338,7 +356,7 @@ static int same_meaning(const struct vocab_entry *a, const struct vocab_entry *b
 {
 	return a->op == b->op && a->ord == b->ord && a->then == b->then && a->obj_arg == b->obj_arg &&
 	       a->obj_mask == b->obj_mask &&
-	       a->lvalue == b->lvalue && a->plain == b->plain && a->shared == b->shared &&
+	       a->lvalue == b->lvalue && a->plain == b->plain && a->src_arg == b->src_arg && a->shared == b->shared &&
 	       a->order_arg == b->order_arg && a->dflt == b->dflt;
 }
 

@@ -25,6 +25,8 @@
  *                       rather than a pointer to it
  *          plain=1      an unmarked access through a function (memcpy's
  *                       destination is a plain write)
+ *          src=N        with plain=1: the function also reads the memory
+ *                       argument N points to, plainly (memcpy's source)
  *          shared=1     with lock: a shared (read) lock, which does not
  *                       exclude other holders of the same shared lock
  *          order-arg=N  with ORDER arg: the argument holding the memory order
@@ -95,6 +97,8 @@ struct vocab_entry {
 				 parameter N; obj=N or obj=N,M,...) */
 	int lvalue;
 	int plain;            /* the access is plain, not marked */
+	int src_arg;          /* plain: the argument whose memory it also
+				 reads (src=N), -1 for none */
 	int shared;           /* a read lock */
 	int order_arg;
 	enum ord dflt;        /* ORD_ARG with the argument absent */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scan_helper.h"
+#include "analyzer/model/vocab.h"
 
 #define LKMM "#include <kcsan/lkmm.h>\n"
 
@@ -634,6 +635,52 @@ Test(libc, memcpy_then_release_silent)
 		   "char first(void) { while (!smp_load_acquire(&ready)); return msg[0]; }\n");
 }
 
+/* memcpy's source is read (libc.prof: src=1): copying a struct out reads
+ * each of its fields, which is how the writer names them. */
+Test(libc, memcpy_out_of_the_published_struct)
+{
+	expect_one(LKMM "#include <string.h>\n"
+		   "struct config { int rate, burst; };\n"
+		   "struct config cfg; int ready;\n"
+		   "void publish(void) { cfg.rate = 10; cfg.burst = 20; smp_store_release(&ready, 1); }\n"
+		   "int snapshot(struct config *out) {\n"
+		   "	if (!READ_ONCE(ready))\n"
+		   "		return 0;\n"
+		   "	memcpy(out, &cfg, sizeof *out); /*R*/\n"
+		   "	return 1;\n"
+		   "}\n");
+}
+
+Test(libc, memcpy_out_after_the_acquire_silent)
+{
+	expect_one(LKMM "#include <string.h>\n"
+		   "struct config { int rate, burst; };\n"
+		   "struct config cfg; int ready;\n"
+		   "void publish(void) { cfg.rate = 10; cfg.burst = 20; smp_store_release(&ready, 1); }\n"
+		   "int snapshot(struct config *out) {\n"
+		   "	if (!smp_load_acquire(&ready))\n"
+		   "		return 0;\n"
+		   "	memcpy(out, &cfg, sizeof *out);\n"
+		   "	return 1;\n"
+		   "}\n");
+}
+
+/* ... and through a pointer to the published struct, nested fields too. */
+Test(libc, memcpy_out_through_a_pointer_nested_fields)
+{
+	expect_one(LKMM "#include <string.h>\n"
+		   "struct limits { int lo, hi; };\n"
+		   "struct entry { struct limits lim; int id; };\n"
+		   "struct entry *slot; int ready;\n"
+		   "void publish(struct entry *e) { e->lim.hi = 5; slot = e; smp_store_release(&ready, 1); }\n"
+		   "int snapshot(struct entry *out) {\n"
+		   "	if (!READ_ONCE(ready))\n"
+		   "		return 0;\n"
+		   "	memcpy(out, slot, sizeof *out); /*R*/\n"
+		   "	return 1;\n"
+		   "}\n");
+}
+
 Test(pointers, local_pointer_into_a_shared_array)
 {
 	expect_one(LKMM "int slots[16]; int count;\n"
@@ -1025,6 +1072,56 @@ Test(profiles, header_list_does_not_apply_to_other_files)
 	struct src s[] = { { "three.h", MY_LOAD }, { "t.c", HEADER_USER("three.h", "/*R*/") } };
 
 	expect_findings(s, 2, HEADER_PROFILE);
+}
+
+/* src=N: a project's copy function (source first) reads its source. */
+#define COPY_PROFILE "buf_copy write none plain=1 obj=1 src=0\n"
+#define COPY_USER(acquire, mark) LKMM \
+	"void buf_copy(const void *from, void *to, unsigned long n);\n" \
+	"struct config { int rate, burst; };\n" \
+	"struct config cfg; int ready;\n" \
+	"void publish(void) { cfg.burst = 20; smp_store_release(&ready, 1); }\n" \
+	"int snapshot(struct config *out) {\n" \
+	"	if (!" acquire ")\n" \
+	"		return 0;\n" \
+	"	buf_copy(&cfg, out, sizeof *out); " mark "\n" \
+	"	return 1;\n" \
+	"}\n"
+
+Test(profiles, copy_function_reads_its_source)
+{
+	struct src s = { "t.c", COPY_USER("READ_ONCE(ready)", "/*R*/") };
+
+	expect_findings(&s, 1, COPY_PROFILE);
+}
+
+Test(profiles, copy_function_after_an_acquire_silent)
+{
+	struct src s = { "t.c", COPY_USER("smp_load_acquire(&ready)", "") };
+
+	expect_findings(&s, 1, COPY_PROFILE);
+}
+
+Test(profiles, src_key_needs_a_plain_copy)
+{
+	static const char *const bad[] = {
+		"f write relaxed src=1\n",             /* a marked access reads no source */
+		"f write none plain=1 src=0\n",        /* the object's own argument */
+		"f write none plain=1 src=x\n",
+		"f write none plain=1 src=32\n",
+	};
+	struct vocab v = { 0 };
+	char err[256] = "";
+
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		cr_assert_eq(vocab_parse(&v, bad[i], "t.prof", err, sizeof err), -1, "%s", bad[i]);
+		cr_assert(strncmp(err, "t.prof:1: src=", 14) == 0, "%s: %s", bad[i], err);
+		vocab_free(&v);
+	}
+	cr_assert_eq(vocab_parse(&v, "f write none plain=1 src=1\n", "t.prof", err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	cr_assert_eq(vocab_find(&v, "f", NULL)->src_arg, 1);
+	vocab_free(&v);
 }
 
 /* A count restarted from 0 (atomic_set(&n, 0)) publishes nothing: readers
