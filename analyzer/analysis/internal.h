@@ -219,7 +219,6 @@ struct summary {
  * until its states settle, and the fixpoint walks it again whenever a
  * callee changes, but the view changes only with the callee's summary.
  * set[k] points at the summary's own set when no event in it changes. */
-
 struct call_view {
 	const struct summary *of;
 	unsigned version;
