@@ -621,6 +621,7 @@ const struct call_view *call_view_of(struct program *p, const struct event *call
 				     struct summary *cs, const char *callee)
 {
 	struct call_view *v;
+	const struct intset *movable;
 	const struct evset *sets[NVIEWS] = { &cs->exit_plain, &cs->exit_reads, &cs->all_reads,
 					     &cs->all_mwrites, &cs->all_plain, &cs->after_spawn };
 
@@ -644,15 +645,13 @@ const struct call_view *call_view_of(struct program *p, const struct event *call
 	}
 	rule_out_for(p, call, (int)(cs - p->sums));
 	/* (a rule-out may drop any event: then every one is asked) */
+	movable = making.call ? NULL : cs->movable;
 	for (int k = 0; k < NVIEWS; k++)
-		v->set[k] = set_through_call(p, call, callee, sets[k], making.call ? NULL : &cs->movable[k],
-					     &v->copy[k]);
+		v->set[k] = set_through_call(p, call, callee, sets[k], movable ? &movable[k] : NULL, &v->copy[k]);
 	v->entry_mwrites = xset_through_call(p, call, callee, &cs->entry_mwrites,
-					     making.call ? NULL : &cs->movable[VIEW_ENTRY_MWRITES],
-					     &v->entry_copy[0]);
+					     movable ? &movable[VIEW_ENTRY_MWRITES] : NULL, &v->entry_copy[0]);
 	v->entry_plain = xset_through_call(p, call, callee, &cs->entry_plain,
-					   making.call ? NULL : &cs->movable[VIEW_ENTRY_PLAIN],
-					   &v->entry_copy[1]);
+					   movable ? &movable[VIEW_ENTRY_PLAIN] : NULL, &v->entry_copy[1]);
 	held_through_call(p, call, callee, cs, v);
 	rule_out_done();
 	return v;

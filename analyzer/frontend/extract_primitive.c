@@ -104,7 +104,9 @@ struct copied {
 	int n, cap;
 };
 
-static void copied_fields(CXType t, const char *base, int depth, struct copied *out)
+/* The fields of record type T, shown as BASE, then SEP, then the field's
+ * name (cfg.rate, p->rate, p->in.lo). */
+static void copied_fields(CXType t, const char *base, const char *sep, int depth, struct copied *out)
 {
 	struct fields fields = { 0 };
 
@@ -112,12 +114,12 @@ static void copied_fields(CXType t, const char *base, int depth, struct copied *
 	for (int i = 0; i < fields.n; i++) {
 		CXType ft = clang_getCanonicalType(clang_getCursorType(fields.v[i]));
 		char *name = spelling_of(fields.v[i]);
-		char *display = xasprintf("%s.%s", base, name ? name : "?");
+		char *display = xasprintf("%s%s%s", base, sep, name ? name : "?");
 
 		while (is_array_type(ft))
 			ft = clang_getCanonicalType(clang_getArrayElementType(ft));
 		if (ft.kind == CXType_Record && depth < COPY_DEPTH) {
-			copied_fields(ft, display, depth + 1, out);
+			copied_fields(ft, display, ".", depth + 1, out);
 			free(display);
 		} else {
 			char *usr = usr_of(fields.v[i]);
@@ -133,6 +135,20 @@ static void copied_fields(CXType t, const char *base, int depth, struct copied *
 		free(name);
 	}
 	free(fields.v);
+}
+
+/* How pointer argument C is shown as the object it points to: &cfg as
+ * cfg (then *ADDRESS, unless NULL, is set), anything else as written. */
+static char *pointee_display(struct ectx *x, CXCursor c, int *address)
+{
+	char *display = display_text(x, c);
+	int taken = display && display[0] == '&';
+
+	if (taken)
+		memmove(display, display + 1, strlen(display));
+	if (address)
+		*address = taken;
+	return display;
 }
 
 /* Is C the address of an object declared const (&proto, with static
@@ -168,15 +184,14 @@ static int copied_objects(struct ectx *x, CXCursor c, struct copied *out)
 	CXType t = clang_getCanonicalType(clang_getCursorType(strip(c)));
 	CXType pointee = clang_getPointeeType(t);
 	char *obj, *display;
+	int address;
 
 	if (is_array_type(t) || address_of_const(x, c) || !(obj = object_of_pointer(x, c)))
 		return 0;
-	display = display_text(x, c);
-	if (display && display[0] == '&')
-		memmove(display, display + 1, strlen(display));
+	display = pointee_display(x, c, &address);
 	pointee = clang_getCanonicalType(pointee);
 	if (pointee.kind == CXType_Record) {
-		copied_fields(pointee, display ? display : "?", 1, out);
+		copied_fields(pointee, display ? display : "?", address ? "." : "->", 1, out);
 		free(obj);
 		free(display);
 		return out->n;
@@ -236,9 +251,7 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			 * nothing, transfer.c) */
 			deps_add(&uses, points_to_fresh(x, u->roots[a]));
 			deps_add(&uses, owned_mark(x, u->roots[a]));
-			display = display_text(x, u->roots[a]);
-			if (display && !v->lvalue && display[0] == '&')
-				memmove(display, display + 1, strlen(display));
+			display = v->lvalue ? display_text(x, u->roots[a]) : pointee_display(x, u->roots[a], NULL);
 		} else {
 			/* The values a primitive writes (WRITE_ONCE(ack,
 			 * READ_ONCE(flag)): "~ITEM" in its uses, like a store's. */
