@@ -244,16 +244,49 @@ static int read_lvalue(struct ectx *x, CXCursor c)
 	return is_array(c) ? address(x, c) : load(x->locals, address(x, c));
 }
 
-/* Is expression A a pointer to type T?  Among the operands of an atomic
- * operation on a T, that is the "expected" value a compare-and-swap
- * writes back (__atomic_compare_exchange_n(&w, &expected, 1, ...)), not a
- * value it stores. */
+/* Are types A and B one type once their qualifiers and _Atomic are set
+ * aside?  The object a compare-and-swap works on is often volatile or
+ * _Atomic (rte_rwlock_t's "volatile int32_t cnt", C11's "_Atomic int"),
+ * the caller's "expected" local is not: equal types would take &expected
+ * for a value the operation stores, and the local for one that escapes.
+ * (libclang 14 has no clang_getUnqualifiedType: the types are compared
+ * by structure, a builtin by its kind, a struct or enum by its
+ * declaration.) */
+static int same_unqualified(CXType a, CXType b, int depth)
+{
+	a = clang_getCanonicalType(a);
+	b = clang_getCanonicalType(b);
+	if (a.kind == CXType_Atomic)
+		a = clang_getCanonicalType(clang_Type_getValueType(a));
+	if (b.kind == CXType_Atomic)
+		b = clang_getCanonicalType(clang_Type_getValueType(b));
+	if (a.kind != b.kind || depth > 8)
+		return 0;
+	if (a.kind >= CXType_FirstBuiltin && a.kind <= CXType_LastBuiltin)
+		return 1;
+	switch (a.kind) {
+	case CXType_Pointer:
+		return same_unqualified(clang_getPointeeType(a), clang_getPointeeType(b), depth + 1);
+	case CXType_Record:
+	case CXType_Enum:
+		return clang_equalCursors(clang_getTypeDeclaration(a), clang_getTypeDeclaration(b));
+	case CXType_ConstantArray:
+		return clang_getArraySize(a) == clang_getArraySize(b) &&
+		       same_unqualified(clang_getArrayElementType(a), clang_getArrayElementType(b), depth + 1);
+	default:
+		return clang_equalTypes(a, b);
+	}
+}
+
+/* Is expression A a pointer to type T (qualifiers aside)?  Among the
+ * operands of an atomic operation on a T, that is the "expected" value a
+ * compare-and-swap writes back (__atomic_compare_exchange_n(&w,
+ * &expected, 1, ...)), not a value it stores. */
 static int points_to_type(CXCursor a, CXType t)
 {
 	CXType at = clang_getCanonicalType(clang_getCursorType(a));
 
-	return at.kind == CXType_Pointer &&
-	       clang_equalTypes(clang_getCanonicalType(clang_getPointeeType(at)), clang_getCanonicalType(t));
+	return at.kind == CXType_Pointer && same_unqualified(clang_getPointeeType(at), t, 0);
 }
 
 /* A vocabulary primitive V with argument expressions ROOTS: what it stores

@@ -47,6 +47,9 @@
 	X(clang_formatDiagnostic) \
 	X(clang_getArrayElementType) \
 	X(clang_isConstQualifiedType) \
+	X(clang_Type_getValueType) \
+	X(clang_getTypeDeclaration) \
+	X(clang_getArraySize) \
 	X(clang_getCString) \
 	X(clang_getCanonicalType) \
 	X(clang_getCursorDefinition) \
@@ -158,6 +161,9 @@ static inline struct kcsan_libclang *kcsan_libclang(void)
 #define clang_getPointeeType (*kcsan_libclang()->clang_getPointeeType_fn)
 #define clang_getArrayElementType (*kcsan_libclang()->clang_getArrayElementType_fn)
 #define clang_isConstQualifiedType (*kcsan_libclang()->clang_isConstQualifiedType_fn)
+#define clang_Type_getValueType (*kcsan_libclang()->clang_Type_getValueType_fn)
+#define clang_getTypeDeclaration (*kcsan_libclang()->clang_getTypeDeclaration_fn)
+#define clang_getArraySize (*kcsan_libclang()->clang_getArraySize_fn)
 #define clang_getRange (*kcsan_libclang()->clang_getRange_fn)
 #define clang_getRangeEnd (*kcsan_libclang()->clang_getRangeEnd_fn)
 #define clang_getRangeStart (*kcsan_libclang()->clang_getRangeStart_fn)

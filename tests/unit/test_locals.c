@@ -190,3 +190,56 @@ Test(locals, callee_writing_through_a_shared_pointer_still_races)
 {
 	expect_one(LKMM SNAPSHOT("/*W*/", "table"));
 }
+
+/* ---- the "expected" operand of a compare-and-swap ---- */
+
+/* __atomic_compare_exchange_n(&l->cnt, &x, ...) writes the value it found
+ * back into x, in the caller's thread: x stays the caller's own even when
+ * the word is volatile (DPDK's rte_rwlock_t) or _Atomic (C11), whose
+ * types differ from x's by the qualifier alone.  Two lock functions of a
+ * library (entry points, so they run at the same time) then share
+ * nothing but the word. */
+Test(locals, expected_of_a_cas_on_a_volatile_word_is_private)
+{
+	expect_one("typedef struct { volatile int cnt; } rwl_t;\n"
+		   "void read_lock(rwl_t *rwl) {\n"
+		   "	int x, ok = 0;\n"
+		   "	while (!ok) {\n"
+		   "		x = __atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED);\n"
+		   "		if (x < 0) continue;\n"
+		   "		ok = __atomic_compare_exchange_n(&rwl->cnt, &x, x + 1, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);\n"
+		   "	}\n"
+		   "}\n"
+		   "void read_unlock(rwl_t *rwl) { __atomic_fetch_sub(&rwl->cnt, 1, __ATOMIC_RELEASE); }\n");
+}
+
+Test(locals, expected_of_a_c11_cas_on_an_atomic_word_is_private)
+{
+	expect_one("#include <stdatomic.h>\n"
+		   "typedef struct { _Atomic int cnt; } rwl_t;\n"
+		   "void read_lock(rwl_t *rwl) {\n"
+		   "	int x;\n"
+		   "	do {\n"
+		   "		x = atomic_load_explicit(&rwl->cnt, memory_order_relaxed);\n"
+		   "		if (x < 0) continue;\n"
+		   "	} while (!atomic_compare_exchange_weak_explicit(&rwl->cnt, &x, x + 1,\n"
+		   "			memory_order_acquire, memory_order_relaxed));\n"
+		   "}\n"
+		   "void read_unlock(rwl_t *rwl) { atomic_fetch_sub_explicit(&rwl->cnt, 1, memory_order_release); }\n");
+}
+
+/* The twin: the snapshot is a global, which both lock functions write. */
+Test(locals, expected_in_a_global_still_races)
+{
+	expect_one("typedef struct { volatile int cnt; } rwl_t;\n"
+		   "int x;\n"
+		   "void read_lock(rwl_t *rwl) {\n"
+		   "	int ok = 0;\n"
+		   "	while (!ok) {\n"
+		   "		x = __atomic_load_n(&rwl->cnt, __ATOMIC_RELAXED); /*W*/\n"
+		   "		if (x < 0) continue; /*W*/ /*D*/\n"
+		   "		ok = __atomic_compare_exchange_n(&rwl->cnt, &x, x + 1, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED); /*W*/ /*D*/\n"
+		   "	}\n"
+		   "}\n"
+		   "void read_unlock(rwl_t *rwl) { __atomic_fetch_sub(&rwl->cnt, 1, __ATOMIC_RELEASE); }\n");
+}
