@@ -7,11 +7,15 @@
 
 #include "analyzer/model/facts.h"
 #include "analyzer/model/pairset.h"
+#include "valuetests.h"
 
-/* An unordered pattern: PLAIN and MARKED in function FN. */
+/* An unordered pattern: PLAIN and MARKED in function FN.  RANGE (reader
+ * candidates, stored as (marked read, plain access)): the values of the
+ * read on which the access runs (valuetests.h); every value otherwise. */
 struct candidate {
 	struct event *plain, *marked;
 	struct function *fn;
+	struct vrange range;
 };
 
 /* Any order between a plain write of D and a marked write of F (producer)
@@ -33,6 +37,9 @@ struct link {
 	struct function *fn;
 	int ordered;
 	unsigned how;
+	struct vrange range;    /* consumers: the values of the read on which
+				   the access runs (valuetests.h); all for
+				   the others */
 };
 
 /* (early: a plain read of D before a marked read of F in one function;

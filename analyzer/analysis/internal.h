@@ -328,6 +328,7 @@ struct fn_ctx {
 	struct event **by_index;      /* fn's events by index */
 	int nevents;
 	struct guards guards;         /* per block: the values it runs on */
+	struct value_tests values;    /* per block: what those values were */
 	int cur_block;                /* the block being walked */
 	struct pairset origins;       /* (callee read gid, call index): the
 					 calls that brought the read in */
@@ -382,11 +383,14 @@ void keep_exported(struct evset *set, const char *name, const unsigned char *exp
 int from_param(struct deriv_map *m, const struct dep_item *d);
 
 /* records.c */
+/* (RANGE: the values of a reader's flag read on which its access runs,
+ * NULL for every value; a pattern found again keeps the values of both) */
 void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
-			  struct event *plain, struct event *marked, struct function *fn);
+			  struct event *plain, struct event *marked, struct function *fn,
+			  const struct vrange *range);
 void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
 		     struct event *marked, struct event *fence, struct function *fn, int ordered,
-		     unsigned how);
+		     unsigned how, const struct vrange *range);
 void add_relay(struct analysis *a, const struct event *from, const struct event *to, const struct function *fn);
 void record_locks(struct analysis *a, struct event *e, struct function *fn,
 			 const struct strset *held, int complete);
@@ -424,6 +428,7 @@ void scope_program_globals(struct program *p);
 void number_events(struct program *p);
 
 /* transfer.c */
+int compared_read(void *ctx, const struct dep_item *d);     /* (valuetests.h) */
 int test_deps(void *ctx, const struct event *test, int **out, int *cap);
 void find_lock_wrapper(struct program *p, const struct function *f, const struct state *exit, struct summary *sum);
 /* The global lock F releases without ever taking it (so it is entered

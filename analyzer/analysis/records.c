@@ -13,36 +13,45 @@ static struct event *original(struct event *e)
 }
 
 void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
-			  struct event *plain, struct event *marked, struct function *fn)
+			  struct event *plain, struct event *marked, struct function *fn,
+			  const struct vrange *range)
 {
-	plain = original(plain);
-	if (pairset_get(seen, plain->gid, marked->gid) >= 0)
-		return;
-	pairset_put(seen, plain->gid, marked->gid, *n);
-	grow(arr, cap, *n + 1, sizeof **arr);
-	(*arr)[*n].plain = plain;
-	(*arr)[*n].marked = marked;
-	(*arr)[(*n)++].fn = fn;
-}
-
-void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
-		     struct event *marked, struct event *fence, struct function *fn, int ordered,
-		     unsigned how)
-{
+	struct vrange any = vrange_any();
 	int i;
 
 	plain = original(plain);
-	i = pairset_get(seen, plain->gid, marked->gid);
-
-	if (i >= 0) {
-		if (fence && !(*arr)[i].fence)
-			(*arr)[i].fence = fence;
-		(*arr)[i].how |= how;
+	if (!range)
+		range = &any;
+	if ((i = pairset_get(seen, plain->gid, marked->gid)) >= 0) {
+		vrange_join(&(*arr)[i].range, range);
 		return;
 	}
 	pairset_put(seen, plain->gid, marked->gid, *n);
 	grow(arr, cap, *n + 1, sizeof **arr);
-	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered, how };
+	(*arr)[(*n)++] = (struct candidate){ plain, marked, fn, *range };
+}
+
+void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
+		     struct event *marked, struct event *fence, struct function *fn, int ordered,
+		     unsigned how, const struct vrange *range)
+{
+	struct vrange any = vrange_any();
+	int i;
+
+	plain = original(plain);
+	i = pairset_get(seen, plain->gid, marked->gid);
+	if (!range)
+		range = &any;
+	if (i >= 0) {
+		if (fence && !(*arr)[i].fence)
+			(*arr)[i].fence = fence;
+		(*arr)[i].how |= how;
+		vrange_join(&(*arr)[i].range, range);
+		return;
+	}
+	pairset_put(seen, plain->gid, marked->gid, *n);
+	grow(arr, cap, *n + 1, sizeof **arr);
+	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered, how, *range };
 	(*n)++;
 }
 

@@ -227,6 +227,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 			fresh.returns_value |= defines_sink(e, SINK_RETURN);
 		}
 	guards_compute(f, test_deps, &c, &c.guards);
+	value_tests_compute(f, compared_read, &c, &c.values);
 	if (emit)
 		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;
@@ -365,6 +366,7 @@ done:
 	free(c.by_index);
 	free(c.returns_read);
 	guards_free(&c.guards);
+	value_tests_free(&c.values);
 	held_builder_free(&c.held);
 	pairset_free(&c.origins);
 	dm_free(&c.derived);

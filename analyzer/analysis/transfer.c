@@ -74,6 +74,34 @@ static int guarded(const struct fn_ctx *c, const struct event *r)
 	return 0;
 }
 
+/* The values marked read R may have returned for the block being walked
+ * to run (valuetests.h): R's own function's branches tested it, or
+ * nothing is known. */
+static struct vrange tested_values(const struct fn_ctx *c, const struct event *r)
+{
+	return r->func == c->fn->name ? value_tests_at(&c->values, c->cur_block, r->index) : vrange_any();
+}
+
+int compared_read(void *ctx, const struct dep_item *d)
+{
+	struct fn_ctx *c = ctx;
+	const struct derived *l;
+	const struct event *e;
+	int k = -1;
+
+	if (d->kind == DEP_EVENT) {
+		k = d->n;
+	} else if (d->kind == DEP_LOCAL && d->local >= 0) {
+		/* (a local defined once, as a copy of one read: extract_compare.c) */
+		l = dm_get(&c->derived, d->local);
+		if (!l || l->n != 1)
+			return -1;
+		k = l->reads[0];
+	}
+	e = k >= 0 && k < c->nevents ? c->by_index[k] : NULL;
+	return e && e->kind == EV_ACCESS && e->marked && e->access != ACC_WRITE ? k : -1;
+}
+
 /* How plain access P (own: of this function; else seen through CALL to
  * CALLEE) depends on the value of marked read R (LINK_* bits of struct
  * link, 0 for not at all): does it run only on R's value (LINK_TESTED:
@@ -192,7 +220,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		 * reader_check stops there too). */
 		if (pre_spawn || quiet(s))
 			continue;
-		add_candidate(&a->writers, &a->nwriters, &a->wcap, &a->wseen, p, m, c->fn);
+		add_candidate(&a->writers, &a->nwriters, &a->wcap, &a->wseen, p, m, c->fn, NULL);
 	}
 	/* Initialisation before pthread_create publishes nothing to running
 	 * threads: it is no producer either; nor is a write made after the
@@ -209,7 +237,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		 * is in, before M) */
 		ordered = !es_has(&s->pend_plain, p) || (extra_killed & (1u << p->access));
 		add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, p, m, fence, c->fn, ordered,
-			 published_in_order(p, m, ordered) ? 0 : LINK_OPEN_TO_READERS);
+			 published_in_order(p, m, ordered) ? 0 : LINK_OPEN_TO_READERS, NULL);
 	}
 	for (int i = 0; i < s->seen_reads.n && !quiet(s) && !s->calm; i++)
 		if (s->seen_reads.v[i]->object && s->seen_reads.v[i]->ord != ORD_CONSUME &&
@@ -246,9 +274,12 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 		 * the pointer: rcu_dereference(gp) makes no other data its own. */
 		if (r->ord == ORD_CONSUME && !(how & LINK_THROUGH_POINTER))
 			continue;
-		if (!es_has(&s->pend_reads, r) || how)
+		if (!es_has(&s->pend_reads, r) || how) {
+			struct vrange values = tested_values(c, r);
+
 			add_link(&a->consumers, &a->nconsumers, &a->ccap, &a->cseen, p, r, NULL, c->fn,
-				 !es_has(&s->pend_reads, r), how);
+				 !es_has(&s->pend_reads, r), how, &values);
+		}
 	}
 	/* Writes count too: a control dependency does not order a later plain
 	 * store in the LKMM (only an address dependency or a fence does). */
@@ -270,7 +301,11 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			through_pointer = own ? address_from_marked_read(c, p) : p->via_marked_read;
 		if (through_pointer)
 			continue;   /* reached through a pointer read with a dependency */
-		add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn);
+		{
+			struct vrange values = tested_values(c, r);
+
+			add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn, &values);
+		}
 	}
 }
 
@@ -287,7 +322,7 @@ static void note_late(struct fn_ctx *c, struct state *s, struct event *p)
 
 		if (!same_object(p, m) && m->file && p->file && strcmp(m->file, p->file) == 0 &&
 		    m->line < p->line)
-			add_link(&c->p->out->late, &c->p->out->nlate, &c->p->out->lcap, &c->p->out->lseen, p, m, NULL, c->fn, 0, 0);
+			add_link(&c->p->out->late, &c->p->out->nlate, &c->p->out->lcap, &c->p->out->lseen, p, m, NULL, c->fn, 0, 0, NULL);
 	}
 }
 
@@ -755,7 +790,7 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
 					    !is_new(s->seen_plain.v[i]))
 						add_link(&c->p->out->early, &c->p->out->nearly, &c->p->out->ecap, &c->p->out->eseen,
-							 s->seen_plain.v[i], e, NULL, c->fn, 0, 0);
+							 s->seen_plain.v[i], e, NULL, c->fn, 0, 0, NULL);
 			if (c->records & KEEPS_SEEN_READS)
 				es_add(&s->seen_reads, e);
 			if (me)

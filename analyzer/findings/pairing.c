@@ -354,7 +354,45 @@ struct link_want {
 	const struct event *plain;      /* its plain access (always_under_one_lock) */
 	const struct function *relay;   /* the function of the last relay the
 					   search passed through, or NULL */
+	const struct vrange *range;     /* looking for a writer: the values of
+					   the reader's flag read on which its
+					   access runs, or NULL for all */
 };
+
+/* The constant marked write E stores, in *V: 1, or 0 when it is not known
+ * ("~%V" in its uses: extract_compare.c). */
+static int stored_constant(const struct event *e, long long *v)
+{
+	for (int k = 0; k < e->conds.n; k++)
+		if (e->conds.v[k].role == DEP_VALUE && e->conds.v[k].kind == DEP_CONST) {
+			*v = e->conds.v[k].value;
+			return 1;
+		}
+	return 0;
+}
+
+/* Can write M of flag F publish to a reader whose access runs only when
+ * its read of F returned a value in RANGE?  Not when M stores a constant
+ * outside it: a reader that read M's value goes nowhere near the data
+ * (mp_fd = -1 closes a channel that its loop reads only while mp_fd >= 0;
+ * a lock word's CAS to 1 tells nothing to a CAS that waits for 0), and
+ * one that goes there read another write.  (The flag's own write only: a
+ * relay's flag is another object.) */
+static int value_reaches(const struct event *m, const struct vrange *range)
+{
+	long long v;
+
+	return !range || !stored_constant(m, &v) || vrange_allows(range, v);
+}
+
+/* Does link L, found for W, carry W's write to W's reader (or W's reader
+ * from L's write) as far as the values go (value_reaches)? */
+static int values_meet(const struct link *l, const struct link_want *w)
+{
+	if (w->relay || !w->other || l->marked->oid != w->other->oid)
+		return 1;
+	return w->consumer ? value_reaches(w->other, &l->range) : value_reaches(l->marked, w->range);
+}
 
 /* Does producer link L need nothing of the reader W looks for?  Not
  * LINK_OPEN_TO_READERS: L is an initialisation that the write handing its
@@ -413,7 +451,8 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 	       !same_critical_section(a, w->other, l->marked) &&
 	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&
 	       !always_under_one_lock(a, w->plain, l->plain) && !both_owned(a, w->plain, l->plain) &&
-	       !seen_through_the_pointer(l, w) && (!w->consumer || learns_from_the_flag(l));
+	       !seen_through_the_pointer(l, w) && (!w->consumer || learns_from_the_flag(l)) &&
+	       values_meet(l, w);
 }
 
 /* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:
@@ -503,17 +542,19 @@ static const struct link *find_consumer(const struct analysis *a, const struct f
 					const struct event *publish, const struct event *data,
 					int need_write)
 {
-	struct link_want w = { fn, publish, need_write, 1, data, NULL };
+	struct link_want w = { fn, publish, need_write, 1, data, NULL, NULL };
 
 	return find_link(a, 1, publish->oid, data->oid, &w);
 }
 
-/* Who accesses D (writes it, when NEED_WRITE) and then publishes flag F? */
+/* Who accesses D (writes it, when NEED_WRITE) and then publishes flag F
+ * (RANGE: the values of the reader's read of F on which its access runs,
+ * NULL for all)? */
 static const struct link *find_producer(const struct analysis *a, const struct function *fn,
 					const struct event *consume, const struct event *data,
-					int need_write)
+					int need_write, const struct vrange *range)
 {
-	struct link_want w = { fn, consume, need_write, 0, data, NULL };
+	struct link_want w = { fn, consume, need_write, 0, data, NULL, range };
 
 	return find_link(a, 0, consume->oid, data->oid, &w);
 }
@@ -712,7 +753,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		if (seen_before(&seen, p, r) || under_common_lock(a, w->lock_cache, p->oid) || unknown_target(p) ||
 		    takes_a_ticket(a, r))
 			continue;
-		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ);
+		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ, &c->range);
 		if (!prod)
 			continue;       /* nothing writes the data and then the flag */
 		pid = store_pair(w, p, r, 0, cid);
@@ -783,7 +824,7 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
 				  consumers[k].marked->line < l->plain->line;
 		if (dup || guarded || under_common_lock(a, w->lock_cache, l->plain->oid))
 			continue;
-		prod = find_producer(a, l->fn, l->marked, l->plain, 1);
+		prod = find_producer(a, l->fn, l->marked, l->plain, 1, NULL);
 		if (!prod)
 			continue;
 		msg = xasprintf("plain read of '%s' is made before the read of '%s' that guards it: nothing orders it after the write it races with",

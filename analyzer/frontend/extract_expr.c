@@ -7,6 +7,7 @@
  * Every access also carries "uses": the locals (and marked reads, as
  * "@N") its address is computed from (extract_deps.c). */
 #include "extract_int.h"
+#include "extract_compare.h"
 #include "extract_guards.h"
 #include "extract_deps.h"
 #include "extract_expr.h"
@@ -436,17 +437,25 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 	/* What the stored value depends on, as "~ITEM" in the store's uses:
 	 * the LKMM orders a store after a load its value depends on (a data
 	 * dependency: n->next = READ_ONCE(head)). */
-	if (value.buf && b->nevents && b->events[b->nevents - 1].kind == EV_ACCESS &&
+	if (b->nevents && b->events[b->nevents - 1].kind == EV_ACCESS &&
 	    b->events[b->nevents - 1].access == ACC_WRITE) {
 		struct event *w = &b->events[b->nevents - 1];
-		struct deps all = { 0 };
+		/* (a volatile or _Atomic store of a constant: "~%V",
+		 * extract_compare.c) */
+		char *stored = w->marked ? stored_constant_item(rhs) : NULL;
 
-		deps_merge_text(&all, w->uses);
-		deps_add_role(&all, value.buf, DEP_VALUE, 0);
-		if (w->marked)
-			deps_add(&all, publishes);
-		free(w->uses);
-		w->uses = all.buf;
+		if (value.buf || stored) {
+			struct deps all = { 0 };
+
+			deps_merge_text(&all, w->uses);
+			deps_add_role(&all, value.buf, DEP_VALUE, 0);
+			if (w->marked)
+				deps_add(&all, publishes);
+			deps_add(&all, stored);
+			free(w->uses);
+			w->uses = all.buf;
+		}
+		free(stored);
 	}
 	free(value.buf);
 	free(publishes);
@@ -465,6 +474,7 @@ static void walk_conditional(struct ectx *x, CXCursor *kids, enum mode m)
 {
 	int then_b, else_b, join;
 
+	x->cond_succ = 1;           /* then: succ[0] */
 	walk_cond(x, kids[0]);
 	then_b = new_block(x);
 	else_b = new_block(x);

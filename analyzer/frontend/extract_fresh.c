@@ -715,7 +715,7 @@ int note_passed_fresh(struct ectx *x, CXCursor *args, int nargs, struct passed_f
 void keep_passed_fresh(struct ectx *x, const struct passed_fresh *v, int n, int call_index)
 {
 	for (int i = 0; i < n; i++) {
-		struct dep_item d = { DEP_ADDRESS, DEP_KEPT, 0, call_index, NULL, -1, v[i].arg, 0, 0 };
+		struct dep_item d = { DEP_ADDRESS, DEP_KEPT, 0, call_index, NULL, -1, v[i].arg, 0, 0, 0 };
 
 		if (!fresh_mark(x, v[i].var))
 			set_fresh(x, v[i].var, dep_item_text(&d));

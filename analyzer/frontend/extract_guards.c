@@ -28,10 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of integer constant expression C in *V: 1, or 0 when C is no
- * such expression.  Only literals, enumerators and their negation are
- * evaluated: asking libclang to evaluate every argument would cost. */
-static int constant_value(CXCursor c, long long *v)
+int integer_constant(CXCursor c, long long *v)
 {
 	CXCursor s = strip(c);
 	enum CXCursorKind k = clang_getCursorKind(s);
@@ -55,9 +52,9 @@ static int constant_value(CXCursor c, long long *v)
 
 char *constant_argument(CXCursor arg, int n)
 {
-	struct dep_item d = { DEP_ARGUMENT, DEP_CONST, n, 0, NULL, -1, 0, 0, 0 };
+	struct dep_item d = { DEP_ARGUMENT, DEP_CONST, n, 0, NULL, -1, 0, 0, 0, 0 };
 
-	if (clang_getCursorType(arg).kind == CXType_Pointer || !constant_value(arg, &d.value))
+	if (clang_getCursorType(arg).kind == CXType_Pointer || !integer_constant(arg, &d.value))
 		return NULL;
 	return dep_item_text(&d);
 }
@@ -105,7 +102,7 @@ static int condition_guard(struct ectx *x, CXCursor cond, struct dep_item *d)
 			if (side >= 0) {
 				null = is_null_constant(kids[side]) &&
 				       clang_getCursorType(strip(kids[1 - side])).kind == CXType_Pointer;
-				found = null || constant_value(kids[side], &v);
+				found = null || integer_constant(kids[side], &v);
 				d->differs = op[0] == '!';
 			}
 		}

@@ -6,6 +6,11 @@
 
 #include "extract_int.h"
 
+/* The value of integer constant expression C in *V: 1, or 0 when C is no
+ * such expression.  Only literals, enumerators and their negation are
+ * evaluated: asking libclang to evaluate every argument would cost. */
+int integer_constant(CXCursor c, long long *v);
+
 /* "#N=%C" when call argument ARG (number N) is an integer constant
  * expression C (a literal, an enumerator), else NULL.  The caller frees
  * it. */

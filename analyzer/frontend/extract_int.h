@@ -92,6 +92,10 @@ struct ectx {
 					     through (n in n->next = &n[1]):
 					     its value stored into its own
 					     object is handed to no one */
+	int cond_succ;                    /* 1 + the successor the branch about
+					     to be walked goes to when its
+					     condition holds, 0 unknown
+					     (extract_compare.c) */
 	unsigned discarded_start;         /* the expression statement being walked: */
 	unsigned discarded_end;           /* its value is thrown away */
 

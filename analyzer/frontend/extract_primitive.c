@@ -7,6 +7,7 @@
  * (handle_call_in_macro), or a vocabulary macro inside a project macro's
  * body (extract_macro.c, handle_nested_site). */
 #include "extract_int.h"
+#include "extract_compare.h"
 #include "extract_deps.h"
 #include "extract_expr.h"
 #include "extract_primitive.h"
@@ -286,6 +287,13 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			deps_add_role(&uses, value.buf, DEP_VALUE, 0);
 			deps_add(&uses, publishes);
 			free(publishes);
+			/* (a constant stored: "~%V", extract_compare.c) */
+			if (a == v->val_arg && !v->plain && (op == OP_WRITE || op == OP_RMW)) {
+				char *stored = stored_constant_item(u->roots[a]);
+
+				deps_add(&uses, stored);
+				free(stored);
+			}
 			free(value.buf);
 			/* pthread_create(&t, attr, fn, arg): ARG goes to the new
 			 * thread ("#3=!own" when this activation owned it; it owns

@@ -8,6 +8,7 @@
  * both of their operands as executed, which can only add orderings that
  * might not happen, never hide an access. */
 #include "extract_int.h"
+#include "extract_compare.h"
 #include "extract_guards.h"
 #include "extract_deps.h"
 #include "extract_expr.h"
@@ -122,10 +123,14 @@ static void walk_value(struct ectx *x, CXCursor c, const char *sink)
 {
 	struct deps d = { 0 }, *outer = x->collect;
 	struct event *e;
+	/* (a branch's: which successor its condition holding leads to;
+	 * conditions inside this one set their own) */
+	int true_succ = x->cond_succ - 1, from = x->nevents;
 	/* Whether a value returned is fresh memory (known before the return
 	 * hands it on): the analysis finds allocator wrappers from it. */
 	char *fresh = strcmp(sink, "?ret") == 0 ? return_mark(x, c) : NULL;
 
+	x->cond_succ = 0;
 	x->collect = &d;
 	walk_expr(x, c, M_READ);
 	x->collect = outer;
@@ -137,6 +142,14 @@ static void walk_value(struct ectx *x, CXCursor c, const char *sink)
 	if (!d.buf && strcmp(sink, "?ret") != 0)
 		return;
 	deps_merge_text(outer, d.buf);
+	/* (the comparison is the test's own: not merged into an outer
+	 * value) */
+	if (d.buf && strcmp(sink, "?ret") != 0) {
+		char *compare = compare_item(x, c, true_succ, from);
+
+		deps_add(&d, compare);
+		free(compare);
+	}
 	e = emit(x, EV_LOCAL, c);
 	e->defines = xstrdup(sink);
 	e->uses = d.buf;
@@ -188,6 +201,7 @@ static void walk_if(struct ectx *x, CXCursor *k, int n)
 
 	if (n < 2)
 		return;
+	x->cond_succ = 1;           /* then: succ[0] */
 	walk_cond(x, k[0]);
 	then_b = new_block(x);
 	join = new_block(x);
@@ -220,6 +234,7 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 		return;
 	fall_into(x, head);
 	fresh_save(x, &saved);
+	x->cond_succ = 1;           /* the body: succ[0] */
 	walk_loop_cond(x, k[0], 1);
 	fresh_retry_body(x, &saved, from, &lost);
 	block_add_edge(x->fn, x->cur, body);
@@ -253,6 +268,7 @@ static void walk_do(struct ectx *x, CXCursor *k, int n)
 	fresh_loop_again(x, &saved, from);
 	free_fresh(&saved);
 	fall_into(x, cond);
+	x->cond_succ = 1;           /* the body again: succ[0] */
 	walk_loop_cond(x, k[1], 1);
 	block_add_edge(x->fn, x->cur, body);
 	block_add_edge(x->fn, x->cur, out);
@@ -324,6 +340,7 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	from = x->nevents;
 	fresh_save(x, &saved);
 	if (!clang_Cursor_isNull(cond)) {
+		x->cond_succ = 2;   /* the body: succ[1], after the exit */
 		walk_loop_cond(x, cond, clang_Cursor_isNull(inc));
 		block_add_edge(x->fn, x->cur, out);
 	}

@@ -167,11 +167,16 @@ void function_number_locals(struct function *f)
 			for (int k = 0; k < e->deps.n; k++)
 				if (e->deps.v[k].kind == DEP_LOCAL)
 					e->deps.v[k].local = local_number(f, &by_name, e->deps.v[k].name);
+			/* (a test's comparison of a local: analysis/valuetests.c) */
+			for (int k = 0; k < e->conds.n; k++)
+				if (e->conds.v[k].role == DEP_COMPARE && e->conds.v[k].kind == DEP_LOCAL)
+					e->conds.v[k].local = local_number(f, &by_name, e->conds.v[k].name);
 		}
 	hashmap_free(&by_name);
 }
 
-/* Moves the conditions and constant arguments of E's deps to E's conds. */
+/* Moves the conditions, constant arguments, constants stored and tests'
+ * comparisons of E's deps to E's conds. */
 static void split_conds(struct event *e)
 {
 	int k = 0;
@@ -179,7 +184,7 @@ static void split_conds(struct event *e)
 	for (int i = 0; i < e->deps.n; i++) {
 		struct dep_item *d = &e->deps.v[i];
 
-		if (d->role == DEP_GUARD || d->kind == DEP_CONST) {
+		if (d->role == DEP_GUARD || d->role == DEP_COMPARE || d->kind == DEP_CONST) {
 			grow(&e->conds.v, &(int){ e->conds.n }, e->conds.n + 1, sizeof *e->conds.v);
 			e->conds.v[e->conds.n++] = *d;
 		} else {

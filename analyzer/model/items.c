@@ -93,7 +93,7 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 		d->value = strtoll(digits, &end, 10);
 		return end == digits + len - 1 ? 0 : -1;
 	}
-	case '~': case '#': case '?':
+	case '~': case '#': case '?': case '^':
 		return -1;
 	default:
 		d->kind = DEP_LOCAL;
@@ -109,6 +109,7 @@ static int parse_item(const char *item, size_t len, struct dep_item *d)
 	d->arg = 0;
 	d->value = 0;
 	d->differs = 0;
+	d->cmp = 0;
 	if (len > 0 && item[0] == '~') {
 		d->role = DEP_VALUE;
 		item++, len--;
@@ -120,6 +121,32 @@ static int parse_item(const char *item, size_t len, struct dep_item *d)
 		d->role = DEP_ARGUMENT;
 		len -= (size_t)(eq + 1 - item);
 		item = eq + 1;
+	} else if (len > 0 && item[0] == '^') {
+		/* "^SoV:SOURCE" */
+		const char *colon = memchr(item, ':', len);
+		char digits[24], *end;
+		size_t k = 1, vlen;
+
+		while (k < len && item[k] >= '0' && item[k] <= '9')
+			k++;
+		if (k == 1 || k >= len || !colon || colon < item + k + 2 || !strchr("=!<>{}", item[k]) ||
+		    (d->arg = number(item + 1, k - 1)) < 0)
+			return -1;
+		d->cmp = item[k];
+		vlen = (size_t)(colon - (item + k + 1));
+		if (vlen >= sizeof digits)
+			return -1;
+		memcpy(digits, item + k + 1, vlen);
+		digits[vlen] = '\0';
+		strtoll(digits, &end, 10);
+		if (end != digits + vlen)
+			return -1;
+		d->role = DEP_COMPARE;
+		if (parse_source(colon + 1, len - (size_t)(colon + 1 - item), d) < 0 ||
+		    (d->kind != DEP_EVENT && d->kind != DEP_LOCAL))
+			return -1;
+		d->value = strtoll(digits, &end, 10);
+		return 0;
 	} else if (len > 0 && item[0] == '?') {
 		size_t k = 1;
 
@@ -230,6 +257,8 @@ char *dep_item_text(const struct dep_item *d)
 	free(name);
 	if (d->role == DEP_GUARD)
 		out = xasprintf("?%d%c%s", d->arg, d->differs ? '!' : '=', source);
+	else if (d->role == DEP_COMPARE)
+		out = xasprintf("^%d%c%lld:%s", d->arg, d->cmp, d->value, source);
 	else
 		out = dep_item_with_role(source, d->role, d->arg);
 	free(source);
@@ -238,7 +267,7 @@ char *dep_item_text(const struct dep_item *d)
 
 char *dep_source_text(enum dep_kind kind, int n, const char *name)
 {
-	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name, -1, 0, 0, 0 };
+	struct dep_item d = { DEP_ADDRESS, kind, 0, n, (char *)name, -1, 0, 0, 0, 0 };
 
 	return dep_item_text(&d);
 }

@@ -17,6 +17,12 @@
  *             "?N="     a condition: the event runs only where parameter
  *                       N of its function equals SOURCE ("?N!": differs
  *                       from it); SOURCE is a "%V" or "!null"
+ *             "^SoV:"   on a branch's test event ("?test", "?loop"): the
+ *                       value SOURCE (a marked read "@N", or a local that
+ *                       holds one) compares as o with the integer constant
+ *                       V on the way to the block's successor number S
+ *                       (o: '=' ==, '!' !=, '<' <, '>' >, '{' <=, '}' >=);
+ *                       the other successor is taken otherwise
  *     SOURCE  NAME      a local variable of the function
  *             "@N"      the event of index N of the function (a marked
  *                       read, or a call whose result is used)
@@ -45,7 +51,7 @@
 
 #include <stddef.h>
 
-enum dep_role { DEP_ADDRESS, DEP_VALUE, DEP_ARGUMENT, DEP_GUARD };
+enum dep_role { DEP_ADDRESS, DEP_VALUE, DEP_ARGUMENT, DEP_GUARD, DEP_COMPARE };
 
 enum dep_kind {
 	DEP_LOCAL,       /* NAME */
@@ -66,7 +72,8 @@ enum dep_kind {
 struct dep_item {
 	enum dep_role role;
 	enum dep_kind kind;
-	int arg;         /* DEP_ARGUMENT: the argument's number */
+	int arg;         /* DEP_ARGUMENT: the argument's number; DEP_COMPARE:
+			    the successor reached when the comparison holds */
 	int n;           /* DEP_EVENT, DEP_KEPT: the event's index; DEP_PARAM
 			    and DEP_NEW_PARAM: the parameter's number */
 	char *name;      /* DEP_LOCAL: the local; DEP_PARAM and DEP_NEW_FROM:
@@ -75,9 +82,11 @@ struct dep_item {
 			    (function_number_locals, facts.h), -1 before */
 	int via;         /* DEP_KEPT: the argument of call event N that
 			    passed the pointer on */
-	long long value; /* DEP_CONST: V */
+	long long value; /* DEP_CONST, DEP_COMPARE: V */
 	int differs;     /* DEP_GUARD: "?N!": the parameter differs from the
 			    source (else it equals it) */
+	char cmp;        /* DEP_COMPARE: the comparison ('=', '!', '<', '>',
+			    '{' for <=, '}' for >=) */
 };
 
 struct dep_list {

@@ -154,6 +154,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 	memset(e, 0, sizeof *e);
 	e->obj_arg = 0;
 	e->src_arg = -1;
+	e->val_arg = -1;
 	e->order_arg = -1;
 	e->dflt = ORD_FULL;
 	name = next_field(&p);
@@ -200,17 +201,17 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			e->lvalue = atoi(eq);
 		else if (strcmp(kv, "plain") == 0)
 			e->plain = atoi(eq);
-		else if (strcmp(kv, "src") == 0) {
+		else if (strcmp(kv, "src") == 0 || strcmp(kv, "val") == 0) {
 			char *end;
 			long n = strtol(eq, &end, 10);
 
 			if (end == eq || *end || n < 0 || n > 31) {
-				snprintf(err, errlen, "%s:%d: src=%s: expected the number of an argument (0 to 31)",
-					 origin, lineno, eq);
+				snprintf(err, errlen, "%s:%d: %s=%s: expected the number of an argument (0 to 31)",
+					 origin, lineno, kv, eq);
 				entry_free(e);
 				return -1;
 			}
-			e->src_arg = (int)n;
+			*(kv[0] == 's' ? &e->src_arg : &e->val_arg) = (int)n;
 		}
 		else if (strcmp(kv, "shared") == 0)
 			e->shared = atoi(eq);
@@ -243,6 +244,13 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 	}
 	if (e->src_arg >= 0 && (!e->plain || e->src_arg == e->obj_arg)) {
 		snprintf(err, errlen, "%s:%d: src=N needs plain=1 and an argument other than obj", origin, lineno);
+		entry_free(e);
+		return -1;
+	}
+	if (e->val_arg >= 0 && (e->plain || (e->op != OP_WRITE && e->op != OP_RMW) || e->val_arg == e->obj_arg ||
+				e->val_arg == e->order_arg)) {
+		snprintf(err, errlen, "%s:%d: val=N needs a marked write or rmw and an argument other than obj and order-arg",
+			 origin, lineno);
 		entry_free(e);
 		return -1;
 	}
@@ -356,7 +364,7 @@ static int same_meaning(const struct vocab_entry *a, const struct vocab_entry *b
 {
 	return a->op == b->op && a->ord == b->ord && a->then == b->then && a->obj_arg == b->obj_arg &&
 	       a->obj_mask == b->obj_mask &&
-	       a->lvalue == b->lvalue && a->plain == b->plain && a->src_arg == b->src_arg && a->shared == b->shared &&
+	       a->lvalue == b->lvalue && a->plain == b->plain && a->src_arg == b->src_arg && a->val_arg == b->val_arg && a->shared == b->shared &&
 	       a->order_arg == b->order_arg && a->dflt == b->dflt;
 }
 

@@ -27,6 +27,12 @@
  *                       destination is a plain write)
  *          src=N        with plain=1: the function also reads the memory
  *                       argument N points to, plainly (memcpy's source)
+ *          val=N        with write or rmw: argument N is the value the
+ *                       primitive stores into its object as it is (a store,
+ *                       an exchange, a compare-and-swap's new value); a
+ *                       constant there tells which readers the write can
+ *                       publish to (a reader that goes on only on another
+ *                       value never acts on it)
  *          shared=1     with lock: a shared (read) lock, which does not
  *                       exclude other holders of the same shared lock
  *          order-arg=N  with ORDER arg: the argument holding the memory order
@@ -99,6 +105,8 @@ struct vocab_entry {
 	int plain;            /* the access is plain, not marked */
 	int src_arg;          /* plain: the argument whose memory it also
 				 reads (src=N), -1 for none */
+	int val_arg;          /* write, rmw: the argument whose value it
+				 stores (val=N), -1 for none */
 	int shared;           /* a read lock */
 	int order_arg;
 	enum ord dflt;        /* ORD_ARG with the argument absent */

@@ -1142,3 +1142,121 @@ Test(counters, a_store_of_a_value_still_publishes)
 		   "void restart(void) { total = 0; atomic_set(&arrived, 4); } /*W*/\n"
 		   "long check(void) { if (atomic_read(&arrived) == 4) return total; return 0; } /*R*/\n");
 }
+
+/* ---- the values a flag is tested for (extract_compare.c, valuetests.c) ---- */
+
+/* A write that stores a constant publishes only to readers that go on on
+ * that value.  The reader parks until the state changes and uses the
+ * payload only on a positive state; the only writer shuts it down with
+ * -1, after writing the payload: no reader ever reads what it wrote
+ * (nor anything at the same time), so there is nothing to order. */
+#define SENTINEL(stored, mark_w, mark_r) \
+	LKMM "int state, payload;\n" \
+	"void shut_down(void) {\n" \
+	"	payload = 0; " mark_w "\n" \
+	"	WRITE_ONCE(state, " stored ");\n" \
+	"}\n" \
+	"int serve(void) {\n" \
+	"	int v;\n" \
+	"	while ((v = READ_ONCE(state)) == 0)\n" \
+	"		;\n" \
+	"	if (v > 0)\n" \
+	"		return payload; " mark_r "\n" \
+	"	return -1;\n" \
+	"}\n"
+
+Test(values, a_sentinel_store_publishes_nothing_to_a_reader_that_skips_it)
+{
+	expect_one(SENTINEL("-1", "", ""));
+}
+
+/* The twin: the value stored is one the reader goes on with. */
+Test(values, a_store_of_a_value_the_reader_accepts_still_publishes)
+{
+	expect_one(SENTINEL("1", "/*W*/", "/*R*/"));
+}
+
+/* The same with the value read into a local defined once, tested by an
+ * early return, and an exchange as the writer (DPDK's mp_fd: closed by
+ * storing -1, served while >= 0). */
+#define CHANNEL(stored, mark_w, mark_r) \
+	LKMM "int chan, peer;\n" \
+	"void close_chan(void) {\n" \
+	"	peer = 0; " mark_w "\n" \
+	"	xchg(&chan, " stored ");\n" \
+	"}\n" \
+	"int talk(void) {\n" \
+	"	int fd = READ_ONCE(chan);\n" \
+	"	if (fd < 0)\n" \
+	"		return -1;\n" \
+	"	return peer + fd; " mark_r "\n" \
+	"}\n"
+
+Test(values, an_exchange_to_a_sentinel_and_an_early_return_silent)
+{
+	expect_one(CHANNEL("-1", "", ""));
+}
+
+Test(values, an_exchange_to_a_served_value_still_publishes)
+{
+	expect_one(CHANNEL("3", "", "/*R*/"));
+}
+
+/* A local assigned twice may hold either read's value: nothing is
+ * concluded from its test. */
+Test(values, a_local_read_twice_says_nothing)
+{
+	expect_one(LKMM "int state, payload;\n"
+		   "void shut_down(void) {\n"
+		   "	payload = 0; /*W*/\n"
+		   "	WRITE_ONCE(state, -1);\n"
+		   "}\n"
+		   "int serve(int again) {\n"
+		   "	int v = READ_ONCE(state);\n"
+		   "	if (again)\n"
+		   "		v = READ_ONCE(state);\n"
+		   "	if (v > 0)\n"
+		   "		return payload; /*R*/\n"
+		   "	return -1;\n"
+		   "}\n");
+}
+
+/* What runs after a loop that waits for the sentinel runs on it: the
+ * sentinel publishes to it (a shutdown's statistics read once the worker
+ * saw the stop value). */
+Test(values, a_sentinel_publishes_to_what_runs_once_it_is_seen)
+{
+	expect_one(LKMM "int state, stats;\n"
+		   "void shut_down(void) {\n"
+		   "	stats = 7; /*W*/\n"
+		   "	WRITE_ONCE(state, -1);\n"
+		   "}\n"
+		   "int work(void) {\n"
+		   "	while (READ_ONCE(state) >= 0)\n"
+		   "		;\n"
+		   "	return stats; /*R*/\n"
+		   "}\n");
+}
+
+Test(profiles, val_key_needs_a_marked_write_and_a_value_argument)
+{
+	static const char *const bad[] = {
+		"f read relaxed val=1\n",              /* a read stores nothing */
+		"f write none plain=1 val=1\n",        /* a plain write is no flag */
+		"f write relaxed val=0\n",             /* the object's own argument */
+		"f write arg order-arg=2 val=2\n",     /* the order's */
+		"f rmw relaxed val=x\n",
+	};
+	struct vocab v = { 0 };
+	char err[256] = "";
+
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		cr_assert_eq(vocab_parse(&v, bad[i], "t.prof", err, sizeof err), -1, "%s", bad[i]);
+		cr_assert(strncmp(err, "t.prof:1: val=", 14) == 0, "%s: %s", bad[i], err);
+		vocab_free(&v);
+	}
+	cr_assert_eq(vocab_parse(&v, "f rmw relaxed val=1\n", "t.prof", err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	cr_assert_eq(vocab_find(&v, "f", NULL)->val_arg, 1);
+	vocab_free(&v);
+}

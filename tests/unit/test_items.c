@@ -47,14 +47,17 @@ Test(items, every_role_and_source)
 Test(items, round_trip_with_commas_in_paths)
 {
 	struct dep_item in[] = {
-		{ DEP_ADDRESS, DEP_PARAM, 0, 2, "/home/a,b/x.c:f", -1, 0, 0, 0 },
-		{ DEP_ARGUMENT, DEP_NEW_FROM, 3, 0, "/dir\\with,odd/y.c:alloc", -1, 0, 0, 0 },
-		{ DEP_VALUE, DEP_LOCAL, 0, 0, "v", -1, 0, 0, 0 },
-		{ DEP_ARGUMENT, DEP_EVENT, 12, 40, NULL, -1, 0, 0, 0 },
-		{ DEP_ARGUMENT, DEP_KEPT, 1, 7, NULL, -1, 2, 0, 0 },
-		{ DEP_ARGUMENT, DEP_CONST, 8, 0, NULL, -1, 0, -3, 0 },
-		{ DEP_GUARD, DEP_CONST, 2, 0, NULL, -1, 0, 4, 1 },
-		{ DEP_GUARD, DEP_NULL, 1, 0, NULL, -1, 0, 0, 0 },
+		{ DEP_ADDRESS, DEP_PARAM, 0, 2, "/home/a,b/x.c:f", -1, 0, 0, 0, 0 },
+		{ DEP_ARGUMENT, DEP_NEW_FROM, 3, 0, "/dir\\with,odd/y.c:alloc", -1, 0, 0, 0, 0 },
+		{ DEP_VALUE, DEP_LOCAL, 0, 0, "v", -1, 0, 0, 0, 0 },
+		{ DEP_ARGUMENT, DEP_EVENT, 12, 40, NULL, -1, 0, 0, 0, 0 },
+		{ DEP_ARGUMENT, DEP_KEPT, 1, 7, NULL, -1, 2, 0, 0, 0 },
+		{ DEP_ARGUMENT, DEP_CONST, 8, 0, NULL, -1, 0, -3, 0, 0 },
+		{ DEP_GUARD, DEP_CONST, 2, 0, NULL, -1, 0, 4, 1, 0 },
+		{ DEP_GUARD, DEP_NULL, 1, 0, NULL, -1, 0, 0, 0, 0 },
+		{ DEP_VALUE, DEP_CONST, 0, 0, NULL, -1, 0, -1, 0, 0 },
+		{ DEP_COMPARE, DEP_EVENT, 0, 9, NULL, -1, 0, 0, 0, '}' },
+		{ DEP_COMPARE, DEP_LOCAL, 1, 0, "fd", -1, 0, -5, 0, '<' },
 	};
 	size_t n = sizeof in / sizeof in[0], len = 0;
 	char *text = calloc(1, 1);
@@ -72,8 +75,9 @@ Test(items, round_trip_with_commas_in_paths)
 		cr_assert_eq(l.v[i].role, in[i].role);
 		cr_assert_eq(l.v[i].kind, in[i].kind);
 		cr_assert_eq(l.v[i].n, in[i].n);
-		if (in[i].role == DEP_ARGUMENT || in[i].role == DEP_GUARD)
+		if (in[i].role == DEP_ARGUMENT || in[i].role == DEP_GUARD || in[i].role == DEP_COMPARE)
 			cr_assert_eq(l.v[i].arg, in[i].arg);
+		cr_assert_eq(l.v[i].cmp, in[i].cmp, "item %zu", i);
 		cr_assert_eq(l.v[i].value, in[i].value, "item %zu", i);
 		cr_assert_eq(l.v[i].differs, in[i].differs, "item %zu", i);
 		cr_assert_eq(l.v[i].via, in[i].via);
@@ -90,6 +94,12 @@ Test(items, malformed_items_are_left_out)
 	/* "@x" is no event index (atoi read it as event 0 once), "#2" has no
 	 * '=', "$f" no parameter number, "!old" no mark, "~~x" no source */
 	cr_assert_eq(dep_list_parse(",@x,#2,$f,!old,~~x,@99999999999,ok,", &l), 6);
+	cr_assert_eq(l.n, 1);
+	dep_list_free(&l);
+	/* a comparison needs a successor, a letter, a number and an event or
+	 * a local: "^0}:@1" has no number, "^0?1:@1" no letter, "^}1:@1" no
+	 * successor, "^0}1@1" no ':', "^0}1:%3" compares no read */
+	cr_assert_eq(dep_list_parse(",^0}:@1,^0?1:@1,^}1:@1,^0}1@1,^0}1:%3,ok,", &l), 5);
 	cr_assert_eq(l.n, 1);
 	cr_assert_str_eq(l.v[0].name, "ok");
 	dep_list_free(&l);

@@ -1,0 +1,21 @@
+/* analyzer/frontend/extract_compare.h — the constant a marked write stores
+ * and the comparison a branch makes of a read's value with a constant
+ * (extract_compare.c). */
+#ifndef KCSAN_EXTRACT_COMPARE_H
+#define KCSAN_EXTRACT_COMPARE_H
+
+#include "extract_int.h"
+
+/* "~%V" when VALUE, the value a marked write stores, is the constant V (an
+ * integer constant expression, an enumerator, a null pointer: 0), else
+ * NULL.  The caller frees it. */
+char *stored_constant_item(CXCursor value);
+
+/* The "^SoV:SOURCE" item of condition COND, whose branch goes to the
+ * block's successor number TRUE_SUCC when it holds (-1: not known), when
+ * COND compares the value of one marked read with a constant; else NULL.
+ * FROM is the index of the first event emitted for COND.  The caller
+ * frees it. */
+char *compare_item(struct ectx *x, CXCursor cond, int true_succ, int from);
+
+#endif
