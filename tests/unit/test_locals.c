@@ -141,7 +141,8 @@ Test(locals, chain_through_a_function_handed_out_as_a_callback_still_races)
 
 /* An optional out-parameter: NULL passes no memory at all, so a callee
  * reached with NULL or a private local writes nothing shared (W14's
- * out-parameter part: liburcu's _cds_lfht_add(..., NULL)). */
+ * out-parameter part: liburcu's _cds_lfht_add(..., NULL)).  (The global's
+ * twin adds once it has seen the flag set: the value the writer stores.) */
 #define OUT_PARAM(mark) \
 	"#include <stddef.h>\n" \
 	"struct it { void *node, *next; } global_it;\nstatic int flag;\n" \
@@ -152,7 +153,7 @@ Test(locals, null_or_private_local_for_an_out_parameter_is_private)
 {
 	expect_one(LKMM OUT_PARAM("")
 		   "static void *add_unique(void *n) { struct it iter; _add(n, &iter); return iter.node; }\n"
-		   "void *thr(void *a) { for (int i = 0; i < 10; i++) { if (READ_ONCE(flag)) add(a);\n"
+		   "void *thr(void *a) { for (int i = 0; i < 10; i++) { if (!READ_ONCE(flag)) add(a);\n"
 		   "  else add_unique(a); WRITE_ONCE(flag, 1); } return a; }\n" MAIN2);
 }
 
@@ -160,7 +161,7 @@ Test(locals, out_parameter_given_a_global_still_races)
 {
 	expect_one(LKMM OUT_PARAM("/*W*/ /*R*/")
 		   "static void *add_global(void *n) { _add(n, &global_it); return global_it.node; }\n"
-		   "void *thr(void *a) { for (int i = 0; i < 10; i++) { if (READ_ONCE(flag)) add(a);\n"
+		   "void *thr(void *a) { for (int i = 0; i < 10; i++) { if (!READ_ONCE(flag)) add(a);\n"
 		   "  else add_global(a); WRITE_ONCE(flag, 1); } return a; }\n" MAIN2);
 }
 

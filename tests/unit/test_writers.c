@@ -147,16 +147,19 @@ Test(fork_child, profile_line)
 
 /* Each thread registers a record of its own and hands it to every
  * operation (ck_hp, ck_epoch).  rec_free() scans the other records'
- * states, then counts in its own record; rec_unregister() resets the
- * count of its own record, then clears the state.  The two counts are of
- * two records: with the profile's word for it, no pair. */
+ * states, then counts in its own record for each cleared one;
+ * rec_unregister() resets the count of its own record, then clears the
+ * state.  The two counts are of two records: with the profile's word for
+ * it, no pair.  (The scan acts on the value rec_unregister() stores: a
+ * scan that acted only on another value would pair with nothing,
+ * valuetests.h.) */
 #define RECORDS(wmark, rmark) \
 	LKMM "struct rec { int n; int state; struct rec *next; };\n" \
 	"struct rec *recs;\n" \
 	"void rec_unregister(struct rec *r) { r->n = 0; WRITE_ONCE(r->state, 0); } " wmark "\n" \
 	"void rec_free(struct rec *r) {\n" \
 	"  for (struct rec *p = READ_ONCE(recs); p; p = READ_ONCE(p->next))\n" \
-	"    if (READ_ONCE(p->state) == 1)\n" \
+	"    if (READ_ONCE(p->state) == 0)\n" \
 	"      r->n++; " rmark "\n" \
 	"}\n"
 #define OWNERS "rec_unregister owner none obj=0\nrec_free owner none obj=0\n"
@@ -189,7 +192,7 @@ Test(owner, a_scanner_writing_through_the_list_is_paired)
 				      "void rec_unregister(struct rec *r) { r->n = 0; /*W*/ WRITE_ONCE(r->state, 0); }\n"
 				      "void rec_reset_all(void) {\n"
 				      "  for (struct rec *p = recs; p; p = p->next)\n"
-				      "    if (READ_ONCE(p->state) == 1)\n"
+				      "    if (READ_ONCE(p->state) == 0)\n"
 				      "      p->n = 0; /*R*/\n"
 				      "}\n" } };
 
