@@ -55,6 +55,16 @@ struct relay {
 					 in another function, or -1 */
 };
 
+/* A marked access of a lock word (lockword.c): a store of a constant made
+ * with nothing ordering its function's earlier accesses before it
+ * (STORE), or a compare-and-swap with acquire that expects one constant
+ * and stores another (a lock taken). */
+struct lock_word_op {
+	struct event *e;
+	struct function *fn;
+};
+enum lock_word_role { LOCK_WORD_STORE, LOCK_WORD_TAKE };
+
 /* An access and the locks held at it, for the inconsistent-locking check
  * (plain accesses) and for critical sections that order a pair (marked).  COMPLETE: the locks of the callers are included (the access is
  * made in a function nobody calls, or seen through a call); otherwise the
@@ -100,6 +110,13 @@ int analysis_next(const struct analysis *a, enum analysis_list list, int i);
 /* The writer-side and reader-side candidates (their count in *N). */
 const struct candidate *analysis_writers(const struct analysis *a, int *n);
 const struct candidate *analysis_readers(const struct analysis *a, int *n);
+/* The lock word stores and takes of ROLE (their count in *N). */
+const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum lock_word_role role, int *n);
+
+/* The constant marked access E stores ("~%V", extract_compare.c), or the
+ * one a compare-and-swap expects ("=%V": EXPECTED), in *V: 1, or 0 when it
+ * is not known. */
+int event_constant(const struct event *e, int expected, long long *v);
 
 /* The links of each kind (their count in *N): producers (a plain access
  * and a later marked write in one function), consumers (a marked read and

@@ -28,6 +28,9 @@ struct analysis {
 	int nrelays, relcap;
 	/* duplicates: (plain gid, marked gid) -> index; relays by object ids */
 	struct pairset wseen, rseen, pseen, cseen, eseen, lseen, relseen;
+	struct lock_word_op *lock_ops[2];     /* by enum lock_word_role */
+	int nlock_ops[2], lock_op_cap[2];
+	struct pairset lock_op_seen;  /* (gid, role) -> 1 */
 	struct pairset recseen;       /* (function, event gid) -> lock record */
 	int nobjects;
 	struct event **clones;        /* callee events seen through a call */
@@ -391,6 +394,7 @@ void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *see
 void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
 		     struct event *marked, struct event *fence, struct function *fn, int ordered,
 		     unsigned how, const struct vrange *range);
+void add_lock_word_op(struct analysis *a, struct event *e, struct function *fn, enum lock_word_role role);
 void add_relay(struct analysis *a, const struct event *from, const struct event *to, const struct function *fn);
 void record_locks(struct analysis *a, struct event *e, struct function *fn,
 			 const struct strset *held, int complete);

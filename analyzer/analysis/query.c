@@ -41,6 +41,24 @@ const struct candidate *analysis_writers(const struct analysis *a, int *n)
 	return a->writers;
 }
 
+const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum lock_word_role role, int *n)
+{
+	*n = a->nlock_ops[role];
+	return a->lock_ops[role];
+}
+
+int event_constant(const struct event *e, int expected, long long *v)
+{
+	enum dep_role role = expected ? DEP_EXPECTED : DEP_VALUE;
+
+	for (int k = 0; k < e->conds.n; k++)
+		if (e->conds.v[k].role == role && e->conds.v[k].kind == DEP_CONST) {
+			*v = e->conds.v[k].value;
+			return 1;
+		}
+	return 0;
+}
+
 const struct candidate *analysis_readers(const struct analysis *a, int *n)
 {
 	*n = a->nreaders;

@@ -331,6 +331,26 @@ static int pre_spawn_at(struct fn_ctx *c, const struct event *e)
 	return c->pre_spawn && c->pre_spawn[e->index];
 }
 
+/* Marked access E, reached in state S before its own ordering applies,
+ * as lockword.c needs it: a store of a constant that nothing since the
+ * function's entry orders the function's earlier reads and writes before
+ * (an unlock whose critical section is its caller's), or a
+ * compare-and-swap with acquire that expects a constant and stores
+ * another (a lock taken; its result tested or used). */
+static void note_lock_word_op(struct fn_ctx *c, const struct state *s, struct event *e)
+{
+	long long stored, expected;
+
+	if (!e->object || is_new(e) || !event_constant(e, 0, &stored))
+		return;
+	if (e->access == ACC_WRITE && (e->ord == ORD_RELAXED || e->ord == ORD_NONE) &&
+	    (s->killed & (K_READ | K_WRITE)) != (K_READ | K_WRITE) && !quiet(s) && !pre_spawn_at(c, e))
+		add_lock_word_op(c->p->out, e, c->fn, LOCK_WORD_STORE);
+	else if (e->access == ACC_RMW && !e->discarded && event_constant(e, 1, &expected) && expected != stored &&
+		 (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL))
+		add_lock_word_op(c->p->out, e, c->fn, LOCK_WORD_TAKE);
+}
+
 /* A call of a lock wrapper (the callee's summary says which parameter it
  * locks or unlocks) takes or releases the lock the caller passes, as
  * pthread_mutex_lock(&m) would. */
@@ -742,6 +762,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		 * poll of the new thread: pairing.c's plain flags) */
 		if ((c->emit & EMIT_LOCKS) && s->running.n && e->access != ACC_READ)
 			note_made_while(c, s, e);
+		if (c->emit & EMIT_WRITER)
+			note_lock_word_op(c, s, e);
 		/* A marked access orders what its own ordering covers first
 		 * (a release store orders everything before it), and with
 		 * smp_mb__before_atomic() before it an RMW is fully ordered. */

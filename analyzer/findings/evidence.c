@@ -23,6 +23,10 @@ enum confidence confidence_of(unsigned f)
 		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
 	if (f & (FACT_COUNTER | FACT_DATA_POLLED))
 		return CONFIDENCE_LOW;
+	/* (the lock's take is an acquire that expects what the store writes:
+	 * its authors made the word a lock; the sections are not in view) */
+	if (f & FACT_LOCK_WORD)
+		return threads ? CONFIDENCE_HIGH : CONFIDENCE_MEDIUM;
 	if (f & FACT_LOCKSET) {
 		int locked = (f & FACT_LOCKED_WRITES) != 0;
 
@@ -222,6 +226,8 @@ static const struct {
 	{ FACT_TIED_READER, "the reader accesses '%s' and '%s' together: one instance, or named variables",
 	  FLAG_NAME, DATA_NAME },
 	{ FACT_TESTED, "the reader tests '%s' before the access", FLAG_NAME, NO_NAME },
+	{ FACT_LOCK_WORD, "'%s' is a lock word: a compare-and-swap with acquire takes it from the value this store writes back",
+	  FLAG_NAME, NO_NAME },
 	{ FACT_POLLED, "a loop waits on a plain read of '%s' that another thread writes: a flag itself, accessed plainly",
 	  DATA_NAME, NO_NAME },
 	{ FACT_POINTER, "'%s' is reached through the pointer read from '%s'", DATA_NAME, FLAG_NAME },

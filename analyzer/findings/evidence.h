@@ -61,6 +61,10 @@ enum evidence_fact {
 	 * plain-flag and lockset rules); taking it for data that another
 	 * flag publishes misreads it. */
 	FACT_DATA_POLLED   = 1u << 13,
+	/* Not evidence but the rule: the flag is a lock word (lockword.c),
+	 * taken elsewhere by a compare-and-swap with acquire from the value
+	 * this store writes back; the critical section is the callers'. */
+	FACT_LOCK_WORD     = 1u << 14,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };

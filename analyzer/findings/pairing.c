@@ -25,6 +25,7 @@
 #include "pairing.h"
 #include "evidence.h"
 #include "sites.h"
+#include "lockword.h"
 #include "db.h"
 #include "db/findings.h"
 #include "analyzer/model/hashmap.h"
@@ -359,18 +360,6 @@ struct link_want {
 					   access runs, or NULL for all */
 };
 
-/* The constant marked write E stores, in *V: 1, or 0 when it is not known
- * ("~%V" in its uses: extract_compare.c). */
-static int stored_constant(const struct event *e, long long *v)
-{
-	for (int k = 0; k < e->conds.n; k++)
-		if (e->conds.v[k].role == DEP_VALUE && e->conds.v[k].kind == DEP_CONST) {
-			*v = e->conds.v[k].value;
-			return 1;
-		}
-	return 0;
-}
-
 /* Can write M of flag F publish to a reader whose access runs only when
  * its read of F returned a value in RANGE?  Not when M stores a constant
  * outside it: a reader that read M's value goes nowhere near the data
@@ -382,7 +371,7 @@ static int value_reaches(const struct event *m, const struct vrange *range)
 {
 	long long v;
 
-	return !range || !stored_constant(m, &v) || vrange_allows(range, v);
+	return !range || !event_constant(m, 0, &v) || vrange_allows(range, v);
 }
 
 /* Does link L, found for W, carry W's write to W's reader (or W's reader
@@ -799,6 +788,32 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 	pairset_free(&seen);
 }
 
+/* A store that gives a lock word back without ordering the critical
+ * section before it (lockword.c); the section is its callers', assumed. */
+static void lock_word_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
+{
+	struct lock_release *rel;
+	int n = lock_word_releases(a, &rel);
+
+	for (int i = 0; i < n; i++) {
+		const struct event *store = rel[i].store->e, *take = rel[i].take->e;
+		const struct vocab_entry *ve = store->name ? vocab_find(v, store->name, NULL) : NULL;
+		long long freed = 0;
+		char *msg, *fix;
+
+		event_constant(store, 0, &freed);
+		msg = xasprintf("relaxed store of %lld to '%s' releases the lock that the compare-and-swap in %s() takes: "
+				"the critical section before it is not ordered before it",
+				freed, name_of(store), rel[i].take->fn->name);
+		fix = ve && ve->release_fix ? fix_for(v, store, 1)
+					    : xstrdup("smp_mb(); /* before this store, or make it a release */");
+		found(w, "missing-release", msg, store, store, rel[i].store->fn, store, fix, 0,
+		      FACT_LOCK_WORD | (threads_started_together(a, rel[i].store->fn, rel[i].take->fn) ? FACT_THREADS : 0),
+		      2, (struct site_loc[]){ { "publish", store }, { "consume", take } });
+	}
+	free(rel);
+}
+
 /* A plain read of D made before the read of F that would guard it, and
  * after none (but around a loop), while D is published through F: nothing
  * orders it after the write it races with. */
@@ -1139,6 +1154,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	writer_findings(&w, a, vocab);
 	reader_findings(&w, a, vocab);
 	lock_findings(&w, a);
+	lock_word_findings(&w, a, vocab);
 	polled_flag_findings(&w, a);
 	early_read_findings(&w, a);
 	late_access_findings(&w, a);

@@ -120,12 +120,31 @@ static CXCursor local_named(CXCursor c)
 
 /* How the function defines local VAR: the number of definitions, and
  * whether one is not a plain copy of a read (arithmetic, a compound
- * assignment, ++, its address taken: anything may then be in it). */
+ * assignment, ++, its address taken: anything may then be in it).  With
+ * CONSTANT set, whether one is not the constant VALUE instead (the first
+ * definition sets it), and an address taken counts as no definition: a
+ * compare-and-swap's &expected, which it writes only when it fails. */
 struct defs {
 	struct ectx *x;
 	CXCursor var;
 	int n, other;
+	int constant;
+	long long value;
 };
+
+/* Is definition RHS of D's local (stripped) one D accepts? */
+static int accepted(struct defs *d, CXCursor rhs)
+{
+	long long v;
+
+	if (!d->constant)
+		return is_read_like(d->x, rhs);
+	if (!constant_of(rhs, &v))
+		return 0;
+	if (d->n == 1)
+		d->value = v;
+	return v == d->value;
+}
 
 static enum CXChildVisitResult count_defs(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -141,7 +160,7 @@ static enum CXChildVisitResult count_defs(CXCursor c, CXCursor parent, CXClientD
 
 		if (!clang_Cursor_isNull(init)) {
 			d->n++;
-			d->other |= !is_read_like(d->x, strip_value(d->x, init));
+			d->other |= !accepted(d, strip_value(d->x, init));
 		}
 		return CXChildVisit_Recurse;
 	}
@@ -152,7 +171,9 @@ static enum CXChildVisitResult count_defs(CXCursor c, CXCursor parent, CXClientD
 	if (n >= 1 && clang_equalCursors(local_named(strip_value(d->x, kids[0])), d->var)) {
 		if (k == CXCursor_BinaryOperator && strcmp(op, "=") == 0 && n == 2) {
 			d->n++;
-			d->other |= !is_read_like(d->x, strip_value(d->x, kids[1]));
+			d->other |= !accepted(d, strip_value(d->x, kids[1]));
+		} else if (d->constant && k == CXCursor_UnaryOperator && strcmp(op, "&") == 0) {
+			;                    /* &expected */
 		} else if (k != CXCursor_BinaryOperator || strcmp(op, "=") == 0) {
 			d->n++;              /* x += ..., x++, &x */
 			d->other = 1;
@@ -166,7 +187,7 @@ static enum CXChildVisitResult count_defs(CXCursor c, CXCursor parent, CXClientD
  * function being walked, as a copy of a read? */
 static int copies_one_read(struct ectx *x, CXCursor var)
 {
-	struct defs d = { x, var, 0, 0 };
+	struct defs d = { x, var, 0, 0, 0, 0 };
 
 	clang_visitChildren(x->fn_cursor, count_defs, &d);
 	return d.n == 1 && !d.other;
@@ -264,4 +285,28 @@ char *compare_item(struct ectx *x, CXCursor cond, int true_succ, int from)
 	item = dep_item_text(&d);
 	free(source);
 	return item;
+}
+
+char *expected_constant_item(struct ectx *x, CXCursor arg)
+{
+	CXCursor a = strip_value(x, arg), *kids, var = clang_getNullCursor();
+	struct defs d = { x, clang_getNullCursor(), 0, 0, 1, 0 };
+	char op[8];
+	int n;
+
+	if (constant_of(a, &d.value))
+		return xasprintf("=%%%lld", d.value);
+	/* &expected: a local that holds one constant wherever it is set */
+	if (clang_getCursorKind(a) != CXCursor_UnaryOperator)
+		return NULL;
+	n = children(a, &kids);
+	operator_of(x, a, kids, n, op, sizeof op);
+	if (n == 1 && strcmp(op, "&") == 0)
+		var = local_named(strip_value(x, kids[0]));
+	free(kids);
+	if (clang_Cursor_isNull(var))
+		return NULL;
+	d.var = var;
+	clang_visitChildren(x->fn_cursor, count_defs, &d);
+	return d.n >= 1 && !d.other ? xasprintf("=%%%lld", d.value) : NULL;
 }

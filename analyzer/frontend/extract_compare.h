@@ -11,6 +11,12 @@
  * NULL.  The caller frees it. */
 char *stored_constant_item(CXCursor value);
 
+/* "=%V" when ARG, what a compare-and-swap expects to find (profile key
+ * cmp=N), is the constant V, or the address of a local that holds V
+ * wherever the function sets it (do expected = 0; while (!cas(&w,
+ * &expected, 1, ...))); else NULL.  The caller frees it. */
+char *expected_constant_item(struct ectx *x, CXCursor arg);
+
 /* The "^SoV:SOURCE" item of condition COND, whose branch goes to the
  * block's successor number TRUE_SUCC when it holds (-1: not known), when
  * COND compares the value of one marked read with a constant; else NULL.

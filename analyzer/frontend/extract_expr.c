@@ -52,7 +52,10 @@ void note_marked_read(struct ectx *x, const struct event *e)
 static int is_marked_type(CXType t, int *atomic)
 {
 	*atomic = t.kind == CXType_Atomic || clang_getCanonicalType(t).kind == CXType_Atomic;
-	return *atomic || clang_isVolatileQualifiedType(t);
+	/* (volatile through a typedef: typedef volatile unsigned long
+	 * ngx_atomic_t is volatile only in its canonical type) */
+	return *atomic || clang_isVolatileQualifiedType(t) ||
+	       clang_isVolatileQualifiedType(clang_getCanonicalType(t));
 }
 
 /* volatile sig_atomic_t talks to a signal handler of the same thread, not

@@ -294,6 +294,13 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 				deps_add(&uses, stored);
 				free(stored);
 			}
+			/* (what a compare-and-swap expects: "=%V") */
+			if (a == v->cmp_arg && !v->plain && op == OP_RMW) {
+				char *expected = expected_constant_item(x, u->roots[a]);
+
+				deps_add(&uses, expected);
+				free(expected);
+			}
 			free(value.buf);
 			/* pthread_create(&t, attr, fn, arg): ARG goes to the new
 			 * thread ("#3=!own" when this activation owned it; it owns

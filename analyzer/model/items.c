@@ -93,7 +93,7 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 		d->value = strtoll(digits, &end, 10);
 		return end == digits + len - 1 ? 0 : -1;
 	}
-	case '~': case '#': case '?': case '^':
+	case '~': case '#': case '?': case '^': case '=':
 		return -1;
 	default:
 		d->kind = DEP_LOCAL;
@@ -113,6 +113,9 @@ static int parse_item(const char *item, size_t len, struct dep_item *d)
 	if (len > 0 && item[0] == '~') {
 		d->role = DEP_VALUE;
 		item++, len--;
+	} else if (len > 0 && item[0] == '=') {
+		d->role = DEP_EXPECTED;
+		return parse_source(item + 1, len - 1, d) < 0 || d->kind != DEP_CONST ? -1 : 0;
 	} else if (len > 0 && item[0] == '#') {
 		const char *eq = memchr(item, '=', len);
 
@@ -259,6 +262,8 @@ char *dep_item_text(const struct dep_item *d)
 		out = xasprintf("?%d%c%s", d->arg, d->differs ? '!' : '=', source);
 	else if (d->role == DEP_COMPARE)
 		out = xasprintf("^%d%c%lld:%s", d->arg, d->cmp, d->value, source);
+	else if (d->role == DEP_EXPECTED)
+		out = xasprintf("=%s", source);
 	else
 		out = dep_item_with_role(source, d->role, d->arg);
 	free(source);

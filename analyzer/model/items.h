@@ -17,6 +17,8 @@
  *             "?N="     a condition: the event runs only where parameter
  *                       N of its function equals SOURCE ("?N!": differs
  *                       from it); SOURCE is a "%V" or "!null"
+ *             "="       the value a compare-and-swap expects to find
+ *                       (SOURCE is a "%V")
  *             "^SoV:"   on a branch's test event ("?test", "?loop"): the
  *                       value SOURCE (a marked read "@N", or a local that
  *                       holds one) compares as o with the integer constant
@@ -51,7 +53,7 @@
 
 #include <stddef.h>
 
-enum dep_role { DEP_ADDRESS, DEP_VALUE, DEP_ARGUMENT, DEP_GUARD, DEP_COMPARE };
+enum dep_role { DEP_ADDRESS, DEP_VALUE, DEP_ARGUMENT, DEP_GUARD, DEP_COMPARE, DEP_EXPECTED };
 
 enum dep_kind {
 	DEP_LOCAL,       /* NAME */

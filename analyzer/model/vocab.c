@@ -155,6 +155,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 	e->obj_arg = 0;
 	e->src_arg = -1;
 	e->val_arg = -1;
+	e->cmp_arg = -1;
 	e->order_arg = -1;
 	e->dflt = ORD_FULL;
 	name = next_field(&p);
@@ -201,7 +202,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 			e->lvalue = atoi(eq);
 		else if (strcmp(kv, "plain") == 0)
 			e->plain = atoi(eq);
-		else if (strcmp(kv, "src") == 0 || strcmp(kv, "val") == 0) {
+		else if (strcmp(kv, "src") == 0 || strcmp(kv, "val") == 0 || strcmp(kv, "cmp") == 0) {
 			char *end;
 			long n = strtol(eq, &end, 10);
 
@@ -211,7 +212,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 				entry_free(e);
 				return -1;
 			}
-			*(kv[0] == 's' ? &e->src_arg : &e->val_arg) = (int)n;
+			*(kv[0] == 's' ? &e->src_arg : kv[0] == 'v' ? &e->val_arg : &e->cmp_arg) = (int)n;
 		}
 		else if (strcmp(kv, "shared") == 0)
 			e->shared = atoi(eq);
@@ -250,6 +251,13 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 	if (e->val_arg >= 0 && (e->plain || (e->op != OP_WRITE && e->op != OP_RMW) || e->val_arg == e->obj_arg ||
 				e->val_arg == e->order_arg)) {
 		snprintf(err, errlen, "%s:%d: val=N needs a marked write or rmw and an argument other than obj and order-arg",
+			 origin, lineno);
+		entry_free(e);
+		return -1;
+	}
+	if (e->cmp_arg >= 0 && (e->plain || e->op != OP_RMW || e->cmp_arg == e->obj_arg ||
+				e->cmp_arg == e->order_arg || e->cmp_arg == e->val_arg)) {
+		snprintf(err, errlen, "%s:%d: cmp=N needs a marked rmw and an argument other than obj, val and order-arg",
 			 origin, lineno);
 		entry_free(e);
 		return -1;
@@ -364,7 +372,7 @@ static int same_meaning(const struct vocab_entry *a, const struct vocab_entry *b
 {
 	return a->op == b->op && a->ord == b->ord && a->then == b->then && a->obj_arg == b->obj_arg &&
 	       a->obj_mask == b->obj_mask &&
-	       a->lvalue == b->lvalue && a->plain == b->plain && a->src_arg == b->src_arg && a->val_arg == b->val_arg && a->shared == b->shared &&
+	       a->lvalue == b->lvalue && a->plain == b->plain && a->src_arg == b->src_arg && a->val_arg == b->val_arg && a->cmp_arg == b->cmp_arg && a->shared == b->shared &&
 	       a->order_arg == b->order_arg && a->dflt == b->dflt;
 }
 
@@ -448,11 +456,38 @@ static const struct vocab_entry *find_entry(const struct vocab *v, const char *n
 	return best;
 }
 
+/* The length of NAME without the size suffix of a GNU atomic builtin's
+ * sized form (__sync_bool_compare_and_swap_8, __atomic_load_4: what clang
+ * calls the builtin a macro expands to), or 0 when it has none. */
+static size_t unsized_builtin(const char *name)
+{
+	static const char *const sizes[] = { "_1", "_2", "_4", "_8", "_16" };
+	size_t n = strlen(name);
+
+	if (strncmp(name, "__sync_", 7) != 0 && strncmp(name, "__atomic_", 9) != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		size_t k = strlen(sizes[i]);
+
+		if (n > k + 9 && strcmp(name + n - k, sizes[i]) == 0)
+			return n - k;
+	}
+	return 0;
+}
+
 const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 				     const char *defined_in)
 {
 	const struct vocab_entry *e = find_entry(v, name, defined_in);
+	size_t base;
 
+	if (!e && name && (base = unsized_builtin(name)) > 0) {
+		char *unsized = xstrdup(name);
+
+		unsized[base] = '\0';
+		e = find_entry(v, unsized, defined_in);
+		free(unsized);
+	}
 	return e && !is_contract(e->op) ? e : NULL;
 }
 

@@ -33,6 +33,11 @@
  *                       constant there tells which readers the write can
  *                       publish to (a reader that goes on only on another
  *                       value never acts on it)
+ *          cmp=N        with rmw: argument N is the value a compare-and-swap
+ *                       expects to find (or a pointer to it: &expected); a
+ *                       constant there, with a constant stored (val=N) and
+ *                       an acquire, makes the object a lock word that a
+ *                       store of the expected value releases
  *          shared=1     with lock: a shared (read) lock, which does not
  *                       exclude other holders of the same shared lock
  *          order-arg=N  with ORDER arg: the argument holding the memory order
@@ -107,6 +112,8 @@ struct vocab_entry {
 				 reads (src=N), -1 for none */
 	int val_arg;          /* write, rmw: the argument whose value it
 				 stores (val=N), -1 for none */
+	int cmp_arg;          /* rmw: the argument a compare-and-swap expects
+				 (cmp=N), -1 for none */
 	int shared;           /* a read lock */
 	int order_arg;
 	enum ord dflt;        /* ORD_ARG with the argument absent */

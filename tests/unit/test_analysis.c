@@ -1260,3 +1260,70 @@ Test(profiles, val_key_needs_a_marked_write_and_a_value_argument)
 	cr_assert_eq(vocab_find(&v, "f", NULL)->val_arg, 1);
 	vocab_free(&v);
 }
+
+/* ---- lock words released by a relaxed store (lockword.c) ---- */
+
+/* A lock library: the take is a compare-and-swap with acquire from 0, the
+ * give-back a store of 0.  The critical sections are the callers', not in
+ * the tree: the store must order them itself. */
+#define LOCK_WORD(take_order, unlock_body) \
+	"typedef struct { volatile int locked; } spinlock_t;\n" \
+	"void spin_take(spinlock_t *sl) {\n" \
+	"	int expected = 0;\n" \
+	"	while (!__atomic_compare_exchange_n(&sl->locked, &expected, 1, 0, " take_order ", __ATOMIC_RELAXED))\n" \
+	"		expected = 0;\n" \
+	"}\n" \
+	"void spin_give(spinlock_t *sl) {\n" \
+	unlock_body \
+	"}\n"
+
+Test(lockword, a_lock_word_given_back_by_a_relaxed_store)
+{
+	expect_one(LOCK_WORD("__ATOMIC_ACQUIRE", "	sl->locked = 0; /*W*/\n"));
+	cr_assert(strstr(last_findings_text(), "releases the lock that the compare-and-swap in spin_take()"),
+		  "%s", last_findings_text());
+}
+
+Test(lockword, given_back_by_a_release_store_silent)
+{
+	expect_one(LOCK_WORD("__ATOMIC_ACQUIRE", "	__atomic_store_n(&sl->locked, 0, __ATOMIC_RELEASE);\n"));
+}
+
+Test(lockword, a_full_barrier_before_the_store_silent)
+{
+	expect_one(LOCK_WORD("__ATOMIC_ACQUIRE", "	__atomic_thread_fence(__ATOMIC_SEQ_CST);\n	sl->locked = 0;\n"));
+}
+
+/* A relaxed compare-and-swap takes no lock (a counter, a state machine):
+ * nothing says the word guards anything. */
+Test(lockword, a_relaxed_cas_is_no_lock)
+{
+	expect_one(LOCK_WORD("__ATOMIC_RELAXED", "	sl->locked = 0;\n"));
+}
+
+/* A store of another value than the take expects gives nothing back. */
+Test(lockword, a_store_of_another_value_releases_nothing)
+{
+	expect_one(LOCK_WORD("__ATOMIC_ACQUIRE", "	sl->locked = 2;\n"));
+}
+
+/* The same through a project macro, on a word of 8 bytes: clang names the
+ * builtin __sync_bool_compare_and_swap_8, the vocabulary's name with the
+ * operand's size. */
+Test(lockword, a_sized_sync_builtin_in_a_macro_takes_the_lock)
+{
+	expect_one("#define CMP_SET(p, o, n) __sync_bool_compare_and_swap(p, o, n)\n"
+		   "typedef struct { volatile unsigned long word; } lock_t;\n"
+		   "void take(lock_t *l) { while (!(l->word == 0 && CMP_SET(&l->word, 0, 1))) ; }\n"
+		   "void give(lock_t *l) { l->word = 0; /*W*/ }\n");
+}
+
+/* volatile through a typedef is still volatile: a flag of such a type is a
+ * marked access, and the data it publishes is paired. */
+Test(values, a_flag_volatile_through_a_typedef_is_marked)
+{
+	expect_one(LKMM "typedef volatile int vint;\n"
+		   "vint ready; int data;\n"
+		   "void publish(void) { data = 1; /*W*/ ready = 1; }\n"
+		   "int consume(void) { if (ready) return data; /*R*/ return 0; }\n");
+}
