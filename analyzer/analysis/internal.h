@@ -328,6 +328,7 @@ struct fn_ctx {
 	unsigned char *pre_spawn;     /* per event index: a thread is created
 					 next, before any join (backward) */
 	unsigned char *used;          /* per event index: value_used */
+	unsigned char *decides;       /* per event index: decision_marks */
 	struct event **by_index;      /* fn's events by index */
 	int nevents;
 	struct guards guards;         /* per block: the values it runs on */
@@ -382,6 +383,7 @@ int defines_sink(const struct event *e, enum value_sink sink);
 unsigned char *sink_marks(const struct function *f, struct deriv_map *m, int n, enum value_sink sink,
 				 const struct guards *always);
 unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n, int exported);
+unsigned char *decision_marks(const struct function *f, struct deriv_map *m, int n);
 void keep_exported(struct evset *set, const char *name, const unsigned char *exported, int n);
 int from_param(struct deriv_map *m, const struct dep_item *d);
 

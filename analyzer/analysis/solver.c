@@ -215,6 +215,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	compute_derived(f, &c.derived);
 	nevents = event_count(f);
 	c.used = value_marks(f, &c.derived, nevents, 0);
+	c.decides = decision_marks(f, &c.derived, nevents);
 	c.nevents = nevents;
 	c.by_index = xcalloc(nevents + 1, sizeof *c.by_index);
 	c.returns_read = xcalloc(nevents + 1, 1);
@@ -363,6 +364,7 @@ done:
 	free(in);
 	free(c.pre_spawn);
 	free(c.used);
+	free(c.decides);
 	free(c.by_index);
 	free(c.returns_read);
 	guards_free(&c.guards);

@@ -807,7 +807,10 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			 * than guarding what follows: only relaxed reads count. */
 			if (e->ord == ORD_RELAXED || e->ord == ORD_NONE || e->ord == ORD_CONSUME)
 				es_add(&s->pend_reads, e);
-			if ((c->emit & EMIT_EARLY) && !quiet(s) && e->ord != ORD_CONSUME)
+			/* (an early read is one the read's value was to decide
+			 * about: a read whose value is only handed to a call,
+			 * close(xchg(&fd, -1)), decides nothing) */
+			if ((c->emit & EMIT_EARLY) && !quiet(s) && e->ord != ORD_CONSUME && c->decides[e->index])
 				for (int i = 0; i < s->seen_plain.n; i++)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
 					    !is_new(s->seen_plain.v[i]))

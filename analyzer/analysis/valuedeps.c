@@ -244,6 +244,41 @@ unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n,
 	return used;
 }
 
+/* Per event index of F (N of them), does the value decide something: is
+ * it tested by a branch or a loop, or returned (its caller may test it),
+ * itself, through locals, or as an argument of a call whose result is?  A
+ * read whose value only goes to a call for its effect (close(xchg(&fd,
+ * -1))) or into memory decides nothing here. */
+unsigned char *decision_marks(const struct function *f, struct deriv_map *m, int n)
+{
+	unsigned char *decides = xcalloc((size_t)n + 1, 1);
+	int changed = 1;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+
+			if (defines_sink(e, SINK_TEST) || defines_sink(e, SINK_LOOP) || defines_sink(e, SINK_RETURN))
+				mark_items(m, e, decides, n);
+		}
+	/* (a call's result that decides carries its arguments' values: a
+	 * few rounds for calls nested in calls) */
+	for (int round = 0; round < 4 && changed; round++) {
+		changed = 0;
+		for (int b = 0; b < f->nblocks; b++)
+			for (int i = 0; i < f->blocks[b].nevents; i++) {
+				const struct event *e = &f->blocks[b].events[i];
+
+				if (e->kind == EV_CALL && e->index >= 0 && e->index < n && decides[e->index] == 1) {
+					decides[e->index] = 2;       /* (its arguments marked) */
+					mark_items(m, e, decides, n);
+					changed = 1;
+				}
+			}
+	}
+	return decides;
+}
+
 /* Drops from SET the reads of F (name NAME) whose value EXPORTED says
  * does not leave F. */
 void keep_exported(struct evset *set, const char *name, const unsigned char *exported, int n)
