@@ -1327,3 +1327,28 @@ Test(values, a_flag_volatile_through_a_typedef_is_marked)
 		   "void publish(void) { data = 1; /*W*/ ready = 1; }\n"
 		   "int consume(void) { if (ready) return data; /*R*/ return 0; }\n");
 }
+
+/* ---- early reads (pairing.c's data-race rule, valuedeps.c's decision_marks) ---- */
+
+/* Data read before the flag read that decides whether it is used: nothing
+ * orders it after the publication.  A flag read whose value only goes to
+ * a call (close(xchg(&fd, -1))) decides nothing about it. */
+#define EARLY(mark, use) \
+	LKMM "int flag, data;\n" \
+	"void publish(void) { data = 1; smp_store_release(&flag, 1); }\n" \
+	"void sink(int v);\n" \
+	"int peek(void) {\n" \
+	"	int d = data; " mark "\n" \
+	"	" use "\n" \
+	"	return d;\n" \
+	"}\n"
+
+Test(early, a_read_before_the_flag_test_that_decides_races)
+{
+	expect_one(EARLY("/*D*/", "if (!smp_load_acquire(&flag)) return 0;"));
+}
+
+Test(early, a_flag_read_handed_to_a_call_decides_nothing)
+{
+	expect_one(EARLY("", "sink(smp_load_acquire(&flag));"));
+}
