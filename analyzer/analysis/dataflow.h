@@ -110,6 +110,11 @@ int analysis_next(const struct analysis *a, enum analysis_list list, int i);
 /* The writer-side and reader-side candidates (their count in *N). */
 const struct candidate *analysis_writers(const struct analysis *a, int *n);
 const struct candidate *analysis_readers(const struct analysis *a, int *n);
+/* The functions analysed (their count in *N). */
+const struct function *analysis_functions(const struct analysis *a, int *n);
+/* Is block TO of F reachable from a successor of block FROM (a path of at
+ * least one edge)? */
+int successors_reach(const struct function *f, int from, int to);
 /* The lock word stores and takes of ROLE (their count in *N). */
 const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum lock_word_role role, int *n);
 

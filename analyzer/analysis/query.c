@@ -41,6 +41,12 @@ const struct candidate *analysis_writers(const struct analysis *a, int *n)
 	return a->writers;
 }
 
+const struct function *analysis_functions(const struct analysis *a, int *n)
+{
+	*n = a->nfns;
+	return a->fns;
+}
+
 const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum lock_word_role role, int *n)
 {
 	*n = a->nlock_ops[role];
