@@ -215,7 +215,9 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	compute_derived(f, &c.derived);
 	nevents = event_count(f);
 	c.used = value_marks(f, &c.derived, nevents, 0);
-	c.decides = decision_marks(f, &c.derived, nevents);
+	/* (what only some kinds of facts read is worked out for the runs
+	 * that record them: early links, consumers and reader candidates) */
+	c.decides = emit & EMIT_EARLY ? decision_marks(f, &c.derived, nevents) : NULL;
 	c.nevents = nevents;
 	c.by_index = xcalloc(nevents + 1, sizeof *c.by_index);
 	c.returns_read = xcalloc(nevents + 1, 1);
@@ -228,7 +230,8 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 			fresh.returns_value |= defines_sink(e, SINK_RETURN);
 		}
 	guards_compute(f, test_deps, &c, &c.guards);
-	value_tests_compute(f, compared_read, &c, &c.values);
+	if (emit & EMIT_READER)
+		value_tests_compute(f, compared_read, &c, &c.values);
 	if (emit)
 		c.pre_spawn = compute_pre_spawn(p, f);
 	in[f->entry].reached = 1;

@@ -252,7 +252,8 @@ unsigned char *value_marks(const struct function *f, struct deriv_map *m, int n,
 unsigned char *decision_marks(const struct function *f, struct deriv_map *m, int n)
 {
 	unsigned char *decides = xcalloc((size_t)n + 1, 1);
-	int changed = 1;
+	const struct event **calls = NULL;
+	int ncalls = 0, cap = 0, changed = 1;
 
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
@@ -260,22 +261,23 @@ unsigned char *decision_marks(const struct function *f, struct deriv_map *m, int
 
 			if (defines_sink(e, SINK_TEST) || defines_sink(e, SINK_LOOP) || defines_sink(e, SINK_RETURN))
 				mark_items(m, e, decides, n);
+			else if (e->kind == EV_CALL && e->index >= 0 && e->index < n) {
+				grow(&calls, &cap, ncalls + 1, sizeof *calls);
+				calls[ncalls++] = e;
+			}
 		}
 	/* (a call's result that decides carries its arguments' values: a
 	 * few rounds for calls nested in calls) */
 	for (int round = 0; round < 4 && changed; round++) {
 		changed = 0;
-		for (int b = 0; b < f->nblocks; b++)
-			for (int i = 0; i < f->blocks[b].nevents; i++) {
-				const struct event *e = &f->blocks[b].events[i];
-
-				if (e->kind == EV_CALL && e->index >= 0 && e->index < n && decides[e->index] == 1) {
-					decides[e->index] = 2;       /* (its arguments marked) */
-					mark_items(m, e, decides, n);
-					changed = 1;
-				}
+		for (int k = 0; k < ncalls; k++)
+			if (decides[calls[k]->index] == 1) {
+				decides[calls[k]->index] = 2;     /* (its arguments marked) */
+				mark_items(m, calls[k], decides, n);
+				changed = 1;
 			}
 	}
+	free(calls);
 	return decides;
 }
 

@@ -174,7 +174,9 @@ static enum CXChildVisitResult count_defs(CXCursor c, CXCursor parent, CXClientD
 			d->other |= !accepted(d, strip_value(d->x, kids[1]));
 		} else if (d->constant && k == CXCursor_UnaryOperator && strcmp(op, "&") == 0) {
 			;                    /* &expected */
-		} else if (k != CXCursor_BinaryOperator || strcmp(op, "=") == 0) {
+		} else if (k == CXCursor_CompoundAssignOperator ||
+			   (k == CXCursor_UnaryOperator && (strcmp(op, "++") == 0 || strcmp(op, "--") == 0 ||
+							   strcmp(op, "&") == 0))) {
 			d->n++;              /* x += ..., x++, &x */
 			d->other = 1;
 		}
