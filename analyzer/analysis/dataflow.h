@@ -11,11 +11,12 @@
 
 /* An unordered pattern: PLAIN and MARKED in function FN.  RANGE (reader
  * candidates, stored as (marked read, plain access)): the values of the
- * read on which the access runs (valuetests.h); every value otherwise. */
+ * read on which the access runs (valuetests.h), a number for
+ * analysis_range; -1 for every value. */
 struct candidate {
 	struct event *plain, *marked;
 	struct function *fn;
-	struct vrange range;
+	int range;
 };
 
 /* Any order between a plain write of D and a marked write of F (producer)
@@ -37,9 +38,9 @@ struct link {
 	struct function *fn;
 	int ordered;
 	unsigned how;
-	struct vrange range;    /* consumers: the values of the read on which
-				   the access runs (valuetests.h); all for
-				   the others */
+	int range;              /* consumers: the values of the read on which
+				   the access runs (valuetests.h), a number
+				   for analysis_range; -1 for every value */
 };
 
 /* (early: a plain read of D before a marked read of F in one function;
@@ -110,6 +111,9 @@ int analysis_next(const struct analysis *a, enum analysis_list list, int i);
 /* The writer-side and reader-side candidates (their count in *N). */
 const struct candidate *analysis_writers(const struct analysis *a, int *n);
 const struct candidate *analysis_readers(const struct analysis *a, int *n);
+/* The values a candidate's or a link's RANGE number stands for, or NULL
+ * for every value (-1). */
+const struct vrange *analysis_range(const struct analysis *a, int range);
 /* The functions analysed (their count in *N). */
 const struct function *analysis_functions(const struct analysis *a, int *n);
 /* Is block TO of F reachable from a successor of block FROM (a path of at

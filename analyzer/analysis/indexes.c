@@ -149,6 +149,7 @@ void analysis_free(struct analysis *a)
 	pairset_free(&a->lseen);
 	pairset_free(&a->relseen);
 	pairset_free(&a->lock_op_seen);
+	free(a->ranges);
 	free(a->lock_ops[0]);
 	free(a->lock_ops[1]);
 	pairset_free(&a->recseen);

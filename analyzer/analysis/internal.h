@@ -28,6 +28,9 @@ struct analysis {
 	int nrelays, relcap;
 	/* duplicates: (plain gid, marked gid) -> index; relays by object ids */
 	struct pairset wseen, rseen, pseen, cseen, eseen, lseen, relseen;
+	struct vrange *ranges;        /* the value ranges of consumers and reader
+					 candidates (recorded by one thread) */
+	int nranges, rangecap;
 	struct lock_word_op *lock_ops[2];     /* by enum lock_word_role */
 	int nlock_ops[2], lock_op_cap[2];
 	struct pairset lock_op_seen;  /* (gid, role) -> 1 */
@@ -388,14 +391,17 @@ void keep_exported(struct evset *set, const char *name, const unsigned char *exp
 int from_param(struct deriv_map *m, const struct dep_item *d);
 
 /* records.c */
-/* (RANGE: the values of a reader's flag read on which its access runs,
- * NULL for every value; a pattern found again keeps the values of both) */
-void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
-			  struct event *plain, struct event *marked, struct function *fn,
-			  const struct vrange *range);
-void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
-		     struct event *marked, struct event *fence, struct function *fn, int ordered,
-		     unsigned how, const struct vrange *range);
+/* (each returns the pattern's index, and tells in *ADDED, when not NULL,
+ * whether it is new; its range is -1, every value, when new) */
+int add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
+			 struct event *plain, struct event *marked, struct function *fn, int *added);
+int add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
+		    struct event *marked, struct event *fence, struct function *fn, int ordered,
+		    unsigned how, int *added);
+/* A pattern found at a place where its read's values are R: the range
+ * number *SLOT (-1 for every value) becomes R when the pattern is new
+ * (ADDED), or holds the values of both. */
+void note_range(struct analysis *a, int *slot, int added, const struct vrange *r);
 void add_lock_word_op(struct analysis *a, struct event *e, struct function *fn, enum lock_word_role role);
 void add_relay(struct analysis *a, const struct event *from, const struct event *to, const struct function *fn);
 void record_locks(struct analysis *a, struct event *e, struct function *fn,

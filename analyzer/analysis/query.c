@@ -41,6 +41,11 @@ const struct candidate *analysis_writers(const struct analysis *a, int *n)
 	return a->writers;
 }
 
+const struct vrange *analysis_range(const struct analysis *a, int range)
+{
+	return range >= 0 && range < a->nranges ? &a->ranges[range] : NULL;
+}
+
 const struct function *analysis_functions(const struct analysis *a, int *n)
 {
 	*n = a->nfns;

@@ -12,47 +12,65 @@ static struct event *original(struct event *e)
 	return e->orig ? e->orig : e;
 }
 
-void add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
-			  struct event *plain, struct event *marked, struct function *fn,
-			  const struct vrange *range)
+int add_candidate(struct candidate **arr, int *n, int *cap, struct pairset *seen,
+			 struct event *plain, struct event *marked, struct function *fn, int *added)
 {
-	struct vrange any = vrange_any();
 	int i;
 
 	plain = original(plain);
-	if (!range)
-		range = &any;
 	if ((i = pairset_get(seen, plain->gid, marked->gid)) >= 0) {
-		vrange_join(&(*arr)[i].range, range);
-		return;
+		if (added)
+			*added = 0;
+		return i;
 	}
 	pairset_put(seen, plain->gid, marked->gid, *n);
 	grow(arr, cap, *n + 1, sizeof **arr);
-	(*arr)[(*n)++] = (struct candidate){ plain, marked, fn, *range };
+	(*arr)[*n] = (struct candidate){ plain, marked, fn, -1 };
+	if (added)
+		*added = 1;
+	return (*n)++;
 }
 
-void add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
-		     struct event *marked, struct event *fence, struct function *fn, int ordered,
-		     unsigned how, const struct vrange *range)
+int add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct event *plain,
+		    struct event *marked, struct event *fence, struct function *fn, int ordered,
+		    unsigned how, int *added)
 {
-	struct vrange any = vrange_any();
 	int i;
 
 	plain = original(plain);
 	i = pairset_get(seen, plain->gid, marked->gid);
-	if (!range)
-		range = &any;
 	if (i >= 0) {
 		if (fence && !(*arr)[i].fence)
 			(*arr)[i].fence = fence;
 		(*arr)[i].how |= how;
-		vrange_join(&(*arr)[i].range, range);
-		return;
+		if (added)
+			*added = 0;
+		return i;
 	}
 	pairset_put(seen, plain->gid, marked->gid, *n);
 	grow(arr, cap, *n + 1, sizeof **arr);
-	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered, how, *range };
-	(*n)++;
+	(*arr)[*n] = (struct link){ plain, marked, fence, fn, ordered, how, -1 };
+	if (added)
+		*added = 1;
+	return (*n)++;
+}
+
+/* (most reads are tested against no constant: their patterns keep -1 and
+ * no range is stored) */
+void note_range(struct analysis *a, int *slot, int added, const struct vrange *r)
+{
+	if (added) {
+		if (!r->known)
+			return;
+		grow(&a->ranges, &a->rangecap, a->nranges + 1, sizeof *a->ranges);
+		a->ranges[a->nranges] = *r;
+		*slot = a->nranges++;
+	} else if (*slot >= 0) {
+		if (r->known)
+			vrange_join(&a->ranges[*slot], r);
+		else
+			*slot = -1;
+	}
 }
 
 void add_lock_word_op(struct analysis *a, struct event *e, struct function *fn, enum lock_word_role role)

@@ -216,8 +216,8 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	nevents = event_count(f);
 	c.used = value_marks(f, &c.derived, nevents, 0);
 	/* (what only some kinds of facts read is worked out for the runs
-	 * that record them: early links, consumers and reader candidates) */
-	c.decides = emit & EMIT_EARLY ? decision_marks(f, &c.derived, nevents) : NULL;
+	 * that record them: consumers and reader candidates here, early
+	 * links when the first one is found, transfer.c) */
 	c.nevents = nevents;
 	c.by_index = xcalloc(nevents + 1, sizeof *c.by_index);
 	c.returns_read = xcalloc(nevents + 1, 1);

@@ -276,9 +276,10 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			continue;
 		if (!es_has(&s->pend_reads, r) || how) {
 			struct vrange values = tested_values(c, r);
+			int added, k = add_link(&a->consumers, &a->nconsumers, &a->ccap, &a->cseen, p, r, NULL,
+						c->fn, !es_has(&s->pend_reads, r), how, &added);
 
-			add_link(&a->consumers, &a->nconsumers, &a->ccap, &a->cseen, p, r, NULL, c->fn,
-				 !es_has(&s->pend_reads, r), how, &values);
+			note_range(a, &a->consumers[k].range, added, &values);
 		}
 	}
 	/* Writes count too: a control dependency does not order a later plain
@@ -303,8 +304,10 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 			continue;   /* reached through a pointer read with a dependency */
 		{
 			struct vrange values = tested_values(c, r);
+			int added, k = add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn,
+						     &added);
 
-			add_candidate(&a->readers, &a->nreaders, &a->rcap, &a->rseen, r, p, c->fn, &values);
+			note_range(a, &a->readers[k].range, added, &values);
 		}
 	}
 }
@@ -329,6 +332,15 @@ static void note_late(struct fn_ctx *c, struct state *s, struct event *p)
 static int pre_spawn_at(struct fn_ctx *c, const struct event *e)
 {
 	return c->pre_spawn && c->pre_spawn[e->index];
+}
+
+/* Does the value of marked read E, an event of this function, decide
+ * something (decision_marks, worked out at the first question)? */
+static int decides(struct fn_ctx *c, const struct event *e)
+{
+	if (!c->decides)
+		c->decides = decision_marks(c->fn, &c->derived, c->nevents);
+	return e->index >= 0 && e->index < c->nevents && c->decides[e->index];
 }
 
 /* Marked access E, reached in state S before its own ordering applies,
@@ -810,7 +822,8 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			/* (an early read is one the read's value was to decide
 			 * about: a read whose value is only handed to a call,
 			 * close(xchg(&fd, -1)), decides nothing) */
-			if ((c->emit & EMIT_EARLY) && !quiet(s) && e->ord != ORD_CONSUME && c->decides[e->index])
+			if ((c->emit & EMIT_EARLY) && !quiet(s) && e->ord != ORD_CONSUME && s->seen_plain.n &&
+			    decides(c, e))
 				for (int i = 0; i < s->seen_plain.n; i++)
 					if (s->seen_plain.v[i]->access != ACC_WRITE && !same_object(s->seen_plain.v[i], e) &&
 					    !is_new(s->seen_plain.v[i]))

@@ -376,11 +376,11 @@ static int value_reaches(const struct event *m, const struct vrange *range)
 
 /* Does link L, found for W, carry W's write to W's reader (or W's reader
  * from L's write) as far as the values go (value_reaches)? */
-static int values_meet(const struct link *l, const struct link_want *w)
+static int values_meet(const struct analysis *a, const struct link *l, const struct link_want *w)
 {
 	if (w->relay || !w->other || l->marked->oid != w->other->oid)
 		return 1;
-	return w->consumer ? value_reaches(w->other, &l->range) : value_reaches(l->marked, w->range);
+	return w->consumer ? value_reaches(w->other, analysis_range(a, l->range)) : value_reaches(l->marked, w->range);
 }
 
 /* Does producer link L need nothing of the reader W looks for?  Not
@@ -441,7 +441,7 @@ static int acceptable(const struct analysis *a, const struct link *l, const void
 	       !(w->consumer && takes_a_ticket(a, l->marked)) && !restarts_a_count(a, l->marked) &&
 	       !always_under_one_lock(a, w->plain, l->plain) && !both_owned(a, w->plain, l->plain) &&
 	       !seen_through_the_pointer(l, w) && (!w->consumer || learns_from_the_flag(l)) &&
-	       values_meet(l, w);
+	       values_meet(a, l, w);
 }
 
 /* A link on (FLAG, DATA), following relays from FLAG forwards (consumers:
@@ -742,7 +742,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		if (seen_before(&seen, p, r) || under_common_lock(a, w->lock_cache, p->oid) || unknown_target(p) ||
 		    takes_a_ticket(a, r))
 			continue;
-		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ, &c->range);
+		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ, analysis_range(a, c->range));
 		if (!prod)
 			continue;       /* nothing writes the data and then the flag */
 		pid = store_pair(w, p, r, 0, cid);
