@@ -195,6 +195,24 @@ static int copies_one_read(struct ectx *x, CXCursor var)
 	return d.n == 1 && !d.other;
 }
 
+/* Has the function, before the test being walked, given local NAME a
+ * value that depends on a marked read or a call ("@N" among the uses of
+ * an event defining it)?  Asked before walking the whole body for NAME's
+ * definitions: most locals tested (ret < 0) hold no read's value, and
+ * the walk is the cost. */
+static int holds_a_read(struct ectx *x, const char *name)
+{
+	for (int b = 0; b < x->fn->nblocks; b++)
+		for (int i = 0; i < x->fn->blocks[b].nevents; i++) {
+			const struct event *e = &x->fn->blocks[b].events[i];
+
+			if (e->kind == EV_LOCAL && e->defines && e->uses && strcmp(e->defines, name) == 0 &&
+			    strchr(e->uses, '@'))
+				return 1;
+		}
+	return 0;
+}
+
 /* The source of the value E (stripped) tests: "@N" for the marked read
  * whose value E is, a local's name, or NULL.  FROM is the number of the
  * first event emitted for the condition. */
@@ -205,8 +223,14 @@ static char *tested_source(struct ectx *x, CXCursor e, int from)
 	char op[8];
 	int n;
 
-	if (!clang_Cursor_isNull(var))
-		return copies_one_read(x, var) ? spelling_of(var) : NULL;
+	if (!clang_Cursor_isNull(var)) {
+		char *name = spelling_of(var);
+
+		if (name && holds_a_read(x, name) && copies_one_read(x, var))
+			return name;
+		free(name);
+		return NULL;
+	}
 	if (clang_getCursorKind(e) == CXCursor_BinaryOperator) {
 		/* (fd = load(&mp_fd)) >= 0: the value assigned is tested */
 		n = children(e, &kids);
