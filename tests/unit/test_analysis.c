@@ -1363,3 +1363,47 @@ Test(early, a_flag_read_handed_to_a_call_decides_nothing)
 {
 	expect_one(EARLY("", "sink(smp_load_acquire(&flag));"));
 }
+
+/* The successor a comparison leads to when it holds is the body for a
+ * while or do loop and an if (the first edge), but the second edge of a
+ * for loop's test (its first goes out): a for loop that serves while the
+ * state is >= 0 never acts on the -1 of a shutdown ... */
+Test(values, a_for_loop_that_serves_while_the_state_holds_skips_a_sentinel)
+{
+	expect_one(LKMM "int state, payload;\n"
+		   "void shut_down(void) { payload = 0; WRITE_ONCE(state, -1); }\n"
+		   "int serve(void) {\n"
+		   "	int sum = 0;\n"
+		   "	for (; READ_ONCE(state) > 0;)\n"
+		   "		sum += payload;\n"
+		   "	return sum;\n"
+		   "}\n");
+}
+
+/* ... but does on a value it accepts, */
+Test(values, a_for_loop_that_serves_while_the_state_holds_takes_an_accepted_value)
+{
+	expect_one(LKMM "int state, payload;\n"
+		   "void start(void) { payload = 5; /*W*/ WRITE_ONCE(state, 1); }\n"
+		   "int serve(void) {\n"
+		   "	int sum = 0;\n"
+		   "	for (; READ_ONCE(state) > 0;)\n"
+		   "		sum += payload; /*R*/\n"
+		   "	return sum;\n"
+		   "}\n");
+}
+
+/* and the operands of ?: run on its condition's outcomes the same way. */
+Test(values, a_conditional_operand_skips_a_sentinel)
+{
+	expect_one(LKMM "int state, payload;\n"
+		   "void shut_down(void) { payload = 0; WRITE_ONCE(state, -1); }\n"
+		   "int peek(void) { return READ_ONCE(state) > 0 ? payload : -1; }\n");
+}
+
+Test(values, a_conditional_operand_takes_an_accepted_value)
+{
+	expect_one(LKMM "int state, payload;\n"
+		   "void start(void) { payload = 5; /*W*/ WRITE_ONCE(state, 1); }\n"
+		   "int peek(void) { return READ_ONCE(state) > 0 ? payload : -1; } /*R*/\n");
+}
