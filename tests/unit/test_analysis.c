@@ -3,6 +3,7 @@
  * bug is reported on the marked line; its fixed twin gives nothing).  Every
  * case is a real libclang scan into a real database (scan_helper.c). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scan_helper.h"
@@ -1102,6 +1103,32 @@ Test(profiles, copy_function_after_an_acquire_silent)
 	expect_findings(&s, 1, COPY_PROFILE);
 }
 
+/* Each line of BAD (N of them) is refused with a message that starts
+ * "t.prof:1: KEY" ("src=", "val=", ...); GOOD parses, and its entry
+ * "f" is handed to CHECK. */
+static void expect_key_errors(const char *const *bad, size_t n, const char *key, const char *good,
+			      void (*check)(const struct vocab_entry *e))
+{
+	struct vocab v = { 0 };
+	char err[256] = "", prefix[64];
+
+	snprintf(prefix, sizeof prefix, "t.prof:1: %s", key);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(vocab_parse(&v, bad[i], "t.prof", err, sizeof err), -1, "%s", bad[i]);
+		cr_assert(strncmp(err, prefix, strlen(prefix)) == 0, "%s: %s", bad[i], err);
+		vocab_free(&v);
+	}
+	cr_assert_eq(vocab_parse(&v, good, "t.prof", err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	check(vocab_find(&v, "f", NULL));
+	vocab_free(&v);
+}
+
+static void src_is_1(const struct vocab_entry *e)
+{
+	cr_assert_eq(e->src_arg, 1);
+}
+
 Test(profiles, src_key_needs_a_plain_copy)
 {
 	static const char *const bad[] = {
@@ -1110,18 +1137,8 @@ Test(profiles, src_key_needs_a_plain_copy)
 		"f write none plain=1 src=x\n",
 		"f write none plain=1 src=32\n",
 	};
-	struct vocab v = { 0 };
-	char err[256] = "";
 
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		cr_assert_eq(vocab_parse(&v, bad[i], "t.prof", err, sizeof err), -1, "%s", bad[i]);
-		cr_assert(strncmp(err, "t.prof:1: src=", 14) == 0, "%s: %s", bad[i], err);
-		vocab_free(&v);
-	}
-	cr_assert_eq(vocab_parse(&v, "f write none plain=1 src=1\n", "t.prof", err, sizeof err), 0, "%s", err);
-	vocab_finish(&v, NULL);
-	cr_assert_eq(vocab_find(&v, "f", NULL)->src_arg, 1);
-	vocab_free(&v);
+	expect_key_errors(bad, sizeof bad / sizeof *bad, "src=", "f write none plain=1 src=1\n", src_is_1);
 }
 
 /* A count restarted from 0 (atomic_set(&n, 0)) publishes nothing: readers
@@ -1238,6 +1255,11 @@ Test(values, a_sentinel_publishes_to_what_runs_once_it_is_seen)
 		   "}\n");
 }
 
+static void val_is_1(const struct vocab_entry *e)
+{
+	cr_assert_eq(e->val_arg, 1);
+}
+
 Test(profiles, val_key_needs_a_marked_write_and_a_value_argument)
 {
 	static const char *const bad[] = {
@@ -1247,18 +1269,27 @@ Test(profiles, val_key_needs_a_marked_write_and_a_value_argument)
 		"f write arg order-arg=2 val=2\n",     /* the order's */
 		"f rmw relaxed val=x\n",
 	};
-	struct vocab v = { 0 };
-	char err[256] = "";
 
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		cr_assert_eq(vocab_parse(&v, bad[i], "t.prof", err, sizeof err), -1, "%s", bad[i]);
-		cr_assert(strncmp(err, "t.prof:1: val=", 14) == 0, "%s: %s", bad[i], err);
-		vocab_free(&v);
-	}
-	cr_assert_eq(vocab_parse(&v, "f rmw relaxed val=1\n", "t.prof", err, sizeof err), 0, "%s", err);
-	vocab_finish(&v, NULL);
-	cr_assert_eq(vocab_find(&v, "f", NULL)->val_arg, 1);
-	vocab_free(&v);
+	expect_key_errors(bad, sizeof bad / sizeof *bad, "val=", "f rmw relaxed val=1\n", val_is_1);
+}
+
+static void cmp_is_1(const struct vocab_entry *e)
+{
+	cr_assert_eq(e->cmp_arg, 1);
+	cr_assert_eq(e->val_arg, 2);
+}
+
+Test(profiles, cmp_key_needs_a_marked_rmw_and_an_argument_of_its_own)
+{
+	static const char *const bad[] = {
+		"f write relaxed cmp=1\n",             /* a store expects nothing */
+		"f rmw relaxed cmp=0\n",               /* the object's own argument */
+		"f rmw relaxed val=1 cmp=1\n",         /* the value stored */
+		"f rmw arg order-arg=3 cmp=3\n",       /* the order's */
+		"f rmw relaxed cmp=-1\n",
+	};
+
+	expect_key_errors(bad, sizeof bad / sizeof *bad, "cmp=", "f rmw relaxed val=2 cmp=1\n", cmp_is_1);
 }
 
 /* ---- lock words released by a relaxed store (lockword.c) ---- */
