@@ -10,7 +10,9 @@
  * WRITE_ONCE) with nothing since its function's entry ordering the
  * earlier reads and writes lets the section's accesses become visible
  * after the next holder took the lock (nginx's ngx_rwlock_unlock() stored
- * *lock = 0 so until 3f26c207).
+ * *lock = 0 so until 3f26c207; that library is not found, though: its
+ * word is each function's own parameter and nothing in its file takes and
+ * then gives it back, docs/limitations.md).
  *
  * The critical section is the callers', usually outside the tree (a
  * library's lock), so no data access is paired: the pattern is checked

@@ -1,8 +1,9 @@
 /* analyzer/frontend/extract_compare.c — the values that decide whether a
  * write publishes anything to a reader: the constant a marked write stores
- * ("~%V" in its uses) and the comparison of a marked read's value with a
- * constant that a branch makes ("^SoV:SOURCE" on the branch's test event,
- * items.h).
+ * ("~%V" in its uses), the comparison of a marked read's value with a
+ * constant that a branch makes ("^SoV:SOURCE" on the branch's test event),
+ * and the constant a compare-and-swap expects ("=%V": a lock word's take,
+ * findings/lockword.c); items.h has the grammar.
  *
  * A flag written with a sentinel (mp_fd = -1 when the channel closes, a
  * lock word set to 1 by the CAS that takes the lock) publishes nothing to
