@@ -116,9 +116,12 @@ const struct candidate *analysis_readers(const struct analysis *a, int *n);
 const struct vrange *analysis_range(const struct analysis *a, int range);
 /* The functions analysed (their count in *N). */
 const struct function *analysis_functions(const struct analysis *a, int *n);
-/* Is block TO of F reachable from a successor of block FROM (a path of at
- * least one edge)? */
-int successors_reach(const struct function *f, int from, int to);
+/* Is the event at (BB, KB) of F (block, position) reachable from the one
+ * at (BA, KA)? */
+int event_reaches(const struct function *f, int ba, int ka, int bb, int kb);
+/* May F and G (different), or two activations of F (G == F), run at the
+ * same time? */
+int run_together(const struct analysis *a, const struct function *f, const struct function *g);
 /* The lock word stores and takes of ROLE (their count in *N). */
 const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum lock_word_role role, int *n);
 

@@ -536,6 +536,9 @@ struct start_edge *find_starts(struct program *p, int *n);
 void count_instances(struct program *p, const struct start_edge *edges, int n);
 void find_quiet_entries(struct program *p);
 void find_thread_roots(struct program *p);
+/* Is block TO of F reachable from a successor of block FROM (a path of at
+ * least one edge)? */
+int successors_reach(const struct function *f, int from, int to);
 /* Is E a direct pthread_join, or a call of a function that joins threads
  * itself (after find_quiet_entries)? */
 int event_joins(struct program *p, const struct function *f, const struct event *e);

@@ -21,12 +21,6 @@
 
 struct site { int block, index, routine; long long gid; };
 
-/* Is the event at (BB, KB) of F reachable from the one at (BA, KA)? */
-static int reaches(const struct function *f, int ba, int ka, int bb, int kb)
-{
-	return (ba == bb && kb > ka) || successors_reach(f, ba, bb);
-}
-
 /* The creations (pthread_create of a function of the tree) in F, into
  * *OUT; returns how many. */
 static int creations(struct program *p, const struct function *f, struct site **out)
@@ -57,7 +51,7 @@ static int joined_before(struct program *p, const struct function *f, const stru
 		if (pairset_get(&p->out->busy_creations, (int)s[j].gid, 0) >= 0)
 			return 0;
 		for (int i = 0; i < n; i++)
-			if (s[i].routine == a && reaches(f, s[j].block, s[j].index, s[i].block, s[i].index))
+			if (s[i].routine == a && event_reaches(f, s[j].block, s[j].index, s[i].block, s[i].index))
 				return 0;
 	}
 	return 1;

@@ -30,6 +30,11 @@ int successors_reach(const struct function *f, int from, int to)
 	return found;
 }
 
+int event_reaches(const struct function *f, int ba, int ka, int bb, int kb)
+{
+	return (ba == bb && kb > ka) || successors_reach(f, ba, bb);
+}
+
 /* Is block B of F on a cycle of the CFG (inside a loop)? */
 static int in_loop(const struct function *f, int b)
 {
@@ -719,6 +724,11 @@ int runs_concurrently_with_itself(const struct analysis *a, const struct functio
 	return a->instances[fn - a->fns] >= 2;
 }
 
+int run_together(const struct analysis *a, const struct function *f, const struct function *g)
+{
+	return f == g ? runs_concurrently_with_itself(a, f) : may_run_concurrently(a, f, g);
+}
+
 /* Does every thread entry point that reaches R the tree know (no library
  * entry point, not too many to tell), and is one of them a start routine?
  * Then *STARTED says so. */
@@ -742,5 +752,5 @@ int threads_started_together(const struct analysis *a, const struct function *f,
 		return 0;
 	if (!started)
 		return 0;
-	return f == g ? runs_concurrently_with_itself(a, f) : may_run_concurrently(a, f, g);
+	return run_together(a, f, g);
 }

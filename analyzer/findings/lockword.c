@@ -37,34 +37,41 @@ static int runs_op(const struct event *e, const struct lock_word_op *op)
 			      strcmp(e->target, op->fn->link_key) == 0);
 }
 
+/* Where OP runs in F (itself, or a call of its function): the positions
+ * into *OUT (block, index pairs); returns how many. */
+static int runs_of(const struct function *f, const struct lock_word_op *op, int (**out)[2])
+{
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++)
+			if (runs_op(&f->blocks[b].events[i], op)) {
+				grow(out, &cap, n + 1, sizeof **out);
+				(*out)[n][0] = b;
+				(*out)[n++][1] = i;
+			}
+	return n;
+}
+
 /* Does some function run TAKE (itself or through a call) and later, on a
  * path from it, STORE? */
 static int gives_back(const struct analysis *a, const struct lock_word_op *store, const struct lock_word_op *take)
 {
-	int nfns;
+	int nfns, found = 0;
 	const struct function *fns = analysis_functions(a, &nfns);
 
-	for (int g = 0; g < nfns; g++) {
-		const struct function *f = &fns[g];
+	for (int g = 0; g < nfns && !found; g++) {
+		int (*t)[2], (*s)[2] = NULL;
+		int nt = runs_of(&fns[g], take, &t), ns = nt ? runs_of(&fns[g], store, &s) : 0;
 
-		for (int tb = 0; tb < f->nblocks; tb++)
-			for (int ti = 0; ti < f->blocks[tb].nevents; ti++) {
-				if (!runs_op(&f->blocks[tb].events[ti], take))
-					continue;
-				for (int sb = 0; sb < f->nblocks; sb++)
-					for (int si = 0; si < f->blocks[sb].nevents; si++)
-						if (runs_op(&f->blocks[sb].events[si], store) &&
-						    ((sb == tb && si > ti) || successors_reach(f, tb, sb)))
-							return 1;
-			}
+		for (int i = 0; i < nt && !found; i++)
+			for (int k = 0; k < ns && !found; k++)
+				found = event_reaches(&fns[g], t[i][0], t[i][1], s[k][0], s[k][1]);
+		free(t);
+		free(s);
 	}
-	return 0;
-}
-
-/* May F and G (or two activations of F) run at the same time? */
-static int together(const struct analysis *a, const struct function *f, const struct function *g)
-{
-	return f == g ? runs_concurrently_with_itself(a, f) : may_run_concurrently(a, f, g);
+	return found;
 }
 
 int lock_word_releases(const struct analysis *a, struct lock_release **out)
@@ -84,7 +91,7 @@ int lock_word_releases(const struct analysis *a, struct lock_release **out)
 			continue;
 		for (int k = 0; k < ntakes; k++)
 			if (takes[k].e->oid == stores[i].e->oid && event_constant(takes[k].e, 1, &expected) &&
-			    expected == freed && together(a, stores[i].fn, takes[k].fn) &&
+			    expected == freed && run_together(a, stores[i].fn, takes[k].fn) &&
 			    gives_back(a, &stores[i], &takes[k])) {
 				(*out)[n++] = (struct lock_release){ &stores[i], &takes[k] };
 				break;

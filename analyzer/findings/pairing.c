@@ -308,15 +308,8 @@ static int ordered_after_acquire(const struct analysis *a, const struct event *e
 	return 0;
 }
 
-/* May functions F and G run in two threads at the same time (F itself in
- * two, when G is F)?  A pattern found in F pairs with a link found in G,
- * or passes through a relay found in G, only then. */
-static int run_together(const struct analysis *a, const struct function *f, const struct function *g)
-{
-	if (f == g)
-		return runs_concurrently_with_itself(a, f);
-	return may_run_concurrently(a, f, g);
-}
+/* (A pattern found in F pairs with a link found in G, or passes through a
+ * relay found in G, only when F and G run together: dataflow.h.) */
 
 /* The first link of SORTED (links indexed by flag and data object) on
  * (FLAG, DATA) that OK accepts. */
@@ -592,7 +585,9 @@ static char *expand_fix(const char *tmpl, const struct event *e)
 	return out;
 }
 
-static char *fix_for(const struct vocab *v, const struct event *e, int release)
+/* The suggested fix of marked access E: its primitive's release-fix (or
+ * acquire-fix) with E's arguments, else FALLBACK. */
+static char *fix_or(const struct vocab *v, const struct event *e, int release, const char *fallback)
 {
 	const struct vocab_entry *ve = e->name ? vocab_find(v, e->name, NULL) : NULL;
 	const char *tmpl = ve ? (release ? ve->release_fix : ve->acquire_fix) : NULL;
@@ -607,8 +602,13 @@ static char *fix_for(const struct vocab *v, const struct event *e, int release)
 	}
 	if (tmpl)
 		return expand_fix(tmpl, e);
-	return xstrdup(release ? "smp_wmb(); /* or make this write a release */"
-			       : "smp_rmb(); /* after this read, or make it an acquire */");
+	return xstrdup(fallback);
+}
+
+static char *fix_for(const struct vocab *v, const struct event *e, int release)
+{
+	return fix_or(v, e, release, release ? "smp_wmb(); /* or make this write a release */"
+					     : "smp_rmb(); /* after this read, or make it an acquire */");
 }
 
 /* One run of pairing: where its rows go, and what it keeps meanwhile. */
@@ -797,7 +797,6 @@ static void lock_word_findings(struct writer *w, const struct analysis *a, const
 
 	for (int i = 0; i < n; i++) {
 		const struct event *store = rel[i].store->e, *take = rel[i].take->e;
-		const struct vocab_entry *ve = store->name ? vocab_find(v, store->name, NULL) : NULL;
 		long long freed = 0;
 		char *msg, *fix;
 
@@ -805,8 +804,8 @@ static void lock_word_findings(struct writer *w, const struct analysis *a, const
 		msg = xasprintf("relaxed store of %lld to '%s' releases the lock that the compare-and-swap in %s() takes: "
 				"the critical section before it is not ordered before it",
 				freed, name_of(store), rel[i].take->fn->name);
-		fix = ve && ve->release_fix ? fix_for(v, store, 1)
-					    : xstrdup("smp_mb(); /* before this store, or make it a release */");
+		/* (a lock's give-back orders its section's reads too: no smp_wmb) */
+		fix = fix_or(v, store, 1, "smp_mb(); /* before this store, or make it a release */");
 		found(w, "missing-release", msg, store, store, rel[i].store->fn, store, fix, 0,
 		      FACT_LOCK_WORD | (threads_started_together(a, rel[i].store->fn, rel[i].take->fn) ? FACT_THREADS : 0),
 		      2, (struct site_loc[]){ { "publish", store }, { "consume", take } });
