@@ -87,7 +87,10 @@ static int passes_private(const struct program *p, const unsigned *priv, int cal
 	for (int k = 0; k < call->deps.n; k++) {
 		const struct dep_item *d = &call->deps.v[k];
 
-		if (d->role == DEP_ARGUMENT && d->arg == n && d->kind == DEP_NULL)
+		/* ("#N=!tls": the address of a thread-local variable, the
+		 * calling thread's own memory, as a private local is its
+		 * activation's) */
+		if (d->role == DEP_ARGUMENT && d->arg == n && (d->kind == DEP_NULL || d->kind == DEP_TLS))
 			return 1;
 		if (d->role == DEP_ARGUMENT && d->arg == n && own_param_set(p, priv, caller, d))
 			return 1;

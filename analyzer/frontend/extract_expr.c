@@ -182,6 +182,50 @@ static char *private_local(struct ectx *x, CXCursor arg)
 	return private_pointee(x, arg);
 }
 
+/* Does ARG point into a thread-local variable: &v, &v.a, &v[i] (through
+ * members and elements of v itself, no pointer on the way), or an array v
+ * that decays, where v is __thread or _Thread_local?  That memory is the
+ * calling thread's own ("#N=!tls": privparams.c takes the callee's
+ * parameter for private when every call passes such memory).  A pointer
+ * held in a thread-local variable may point anywhere: not this. */
+static int points_to_thread_local(struct ectx *x, CXCursor arg)
+{
+	CXCursor c = strip(arg), *k;
+	char op[8];
+	int n, addr = 0;
+
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
+		n = children(c, &k);
+		operator_of(x, c, k, n, op, sizeof op);
+		if (n == 1 && strcmp(op, "&") == 0) {
+			c = strip(k[0]);
+			addr = 1;
+		}
+		free(k);
+		if (!addr)
+			return 0;
+	} else if (!is_array_type(clang_getCursorType(c))) {
+		return 0;
+	}
+	for (;;) {
+		enum CXCursorKind kind = clang_getCursorKind(c);
+		CXCursor base;
+
+		if (kind == CXCursor_DeclRefExpr) {
+			CXCursor ref = clang_getCursorReferenced(c);
+
+			return clang_getCursorKind(ref) == CXCursor_VarDecl && clang_getCursorTLSKind(ref) != CXTLS_None;
+		}
+		if (kind != CXCursor_MemberRefExpr && kind != CXCursor_ArraySubscriptExpr)
+			return 0;
+		base = strip(first_child(c));
+		/* (p->a, p[i] through a pointer: memory the pointer holds) */
+		if (clang_Cursor_isNull(base) || clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+			return 0;
+		c = base;
+	}
+}
+
 /* ARG, argument N of a call, points into fresh memory (map_init(m) right
  * after m = malloc(...)): "#N=MARK" in the call's uses says so, before
  * passing the pointer ends its freshness.  The callee's writes through
@@ -278,6 +322,12 @@ static void walk_call(struct ectx *x, CXCursor c)
 		if (!clang_Cursor_isNull(owned_value(x, kids[i]))) {
 			/* "#N=!own": the callee gets memory this activation owns */
 			char *item = dep_item_with_role("!own", DEP_ARGUMENT, i - 1);
+
+			deps_add(&calldeps, item);
+			free(item);
+		}
+		if (points_to_thread_local(x, kids[i])) {
+			char *item = dep_item_with_role("!tls", DEP_ARGUMENT, i - 1);
 
 			deps_add(&calldeps, item);
 			free(item);

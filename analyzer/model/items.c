@@ -63,6 +63,8 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 			d->kind = DEP_NULL;
 		} else if (len == 4 && memcmp(item, "!own", 4) == 0) {
 			d->kind = DEP_OWN;
+		} else if (len == 4 && memcmp(item, "!tls", 4) == 0) {
+			d->kind = DEP_TLS;
 		} else if (len > 7 && memcmp(item, "!kept:@", 7) == 0) {
 			const char *colon = memchr(item + 7, ':', len - 7);
 
@@ -253,6 +255,7 @@ char *dep_item_text(const struct dep_item *d)
 	case DEP_NEW_PARAM: source = xasprintf("!newarg:%d", d->n); break;
 	case DEP_NULL:      source = xstrdup("!null"); break;
 	case DEP_OWN:       source = xstrdup("!own"); break;
+	case DEP_TLS:       source = xstrdup("!tls"); break;
 	case DEP_KEPT:      source = xasprintf("!kept:@%d:%d", d->n, d->via); break;
 	case DEP_CONST:     source = xasprintf("%%%lld", d->value); break;
 	default:            source = xstrdup(name ? name : ""); break;

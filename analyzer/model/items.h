@@ -34,6 +34,8 @@
  *             "!newarg:N"  pointer parameter N, fresh in the calls that
  *                       pass fresh memory
  *             "!null"   a null pointer
+ *             "!tls"    an address inside a thread-local variable
+ *                       (__thread, _Thread_local): the thread's own
  *             "%V"      the integer constant V (an argument's value)
  * Inside NAME and KEY, ',' and '\' are written "\," and "\\" (a link key
  * holds a path, and a path may hold a comma).
@@ -68,6 +70,9 @@ enum dep_kind {
 			    callee keeps it (analysis/fresh.c) */
 	DEP_OWN,         /* "!own": memory this activation allocated itself
 			    (extract_owned.c, analysis/owned.c) */
+	DEP_TLS,         /* "!tls": memory of a thread-local variable, the
+			    calling thread's own (extract_expr.c,
+			    analysis/privparams.c) */
 	DEP_CONST,       /* "%V": the integer constant V */
 };
 

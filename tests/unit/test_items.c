@@ -22,7 +22,7 @@ static struct dep_list parsed(const char *text, int n)
 
 Test(items, every_role_and_source)
 {
-	struct dep_list l = parsed(",p,@3,$/a/b.c:get:1,~x,~@2,#2=y,#0=@7,!new,!new:/s/m.c:mk,!newarg:4,!null,#1=!new,", 12);
+	struct dep_list l = parsed(",p,@3,$/a/b.c:get:1,~x,~@2,#2=y,#0=@7,!new,!new:/s/m.c:mk,!newarg:4,!null,#1=!new,#3=!tls,", 13);
 	struct dep_item *v = l.v;
 
 	cr_assert(v[0].role == DEP_ADDRESS && v[0].kind == DEP_LOCAL && strcmp(v[0].name, "p") == 0);
@@ -37,6 +37,7 @@ Test(items, every_role_and_source)
 	cr_assert(v[9].kind == DEP_NEW_PARAM && v[9].n == 4);
 	cr_assert(v[10].kind == DEP_NULL);
 	cr_assert(v[11].role == DEP_ARGUMENT && v[11].arg == 1 && v[11].kind == DEP_NEW);
+	cr_assert(v[12].role == DEP_ARGUMENT && v[12].arg == 3 && v[12].kind == DEP_TLS);
 	cr_assert(dep_list_has(&l, DEP_ARGUMENT, DEP_NEW));
 	cr_assert(!dep_list_has(&l, DEP_VALUE, DEP_NEW));
 	dep_list_free(&l);
@@ -58,6 +59,7 @@ Test(items, round_trip_with_commas_in_paths)
 		{ DEP_VALUE, DEP_CONST, 0, 0, NULL, -1, 0, -1, 0, 0 },
 		{ DEP_COMPARE, DEP_EVENT, 0, 9, NULL, -1, 0, 0, 0, '}' },
 		{ DEP_COMPARE, DEP_LOCAL, 1, 0, "fd", -1, 0, -5, 0, '<' },
+		{ DEP_ARGUMENT, DEP_TLS, 2, 0, NULL, -1, 0, 0, 0, 0 },
 	};
 	size_t n = sizeof in / sizeof in[0], len = 0;
 	char *text = calloc(1, 1);
