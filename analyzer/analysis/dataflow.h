@@ -122,6 +122,9 @@ int event_reaches(const struct function *f, int ba, int ka, int bb, int kb);
 /* May F and G (different), or two activations of F (G == F), run at the
  * same time? */
 int run_together(const struct analysis *a, const struct function *f, const struct function *g);
+/* Does event E synchronise: a marked access, a barrier, a lock or an
+ * unlock?  (Code that makes one is written to run in several threads.) */
+int synchronises(const struct event *e);
 /* The lock word stores and takes of ROLE (their count in *N). */
 const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum lock_word_role role, int *n);
 
@@ -195,6 +198,10 @@ struct object_tally {
  * is the primitive's second argument, as every store primitive of the
  * vocabulary spells it. */
 int stores_zero(const struct event *e);
+/* Is E an arithmetic read-modify-write (an add, a subtract, an increment
+ * or a decrement; x++ on an _Atomic object), rather than an exchange, a
+ * compare-and-swap or a bit operation? */
+int counting_rmw(const struct event *e);
 /* Is object OID a struct field that only the activation owning an
  * instance ever touches (analysis/owned.c)?  No pairing on it is a race. */
 int object_owner_only(const struct analysis *a, int oid);
@@ -206,6 +213,10 @@ int event_owned(const struct analysis *a, const struct event *e);
 /* Is access E made through memory that its activation frees afterwards on
  * every path, without handing it on first (claimed.c)? */
 int event_claimed(const struct analysis *a, const struct event *e);
+/* Are accesses X and Y of one object each made through memory their own
+ * activation owns, or each through memory it frees afterwards (owned.c)?
+ * Then they are of two instances or of one thread: never a race. */
+int both_owned(const struct analysis *a, const struct event *x, const struct event *y);
 /* Can one program hold function FN (NULL: none) and the functions that
  * define the N events (at most MAX_LINKABLE; NULL entries skipped)?  Not
  * when two of their files both define one external function

@@ -192,3 +192,15 @@ int event_owned(const struct analysis *a, const struct event *e)
 {
 	return a->owned_events && e->gid >= 0 && e->gid < a->nowned_events && a->owned_events[e->gid];
 }
+
+/* Are X and Y, two accesses of one object, each made through memory its
+ * own activation owns (event_owned), or each through memory its own
+ * activation frees afterwards (event_claimed)?  Either is exclusive, so
+ * they are of two instances or made by one thread: never a race,
+ * whatever other threads do to the object through shared pointers.  (An
+ * owned access and a claimed one are not: the memory handed from the
+ * first to the second is the publication under scrutiny.) */
+int both_owned(const struct analysis *a, const struct event *x, const struct event *y)
+{
+	return (event_owned(a, x) && event_owned(a, y)) || (event_claimed(a, x) && event_claimed(a, y));
+}

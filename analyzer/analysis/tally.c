@@ -16,7 +16,7 @@
  * value a reader waits for, and two threads' increments are two different
  * RMWs, which order nothing between them.  The vocabulary names primitives,
  * not their arithmetic, so the name says it. */
-static int counting_rmw(const struct event *e)
+int counting_rmw(const struct event *e)
 {
 	static const char *const words[] = { "add", "sub", "inc", "dec", "faa", "fas_add" };
 	const char *n = e->name;

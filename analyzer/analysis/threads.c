@@ -495,14 +495,19 @@ static int add_root(struct thread_roots *r, int root)
 	return 1;
 }
 
+int synchronises(const struct event *e)
+{
+	return (e->kind == EV_ACCESS && e->marked) || e->kind == EV_BARRIER || e->kind == EV_LOCK ||
+	       e->kind == EV_UNLOCK;
+}
+
 /* Is event E of a plain helper's kind: no synchronisation (a marked
  * access, a barrier, a thread creation or join, a lock or unlock), an
  * access only through a pointer parameter of function KEY (or to a
  * private local), and a call that passes no global variable? */
 static int helper_event(const struct event *e, const char *key)
 {
-	if ((e->kind == EV_ACCESS && e->marked) || e->kind == EV_BARRIER || e->kind == EV_LOCK ||
-	    e->kind == EV_UNLOCK)
+	if (synchronises(e))
 		return 0;
 	if (e->kind == EV_ACCESS && e->obj.kind != OBJ_LOCAL) {
 		int through_param = 0;

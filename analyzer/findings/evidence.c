@@ -23,6 +23,11 @@ enum confidence confidence_of(unsigned f)
 		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
 	if (f & (FACT_COUNTER | FACT_DATA_POLLED))
 		return CONFIDENCE_LOW;
+	/* (threads of the tree's own, or only a library's entry points that
+	 * any thread may call; a named variable is one object, a field stands
+	 * for every instance of its struct) */
+	if (f & FACT_LOST_UPDATE)
+		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
 	/* (the lock's take is an acquire that expects what the store writes:
 	 * its authors made the word a lock; the sections are not in view) */
 	if (f & FACT_LOCK_WORD)
@@ -230,6 +235,8 @@ static const struct {
 	  FLAG_NAME, NO_NAME },
 	{ FACT_POLLED, "a loop waits on a plain read of '%s' that another thread writes: a flag itself, accessed plainly",
 	  DATA_NAME, NO_NAME },
+	{ FACT_LOST_UPDATE, "'%s' is updated by plain accesses that two threads can make at once, and no access of it holds a lock",
+	  DATA_NAME, NO_NAME },
 	{ FACT_POINTER, "'%s' is reached through the pointer read from '%s'", DATA_NAME, FLAG_NAME },
 	{ FACT_SAME_STRUCT, "'%s' and '%s' are fields of one struct", DATA_NAME, FLAG_NAME },
 	{ FACT_VARIABLES, "'%s' and '%s' are both variables, not fields", DATA_NAME, FLAG_NAME },
@@ -261,8 +268,9 @@ void evidence_sentences(const struct analysis *a, unsigned f, const struct event
 		} else if (!(f & sentences[i].fact) ||
 			   (!flag_name && (sentences[i].first == FLAG_NAME || sentences[i].second == FLAG_NAME))) {
 			continue;
-		} else if (sentences[i].fact == FACT_VARIABLES && (f & FACT_POLLED)) {
-			/* (a polled flag is its own "flag": one variable) */
+		} else if (sentences[i].fact == FACT_VARIABLES && (f & (FACT_POLLED | FACT_LOST_UPDATE))) {
+			/* (a polled flag, or an update that races with another
+			 * of itself, is its own "flag": one variable) */
 			s = xasprintf("'%s' is a variable, not a field", data_name);
 		} else {
 			s = xasprintf(sentences[i].fmt, names[sentences[i].first], names[sentences[i].second]);

@@ -65,6 +65,10 @@ enum evidence_fact {
 	 * taken elsewhere by a compare-and-swap with acquire from the value
 	 * this store writes back; the critical section is the callers'. */
 	FACT_LOCK_WORD     = 1u << 14,
+	/* Not evidence but the rule: a plain update (a read-modify-write, or
+	 * a write after a read of the object) that two threads can make at
+	 * once, no lock held anywhere on the object (lostupdate.c). */
+	FACT_LOST_UPDATE   = 1u << 15,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };

@@ -26,6 +26,7 @@
 #include "evidence.h"
 #include "sites.h"
 #include "lockword.h"
+#include "lostupdate.h"
 #include "db.h"
 #include "db/findings.h"
 #include "analyzer/model/hashmap.h"
@@ -282,18 +283,6 @@ static int always_under_one_lock(const struct analysis *a, const struct event *x
 	}
 	pairset_put(&one_lock_cache, x->gid, y->gid, apart);
 	return apart;
-}
-
-/* Are X and Y, two accesses of one object, each made through memory its
- * own activation owns (event_owned), or each through memory its own
- * activation frees afterwards (event_claimed)?  Either is exclusive, so
- * they are of two instances or made by one thread: never a race,
- * whatever other threads do to the object through shared pointers.  (An
- * owned access and a claimed one are not: the memory handed from the
- * first to the second is the publication under scrutiny.) */
-static int both_owned(const struct analysis *a, const struct event *x, const struct event *y)
-{
-	return (event_owned(a, x) && event_owned(a, y)) || (event_claimed(a, x) && event_claimed(a, y));
 }
 
 /* Is plain access E made after an acquire of some flag it reads? */
@@ -1136,6 +1125,42 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 	free(write_done);
 }
 
+/* Plain updates that two threads can make at once, no lock held
+ * (lostupdate.c): a lost update, reported at each update with one it
+ * races with. */
+static void lost_update_findings(struct writer *w, const struct analysis *a)
+{
+	static const char *const lost = "one of two updates can be lost";
+	static const char *const both = "both can read the old value and act on it (a test-and-set made of plain accesses)";
+	struct lost_update *lu;
+	int n = lost_updates(a, &lu);
+
+	for (int i = 0; i < n; i++) {
+		const struct lock_record *site = lu[i].site, *other = lu[i].other;
+		/* (a test-and-set races with the other thread's test as much as
+		 * with its write: the test is shown, where the harm starts) */
+		const struct event *racing = lu[i].read ? lu[i].read : other->e;
+		char *where = where_made(site), *there = where_made(other), *msg;
+		const char *what = lu[i].read ? "write" : "read-modify-write";
+		unsigned facts = FACT_LOST_UPDATE | pairing_facts(a, site->fn, other->fn, NULL, -1) |
+				 (is_named_variable(site->e) ? FACT_VARIABLES : 0);
+
+		if (site == other)
+			msg = xasprintf("plain %s of '%s' in %s may run in two threads at once, no lock held: "
+					"%s; make it atomic or take a lock",
+					what, name_of(site->e), where, lu[i].read ? both : lost);
+		else
+			msg = xasprintf("plain %s of '%s' in %s may run while %s updates it, no lock held: "
+					"%s; make it atomic or take a lock",
+					what, name_of(site->e), where, there, lu[i].read ? both : lost);
+		free(where);
+		free(there);
+		found(w, "data-race", msg, site->e, racing, site->fn, NULL, NULL, 0, facts, 2,
+		      (struct site_loc[]){ { "plain-access", site->e }, { "racing-access", racing } });
+	}
+	free(lu);
+}
+
 int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
@@ -1155,6 +1180,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	lock_findings(&w, a);
 	lock_word_findings(&w, a, vocab);
 	polled_flag_findings(&w, a);
+	lost_update_findings(&w, a);
 	early_read_findings(&w, a);
 	late_access_findings(&w, a);
 	sites_store(w.sites, a, w.tx, root, scan_id, counts);
