@@ -115,10 +115,7 @@ int evidence_strength(unsigned f)
 	return s;
 }
 
-/* The struct part of a field's USR, up to and including "@FI@"
- * ("c:@S@ring@FI@" of "c:@S@ring@FI@head"), its length in *N; NULL for an
- * object that is no field. */
-static const char *struct_of(const char *key, size_t *n)
+const char *struct_of(const char *key, size_t *n)
 {
 	const char *fi = key ? strstr(key, "@FI@") : NULL;
 

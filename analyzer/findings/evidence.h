@@ -99,6 +99,11 @@ const char *confidence_name(enum confidence c);
  * A finding observed at run time is high whatever these say (report). */
 enum confidence confidence_of(unsigned facts);
 
+/* The struct part of a field's object key, up to and including "@FI@"
+ * ("c:@S@ring@FI@" of "c:@S@ring@FI@head"), its length in *N; NULL for an
+ * object that is no field. */
+const char *struct_of(const char *key, size_t *n);
+
 /* Is E's object one named variable (a global or static, not a field and
  * not an element picked by an index)? */
 int is_named_variable(const struct event *e);

@@ -68,18 +68,19 @@ static int record_locked(const struct analysis *a, const struct lock_record *r)
 	return r->nlocks > 0 || ncallers > 0;
 }
 
-/* The struct part of field object KEY ("c:@S@svc@FI@" of
- * "c:@S@svc@FI@calls"), a new string, or NULL for no field. */
+/* The struct part of field object KEY (evidence.h: struct_of) as a new
+ * string, or NULL for no field. */
 static char *struct_part(const char *key)
 {
-	const char *fi = key ? strstr(key, "@FI@") : NULL;
+	size_t n;
+	const char *k = struct_of(key, &n);
 	char *s;
 
-	if (!fi)
+	if (!k)
 		return NULL;
-	s = xmalloc((size_t)(fi - key) + 5);
-	memcpy(s, key, (size_t)(fi - key) + 4);
-	s[fi - key + 4] = '\0';
+	s = xmalloc(n + 1);
+	memcpy(s, k, n);
+	s[n] = '\0';
 	return s;
 }
 
