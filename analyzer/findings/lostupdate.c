@@ -37,16 +37,20 @@
  *    run in one thread by contract (getopt's statics, a test parser's
  *    cursor): no finding;
  *  - not after a claim: an update that its function makes after an
- *    exchange or compare-and-swap with acquire (its own, or one a
+ *    exchange, compare-and-swap or test-and-set (its own, or one a
  *    function it calls makes: while (xchg(&l, 1)) ...) is made in a
  *    section that RMW made exclusive, a lock the tree builds itself or an
- *    item it claimed, which the analysis cannot name;
+ *    item it claimed, which the analysis cannot name (without an acquire
+ *    the section's accesses are unordered: the other rules' finding);
  *  - a write after a read is taken for one update only on a named
- *    variable (if (!warned) { warned = 1; ... }).  On a field it is most
+ *    variable (if (!warned) { warned = 1; ... }), and only an assignment
+ *    of the program's own: a library's bulk write (memcpy(msg, s, n),
+ *    memset) fills the object anew, and the "read" before it is often
+ *    the array's name decaying to its address.  On a field it is most
  *    often a link of a structure its caller keeps to itself (prev->next =
  *    node after reading prev->next): no finding;
- *  - an element picked by an index (counts[cpu]++) is no single object
- *    to the analysis (all elements are one), and is most often a
+ *  - an element picked by an index (counts[cpu]++, st[i].n) is no single
+ *    object to the analysis (all elements are one), and is most often a
  *    thread's own slot: no finding. */
 #include "lostupdate.h"
 #include "evidence.h"
@@ -126,27 +130,38 @@ static void free_marked_structs(struct marked_structs *ms)
 	free(ms->parts);
 }
 
+/* Does E pick an element of an array by an index, as its source spells
+ * it (counts[cpu]++, st[i].n, s->hist[b]++)?  The analysis names the
+ * array (or the field) for every element, so two such updates need not
+ * touch the same memory: most often each thread has its slot. */
+static int picked_by_index(const struct event *e)
+{
+	return e->obj.elements || (e->display && strchr(e->display, '['));
+}
+
 /* Is E's object shared by the threads that reach it (see the top)? */
 static int shared_object(const struct event *e, const struct marked_structs *ms)
 {
 	char *part;
 	int shared;
 
+	if (picked_by_index(e))
+		return 0;
 	if (is_named_variable(e))
 		return 1;
-	if (e->obj.elements || !(part = struct_part(e->object)))
+	if (!(part = struct_part(e->object)))
 		return 0;
 	shared = hashmap_get_str(&ms->map, part) != NULL;
 	free(part);
 	return shared;
 }
 
-/* Is E a claim: a marked exchange, compare-and-swap or test-and-set that
- * acquires? */
+/* Is E a claim: a marked exchange, compare-and-swap or test-and-set?
+ * Whatever its order, only one thread wins it: what follows is exclusive
+ * (the order it lacks is the other rules' to report). */
 static int is_claim(const struct event *e)
 {
-	return e->kind == EV_ACCESS && e->marked && e->access == ACC_RMW && !counting_rmw(e) &&
-	       (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL);
+	return e->kind == EV_ACCESS && e->marked && e->access == ACC_RMW && !counting_rmw(e);
 }
 
 /* Fills CLAIMERS with the link key of every function whose own body
@@ -187,11 +202,8 @@ static const struct event *read_before(const struct function *f, int b, int k)
 		for (int ri = 0; ri < f->blocks[rb].nevents; ri++) {
 			const struct event *r = &f->blocks[rb].events[ri];
 
-			/* (spelled the same: an array read and written at two
-			 * constant indexes is one object to the analysis, but
-			 * s[0] and s[1] are no test-and-set) */
-			if (own_plain_access(r) && r->access == ACC_READ && r->oid == w->oid && r->display &&
-			    w->display && strcmp(r->display, w->display) == 0 && event_reaches(f, rb, ri, b, k))
+			if (own_plain_access(r) && r->access == ACC_READ && r->oid == w->oid &&
+			    event_reaches(f, rb, ri, b, k))
 				return r;
 		}
 	return NULL;
@@ -216,11 +228,6 @@ static int updates_meet(const struct analysis *a, const struct lock_record *x, c
 	int nfns;
 	const struct function *fns = analysis_functions(a, &nfns);
 
-	/* (a named array read or written at constant indexes is one object:
-	 * two updates of a variable meet when they spell it the same) */
-	if (x->e != y->e && is_named_variable(x->e) &&
-	    (!x->e->display || !y->e->display || strcmp(x->e->display, y->e->display) != 0))
-		return 0;
 	if (!run_together(a, x->fn, y->fn) || both_owned(a, x->e, y->e) || made_before_started(a, x->e, y->fn) ||
 	    made_before_started(a, y->e, x->fn))
 		return 0;
@@ -272,7 +279,7 @@ int lost_updates(const struct analysis *a, struct lost_update **out)
 				own_sync[e->gid] = (unsigned char)sync[g];
 				if (e->access == ACC_RMW)
 					update[e->gid] = RMW;
-				else if (is_named_variable(e) && (read_of[e->gid] = read_before(&fns[g], b, k)))
+				else if (is_named_variable(e) && !e->name && (read_of[e->gid] = read_before(&fns[g], b, k)))
 					update[e->gid] = SPLIT;
 			}
 	free_marked_structs(&marked_structs);

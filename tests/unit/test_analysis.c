@@ -408,7 +408,7 @@ Test(pairing, across_files)
 Test(pairing, a_read_then_write_of_one_location_is_ordered_with_the_write)
 {
 	expect_one(LKMM "int slot, flag, out;\n"
-		   "void w(void) { int old = slot; slot = old + 1; smp_wmb(); WRITE_ONCE(flag, 1); } /*B*/\n"
+		   "void w(void) { int old = slot; slot = old + 1; smp_wmb(); WRITE_ONCE(flag, 1); } /*B*/ /*D*/\n"
 		   "void r(void) { if (READ_ONCE(flag)) slot = 5; } /*R*/\n");
 }
 
@@ -859,7 +859,7 @@ Test(macros, increment_and_deref_in_a_project_macro)
 	expect_one(LKMM "int data, flag, *slot = &data;\n"
 		   "#define BUMP(x) ((x)++)\n"
 		   "#define STORE(p, v) (*(p) = (v))\n"
-		   "void writer(void) { BUMP(data); /*W*/ WRITE_ONCE(flag, 1); }\n"
+		   "void writer(void) { BUMP(data); /*W*/ /*D*/ WRITE_ONCE(flag, 1); }\n"
 		   "void writer2(void) { STORE(slot, 2); /*W*/ WRITE_ONCE(flag, 2); }\n"
 		   "int reader(void) { while (!smp_load_acquire(&flag)); return data + *slot; }\n");
 }

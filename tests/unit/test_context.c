@@ -117,7 +117,7 @@ Test(context, start_routine_created_in_a_loop_pairs_with_itself)
 		   "int cur, idx;\n"
 		   "void *updater(void *a) {\n"
 		   "	if (READ_ONCE(cur) >= 0)\n"
-		   "		idx++; /*W*/ /*R*/\n"
+		   "		idx++; /*W*/ /*R*/ /*D*/\n"
 		   "	WRITE_ONCE(cur, idx); /*W*/\n"
 		   "	return a;\n"
 		   "}\n"
@@ -159,7 +159,7 @@ Test(context, thread_creating_wrapper_in_a_loop_and_late_setup_still_race)
 		   "void *reader(void *a) { while (!READ_ONCE(goflag)); return (void *)(long)READ_ONCE(cur) + cfg + (long)a; /*R*/ }\n"
 		   "void *updater(void *a) {\n"
 		   "	if (READ_ONCE(cur) >= 0)\n"
-		   "		idx++; /*W*/ /*R*/\n"
+		   "		idx++; /*W*/ /*R*/ /*D*/\n"
 		   "	WRITE_ONCE(cur, idx); /*W*/\n"
 		   "	return a;\n"
 		   "}\n"
@@ -513,7 +513,7 @@ Test(context, library_code_run_by_two_threads_of_one_program_still_races)
 {
 	struct src s[] = { { "map.h", MAP_LIB },
 			   { "map.c", "#include \"map.h\"\n"
-				      "void map_put(struct map *m) { m->n_entries++; /*W*/ WRITE_ONCE(m->bound, m->n_entries); }\n"
+				      "void map_put(struct map *m) { m->n_entries++; /*W*/ /*D*/ WRITE_ONCE(m->bound, m->n_entries); }\n"
 				      "unsigned map_get(struct map *m) { return READ_ONCE(m->bound); }\n" },
 			   { "a.c", PROG_A("map_put(&m);", "/*R*/") }, { "b.c", PROG_B } };
 
@@ -1251,7 +1251,7 @@ Test(identity, an_element_of_an_array_allocated_before_the_creating_loop_is_each
 
 Test(identity, a_record_allocated_before_the_creating_loop_is_shared_by_its_threads)
 {
-	expect_one(LKMM LOOP_HANDOVER(NEW_DATA, "", "d", "/*W*/ /*R*/"));
+	expect_one(LKMM LOOP_HANDOVER(NEW_DATA, "", "d", "/*W*/ /*R*/ /*D*/"));
 }
 
 /* A thread-creating wrapper handed each thread its own element of memory

@@ -856,7 +856,10 @@ Test(fresh, a_pool_allocation_the_profile_declares_is_fresh)
 	expect_findings(s, 1, "pool_alloc alloc none\n");
 }
 
+/* (the pool is thread-local: its head is each thread's own, so the
+ * allocation races with nothing; the block it hands out is what the
+ * contract is about) */
 Test(fresh, a_pool_allocation_without_the_contract_is_paired)
 {
-	expect_one(POOL("pool_alloc(&my_pool)", "/*W*/", "/*D*/"));
+	expect_one(POOL("pool_alloc(&my_pool)", "/*W*/", ""));
 }

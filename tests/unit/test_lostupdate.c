@@ -191,3 +191,30 @@ Test(lostupdate, two_elements_of_an_array_are_no_test_and_set)
 		   "static void *worker(void *a) { scratch[1] = scratch[0] * 2; return a; }\n"
 		   MAIN_TWO_THREADS("worker"));
 }
+
+/* Each thread counts in its own slot of an array: one object for every
+ * element to the analysis, so an element is never taken. */
+Test(lostupdate, a_slot_picked_by_an_index_is_left_alone)
+{
+	expect_one(HEAD "long counts[2];\n"
+		   "static void *worker(void *a) { counts[(long)a]++; return a; }\n"
+		   "int main(void) { pthread_t t[2];\n"
+		   "  for (long i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, (void *)i);\n"
+		   "  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return (int)counts[0]; }\n");
+}
+
+/* A lock of the program's own taken with a relaxed compare-and-swap is
+ * still exclusive: no lost update (that its section is unordered is the
+ * missing-release and missing-acquire rules' finding). */
+Test(lostupdate, an_update_after_a_relaxed_claim_is_no_lost_update)
+{
+	expect_one(HEAD "int lock; long hits;\n"
+		   "static void *worker(void *a) {\n"
+		   "	while (cmpxchg_relaxed(&lock, 0, 1) != 0)\n"
+		   "		;\n"
+		   "	hits++; /*W*/ /*R*/\n"
+		   "	WRITE_ONCE(lock, 0);\n"
+		   "	return a;\n"
+		   "}\n"
+		   MAIN_TWO_THREADS("worker"));
+}

@@ -174,7 +174,7 @@ Test(owner, records_of_their_callers_do_not_race)
 /* Without the profile line, nothing says r is the caller's own. */
 Test(owner, undeclared_records_are_paired)
 {
-	struct src s[] = { { "rec.c", RECORDS("/*W*/", "/*R*/") } };
+	struct src s[] = { { "rec.c", RECORDS("/*W*/", "/*R*/ /*D*/") } };
 	const char *text;
 
 	expect_findings(s, 1, NULL);
