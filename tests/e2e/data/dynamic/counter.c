@@ -1,10 +1,13 @@
 /*
  * counter.c — a plain data race that no flag is involved in, for
- * tests/e2e/dynamic.sh: two threads bump one plain counter with no lock and
- * no marked access.  The static pass looks for missing ordering around
- * flags (and for inconsistent locking), so it has nothing to say here; the
- * runtime's watchpoints see the two writers conflict.  The report must show
- * the race as a finding of its own, with evidence "dynamic" only.
+ * tests/e2e/dynamic.sh: two threads store their own counts into one plain
+ * variable with no lock and no marked access.  The static pass looks for
+ * missing ordering around flags, for inconsistent locking, for plain flags
+ * polled in loops and for lost updates (a plain hits++ of two threads); two
+ * plain stores that read nothing of the variable are none of those, so it
+ * has nothing to say here; the runtime's watchpoints see the two writers
+ * conflict.  The report must show the race as a finding of its own, with
+ * evidence "dynamic" only.
  *
  * Usage: ./counter [SECONDS]  Runs until the runtime has reported a race or
  * SECONDS (default 10) have passed.
@@ -18,16 +21,18 @@ unsigned long kcsan_rt_reports(void);
 unsigned long hits;
 static volatile int stop;
 
-__attribute__((noinline)) static void bump(void)
+__attribute__((noinline)) static void bump(unsigned long count)
 {
-	hits++;
+	hits = count;
 }
 
 static void *worker(void *arg)
 {
+	unsigned long count = 0;
+
 	(void)arg;
 	while (!stop)
-		bump();
+		bump(++count);
 	return NULL;
 }
 
