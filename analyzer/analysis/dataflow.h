@@ -152,6 +152,9 @@ int analysis_first_complete(const struct analysis *a, int gid);
 /* Does record R itself hold lock L (its own locks: a complete record has
  * its callers' too, along one way of reaching it)? */
 int record_holds(const struct lock_record *r, const char *l);
+/* Does record R's access hold any lock, its own or one the callers that
+ * reach it hold there? */
+int record_locked(const struct analysis *a, const struct lock_record *r);
 /* How many objects there are (oids run from 0 below it). */
 int analysis_objects(const struct analysis *a);
 

@@ -128,6 +128,14 @@ int record_holds(const struct lock_record *r, const char *l)
 	return 0;
 }
 
+int record_locked(const struct analysis *a, const struct lock_record *r)
+{
+	int ncallers;
+
+	analysis_caller_locks(a, r->e->gid, &ncallers);
+	return r->nlocks > 0 || ncallers > 0;
+}
+
 int analysis_objects(const struct analysis *a)
 {
 	return a->nobjects;

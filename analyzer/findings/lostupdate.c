@@ -62,16 +62,6 @@
 /* What an access is to this rule (per gid). */
 enum { NO_UPDATE, RMW, SPLIT, DONE };
 
-/* Does record R's access hold a lock, its own or one its callers hold
- * where they reach it? */
-static int record_locked(const struct analysis *a, const struct lock_record *r)
-{
-	int ncallers;
-
-	analysis_caller_locks(a, r->e->gid, &ncallers);
-	return r->nlocks > 0 || ncallers > 0;
-}
-
 /* The struct part of field object KEY (evidence.h: struct_of) as a new
  * string, or NULL for no field. */
 static char *struct_part(const char *key)
@@ -220,19 +210,15 @@ static int synchronising(const struct function *f)
 }
 
 /* Can the updates of records X and Y (one object) run at the same time?
- * (SYNC per function: synchronising, computed once; OWN_SYNC per gid:
- * the update's own function synchronises.) */
+ * (X_SYNC, Y_SYNC: the update's own function or the record's entry point
+ * synchronises.) */
 static int updates_meet(const struct analysis *a, const struct lock_record *x, const struct lock_record *y,
-			const unsigned char *sync, const unsigned char *own_sync)
+			int x_sync, int y_sync)
 {
-	int nfns;
-	const struct function *fns = analysis_functions(a, &nfns);
-
 	if (!run_together(a, x->fn, y->fn) || both_owned(a, x->e, y->e) || made_before_started(a, x->e, y->fn) ||
 	    made_before_started(a, y->e, x->fn))
 		return 0;
-	return threads_started_together(a, x->fn, y->fn) ||
-	       ((own_sync[x->e->gid] || sync[x->fn - fns]) && (own_sync[y->e->gid] || sync[y->fn - fns]));
+	return threads_started_together(a, x->fn, y->fn) || (x_sync && y_sync);
 }
 
 int lost_updates(const struct analysis *a, struct lost_update **out)
@@ -246,7 +232,8 @@ int lost_updates(const struct analysis *a, struct lost_update **out)
 	 * object: some access holds a lock */
 	unsigned char *update = NULL, *locked = xcalloc((size_t)nobjects + 1, 1);
 	const struct event **read_of;     /* per gid: a SPLIT update's read */
-	unsigned char *sync, *own_sync;   /* updates_meet */
+	unsigned char *sync, *own_sync;   /* per function; per gid: its own function's */
+	unsigned char *rec_sync;          /* per record: its update's or entry point's */
 	int maxgid = 0, cap = 0, *upd_first, *upd_next;
 
 	*out = NULL;
@@ -288,6 +275,7 @@ int lost_updates(const struct analysis *a, struct lost_update **out)
 	 * (upd_first per object, upd_next per record; -1 ends). */
 	upd_first = xmalloc(((size_t)nobjects + 1) * sizeof *upd_first);
 	upd_next = xmalloc(((size_t)nrecords + 1) * sizeof *upd_next);
+	rec_sync = xcalloc((size_t)nrecords + 1, 1);
 	for (int o = 0; o <= nobjects; o++)
 		upd_first[o] = -1;
 	for (int i = nrecords - 1; i >= 0; i--) {
@@ -298,6 +286,7 @@ int lost_updates(const struct analysis *a, struct lost_update **out)
 			continue;
 		upd_next[i] = upd_first[r->e->oid];
 		upd_first[r->e->oid] = i;
+		rec_sync[i] = own_sync[r->e->gid] || sync[r->fn - fns];
 	}
 	for (int o = 0; o < nobjects; o++) {
 		for (int i = upd_first[o]; i >= 0; i = upd_next[i]) {
@@ -308,7 +297,7 @@ int lost_updates(const struct analysis *a, struct lost_update **out)
 			if (update[records[i].e->gid] == DONE)
 				continue;
 			for (int j = upd_first[o]; j >= 0 && other < 0; j = upd_next[j])
-				if (updates_meet(a, &records[i], &records[j], sync, own_sync))
+				if (updates_meet(a, &records[i], &records[j], rec_sync[i], rec_sync[j]))
 					other = j;
 			if (other < 0)
 				continue;
@@ -324,5 +313,6 @@ int lost_updates(const struct analysis *a, struct lost_update **out)
 	free(locked);
 	free(upd_first);
 	free(upd_next);
+	free(rec_sync);
 	return n;
 }

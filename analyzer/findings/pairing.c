@@ -241,7 +241,7 @@ static int instance_locked(const struct analysis *a, const struct event *e)
 	for (int i = analysis_first(a, COMPLETE_RECORDS_OF_EVENT, e->gid); i >= 0 && r;
 	     i = analysis_next(a, COMPLETE_RECORDS_OF_EVENT, i)) {
 		known = 1;
-		r = effective_lock(a, &records[i], 0) != NULL;
+		r = record_locked(a, &records[i]);
 		for (int k = 0; r && (l = effective_lock(a, &records[i], k)); k++)
 			r = instance_lock(l, e->object);
 	}
@@ -909,7 +909,7 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 		const struct lock_record *r = &records[i];
 		int added = 0;
 
-		if (r->complete && !r->e->marked && r->e->oid >= 0 && effective_lock(a, r, 0)) {
+		if (r->complete && !r->e->marked && r->e->oid >= 0 && record_locked(a, r)) {
 			locked_rec[i] = 1;
 			if (r->e->access != ACC_READ) {
 				hashmap_put(&counted, (uint64_t)r->e->gid, &added);
@@ -973,7 +973,7 @@ static void lock_findings(struct writer *w, const struct analysis *a)
 
 			msg = xasprintf("plain %s %s '%s' in %s holds %s, but the %s in %s holds '%s': a data race",
 					access_word(acc->e), acc->e->access == ACC_WRITE ? "to" : "of", name_of(acc->e),
-					where, effective_lock(a, acc, 0) ? "other locks" : "no lock",
+					where, record_locked(a, acc) ? "other locks" : "no lock",
 					access_word(locked->e), other, lock_name(effective_lock(a, locked, 0)));
 			free(where);
 			free(other);
