@@ -520,6 +520,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	forget_function_locals(&x);
 	free(x.fnlocals.v);
 	free_fresh(&x.fresh);
+	free_fresh(&x.handed);
 	free_owned(&x.owned);
 	branch_guards_free(&x);
 	forget_aliases(&x);

@@ -23,20 +23,30 @@
  *   "!newarg:N"  pointer parameter N, until handed on: fresh in the calls
  *                that pass fresh memory for it (map_init(m) after
  *                m = malloc(...); fresh.c, dataflow.c's through_call). */
-static int fresh_at(struct ectx *x, const char *usr)
+static int table_at(const struct fresh_table *t, const char *usr)
 {
-	for (int i = 0; usr && i < x->fresh.n; i++)
-		if (strcmp(x->fresh.v[i].usr, usr) == 0)
+	for (int i = 0; usr && i < t->n; i++)
+		if (strcmp(t->v[i].usr, usr) == 0)
 			return i;
 	return -1;
 }
 
-/* Drops entry I of the table (the last one moves into its place). */
+static int fresh_at(struct ectx *x, const char *usr)
+{
+	return table_at(&x->fresh, usr);
+}
+
+/* Drops entry I of table T (the last one moves into its place). */
+static void table_drop(struct fresh_table *t, int i)
+{
+	free(t->v[i].usr);
+	free(t->v[i].mark);
+	t->v[i] = t->v[--t->n];
+}
+
 static void drop_fresh(struct ectx *x, int i)
 {
-	free(x->fresh.v[i].usr);
-	free(x->fresh.v[i].mark);
-	x->fresh.v[i] = x->fresh.v[--x->fresh.n];
+	table_drop(&x->fresh, i);
 }
 
 /* The local USR now holds fresh memory whose accesses carry MARK (taken
@@ -48,6 +58,8 @@ static void put_fresh(struct ectx *x, const char *usr, char *mark, int group)
 
 	if (i >= 0)
 		drop_fresh(x, i);
+	if ((i = table_at(&x->handed, usr)) >= 0)
+		table_drop(&x->handed, i);
 	if (!mark || !usr || !*usr) {
 		free(mark);
 		return;
@@ -69,9 +81,16 @@ void hand_on_fresh(struct ectx *x, CXCursor var)
 	char *usr = usr_of(var);
 	int i = fresh_at(x, usr), group;
 
-	free(usr);
-	if (i < 0)
+	if (i < 0) {
+		free(usr);
 		return;
+	}
+	if (table_at(&x->handed, usr) < 0) {
+		grow(&x->handed.v, &x->handed.cap, x->handed.n + 1, sizeof *x->handed.v);
+		x->handed.v[x->handed.n++] = (struct fresh_pointer){ usr, xstrdup(x->fresh.v[i].mark), 0 };
+	} else {
+		free(usr);
+	}
 	group = x->fresh.v[i].group;
 	drop_fresh(x, i);
 	for (int k = x->fresh.n - 1; group && k >= 0; k--)
@@ -124,6 +143,7 @@ static void forget_fresh_table(struct fresh_table *t)
 void forget_fresh(struct ectx *x)
 {
 	forget_fresh_table(&x->fresh);
+	forget_fresh_table(&x->handed);
 }
 
 static void table_add(struct fresh_table *t, const char *usr, const char *mark, int group)
@@ -664,10 +684,30 @@ static const char *value_fresh_mark(struct ectx *x, CXCursor value)
 	return !clang_Cursor_isNull(base) && is_local(base) ? fresh_mark(x, base) : NULL;
 }
 
+/* The mark local pointer VALUE had while fresh, if it has been handed on
+ * since (x->handed), or NULL. */
+static const char *value_handed_mark(struct ectx *x, CXCursor value)
+{
+	CXCursor base = pointer_value_base(x, value);
+	char *usr;
+	int i;
+
+	if (clang_Cursor_isNull(base) || !is_local(base))
+		return NULL;
+	usr = usr_of(base);
+	i = table_at(&x->handed, usr);
+	free(usr);
+	return i >= 0 ? x->handed.v[i].mark : NULL;
+}
+
 char *fresh_handed_on(struct ectx *x, CXCursor value, enum dep_role role, int arg)
 {
 	const char *m = value_fresh_mark(x, value);
 
+	/* (handed on before: this store hands the same memory on again, a
+	 * second way in for other threads) */
+	if (!m)
+		m = value_handed_mark(x, value);
 	return m ? dep_item_with_role(m, role, arg) : NULL;
 }
 

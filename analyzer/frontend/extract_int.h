@@ -71,6 +71,13 @@ struct ectx {
 	struct locals *locals;
 	struct alias_table aliases;
 	struct fresh_table fresh;
+	/* Pointers that were fresh and have been handed on, with their old
+	 * mark: a later marked store of one hands the memory on again (an
+	 * MCS node swapped into the tail, then linked behind its
+	 * predecessor).  Kept for the whole function, not saved and
+	 * restored around branches as FRESH is; dropped when the local is
+	 * assigned anew. */
+	struct fresh_table handed;
 	struct fn_local_table fnlocals;
 	struct owned_table owned;
 	struct { char **v; int n, cap; } guards;   /* in force now (extract_guards.c) */
