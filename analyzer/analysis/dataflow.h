@@ -29,7 +29,9 @@ struct candidate {
  * the flag published).  For producers: LINK_OPEN_TO_READERS unless every
  * time the link was found, the plain access initialised fresh memory that
  * the marked write, storing the pointer to it, publishes in order (a
- * reader that follows that pointer sees it: pairing.c). */
+ * reader that follows that pointer sees it: pairing.c).  A consumer whose
+ * access is marked (issue 12, shape 1) is always LINK_THROUGH_POINTER
+ * (transfer.c, marked_data_dependence). */
 #define LINK_TESTED          1u
 #define LINK_THROUGH_POINTER 2u
 #define LINK_OPEN_TO_READERS 4u

@@ -149,6 +149,14 @@ struct analysis {
 struct state {
 	int reached;
 	struct evset pend_plain, pend_reads, seen_plain, seen_reads;
+	/* Marked stores as data (issue 12, shape 1: WRITE_ONCE(x, 1);
+	 * WRITE_ONCE(ready, 1)): those not yet ordered before a later store,
+	 * and all those made (for producer links).  Only a write fence, a
+	 * fully ordered RMW, an unlock or a call whose callee orders writes
+	 * orders them: a release or acquire-release access orders what came
+	 * before it before itself alone, not before a later relaxed store
+	 * (C11 and the LKMM alike). */
+	struct evset pend_mdata, seen_mdata;
 	struct fset fenced;
 	unsigned killed;
 	struct strset locks;
@@ -369,6 +377,7 @@ int same_object(const struct event *a, const struct event *b);
  * own thread's later write to the location), and W stands for them. */
 void subsume_reads(struct state *s, const struct event *w);
 void kill_plain(struct state *s, unsigned kill, struct event *fence);
+void kill_plain_only(struct state *s, unsigned kill, struct event *fence);
 void kill_reads_of(struct state *s, const struct event *acquire);
 void kill_reads(struct state *s);
 void spawn(struct state *s);

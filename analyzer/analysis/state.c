@@ -32,6 +32,8 @@ void state_free(struct state *s)
 	free(s->pend_reads.v);
 	free(s->seen_plain.v);
 	free(s->seen_reads.v);
+	free(s->pend_mdata.v);
+	free(s->seen_mdata.v);
 	free(s->fenced.v);
 	free(s->published.v);
 	free(s->locks.v);
@@ -46,6 +48,8 @@ void state_copy(struct state *to, const struct state *from)
 	es_copy(&to->pend_reads, &from->pend_reads);
 	es_copy(&to->seen_plain, &from->seen_plain);
 	es_copy(&to->seen_reads, &from->seen_reads);
+	es_copy(&to->pend_mdata, &from->pend_mdata);
+	es_copy(&to->seen_mdata, &from->seen_mdata);
 	to->fenced.n = 0;
 	for (int i = 0; i < from->fenced.n; i++)
 		fs_add(&to->fenced, from->fenced.v[i].plain, from->fenced.v[i].fence);
@@ -78,6 +82,8 @@ int state_merge(struct state *to, const struct state *from)
 	changed |= es_union(&to->pend_reads, &from->pend_reads);
 	changed |= es_union(&to->seen_plain, &from->seen_plain);
 	changed |= es_union(&to->seen_reads, &from->seen_reads);
+	changed |= es_union(&to->pend_mdata, &from->pend_mdata);
+	changed |= es_union(&to->seen_mdata, &from->seen_mdata);
 	changed |= es_union(&to->published, &from->published);
 	for (int i = 0; i < from->fenced.n; i++)
 		changed |= fs_add(&to->fenced, from->fenced.v[i].plain, from->fenced.v[i].fence);
@@ -180,8 +186,10 @@ void subsume_reads(struct state *s, const struct event *w)
 /* Orders pending plain accesses whose type KILL covers; a fence barrier
  * FENCE is remembered for the unpaired-barrier check.  (The survivors are
  * moved down in one pass: removing each killed access on its own moved
- * the rest of the set each time, a tenth of the solver on Open vSwitch.) */
-void kill_plain(struct state *s, unsigned kill, struct event *fence)
+ * the rest of the set each time, a tenth of the solver on Open vSwitch.)
+ * Pending marked data stores are left: the caller is a marked access,
+ * whose own order covers them only up to itself (see kill_plain). */
+void kill_plain_only(struct state *s, unsigned kill, struct event *fence)
 {
 	int kept = 0;
 
@@ -199,6 +207,15 @@ void kill_plain(struct state *s, unsigned kill, struct event *fence)
 	}
 	s->pend_plain.n = kept;
 	s->killed |= kill;
+}
+
+/* The same, for a fence, a lock operation or a call: it orders the
+ * pending marked data stores too when KILL covers writes. */
+void kill_plain(struct state *s, unsigned kill, struct event *fence)
+{
+	kill_plain_only(s, kill, fence);
+	if (kill & (1u << ACC_WRITE))
+		s->pend_mdata.n = 0;
 }
 
 /* An acquire read of F supersedes earlier reads of F: what follows is

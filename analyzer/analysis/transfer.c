@@ -102,6 +102,18 @@ int compared_read(void *ctx, const struct dep_item *d)
 	return e && e->kind == EV_ACCESS && e->marked && e->access != ACC_WRITE ? k : -1;
 }
 
+/* How marked data access P (own: of this function) belongs to marked
+ * read R (LINK_* bits; dataflow.h): only when it is reached through the
+ * pointer R read (the MCS predecessor's next->locked = 0 after reading
+ * next).  A test of R alone does not make P R's: a sample of relaxed
+ * statistics taken after a test of a latch (if (READ_ONCE(updated)) e =
+ * READ_ONCE(events)) is as often a tolerated stale pair, and the reader
+ * has no other sign that it relies on the order. */
+static unsigned marked_data_dependence(struct fn_ctx *c, const struct event *p, const struct event *r, int own)
+{
+	return own && r->func == c->fn->name && depends_on(&c->derived, p, r) ? LINK_THROUGH_POINTER : 0;
+}
+
 /* How plain access P (own: of this function; else seen through CALL to
  * CALLEE) depends on the value of marked read R (LINK_* bits of struct
  * link, 0 for not at all): does it run only on R's value (LINK_TESTED:
@@ -196,6 +208,41 @@ static int published_in_order(const struct event *p, const struct event *m, int 
 	return ordered && is_new(p) && !p->thread_element && m->hands_on_fresh;
 }
 
+/* Does marked write M order what came before it before itself, as a flag
+ * (a release, an acquire-release or a fully ordered access)? */
+static int orders_before_itself(const struct event *m)
+{
+	return m->ord == ORD_RELEASE || m->ord == ORD_ACQ_REL || m->ord == ORD_FULL;
+}
+
+/* Marked stores as data (issue 12, shape 1): M, a marked write or RMW of
+ * another object, comes after marked data stores still pending in S
+ * (WRITE_ONCE(x, 1); WRITE_ONCE(ready, 1)): each is a writer candidate
+ * unless M orders it; every marked data store made before M is a
+ * producer link, ordered or not, for the reader side.  Marking makes each
+ * store atomic, not ordered: a reader that sees M's value may still see
+ * the old X.  (EXTRA_KILLED: what M's callee ordered before M.) */
+static void marked_data_check(struct fn_ctx *c, struct state *s, struct event *m, unsigned extra_killed)
+{
+	struct analysis *a = c->p->out;
+	int by_m = orders_before_itself(m) || (extra_killed & K_WRITE);
+
+	for (int i = 0; i < s->pend_mdata.n && !by_m; i++) {
+		struct event *d = s->pend_mdata.v[i];
+
+		if (!same_object(d, m) && may_publish(d, m))
+			add_candidate(&a->writers, &a->nwriters, &a->wcap, &a->wseen, d, m, c->fn, NULL);
+	}
+	for (int i = 0; i < s->seen_mdata.n; i++) {
+		struct event *d = s->seen_mdata.v[i];
+		int ordered = by_m || !es_has(&s->pend_mdata, d);
+
+		if (!same_object(d, m) && may_publish(d, m))
+			add_link(&a->producers, &a->nproducers, &a->pcap, &a->pseen, d, m, NULL, c->fn, ordered,
+				 published_in_order(d, m, ordered) ? 0 : LINK_OPEN_TO_READERS, NULL);
+	}
+}
+
 /* M, a marked write or RMW, is reached in state S.  EXTRA_KILLED is what
  * the callee (when M is in one) ordered before M; PRE_SPAWN says that a
  * thread is created right after, before any join: initialisation that
@@ -243,6 +290,8 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		if (s->seen_reads.v[i]->object && s->seen_reads.v[i]->ord != ORD_CONSUME &&
 		    guarded(c, s->seen_reads.v[i]))
 			add_relay(a, s->seen_reads.v[i], m, c->fn);
+	if (!pre_spawn && !quiet(s))
+		marked_data_check(c, s, m, extra_killed);
 }
 
 /* P, a plain access, is reached in state S.  READER_ORDERED: a callee
@@ -269,7 +318,9 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 
 		if (same_object(p, r) || !r->object)
 			continue;
-		how = value_dependence(c, p, r, own, call, callee);
+		how = p->marked ? marked_data_dependence(c, p, r, own) : value_dependence(c, p, r, own, call, callee);
+		if (p->marked && !how)
+			continue;
 		/* A pointer read (consume) guards only what is reached through
 		 * the pointer: rcu_dereference(gp) makes no other data its own. */
 		if (r->ord == ORD_CONSUME && !(how & LINK_THROUGH_POINTER))
@@ -283,8 +334,11 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 		}
 	}
 	/* Writes count too: a control dependency does not order a later plain
-	 * store in the LKMM (only an address dependency or a fence does). */
-	if (reader_ordered || quiet(s))
+	 * store in the LKMM (only an address dependency or a fence does).  It
+	 * does order a later marked store, which the compiler may not make
+	 * before its test.  A marked access is no reader candidate: it is
+	 * R's only when reached through R's pointer, which orders it. */
+	if (reader_ordered || quiet(s) || p->marked)
 		return;
 	for (int i = 0; i < s->pend_reads.n; i++) {
 		struct event *r = s->pend_reads.v[i];
@@ -770,6 +824,12 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		}
 		if (c->emit & EMIT_LOCKS)
 			record_locks(c->p->out, e, c->fn, &s->locks, !c->p->called[c->fn - c->p->fns]);
+		/* A marked load or store as data (issue 12, shape 1): after a
+		 * marked read of another object, through the pointer it read,
+		 * it is that read's consumer (reader_check).  An RMW is a
+		 * claim or a count, no data. */
+		if (!s->calm && e->access != ACC_RMW)
+			reader_check(c, s, e, 0, 1, NULL, NULL);
 		/* (a marked write made after a creation may race with a plain
 		 * poll of the new thread: pairing.c's plain flags) */
 		if ((c->emit & EMIT_LOCKS) && s->running.n && e->access != ACC_READ)
@@ -785,9 +845,18 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		}
 		s->mb_before_rmw = 0;
 		s->after_rmw = e->access == ACC_RMW;
-		kill_plain(s, writer_kills(e->ord), NULL);
+		/* (pending marked data: only a fully ordered access orders it
+		 * before what follows; marked_data_check) */
+		kill_plain_only(s, writer_kills(e->ord), NULL);
 		if (e->access == ACC_WRITE || e->access == ACC_RMW) {
 			writer_check(c, s, e, 0, pre_spawn_at(c, e));
+			if (e->ord == ORD_FULL)
+				s->pend_mdata.n = 0;
+			if (e->access == ACC_WRITE && !s->calm && e->ord != ORD_FULL) {
+				es_add(&s->pend_mdata, e);
+				if (c->records & KEEPS_SEEN_PLAIN)
+					es_add(&s->seen_mdata, e);
+			}
 			/* A store, or an RMW done for its effect, publishes; an RMW
 			 * whose result is tested takes something (a lock). */
 			if ((e->access == ACC_WRITE || e->discarded) && !is_new(e) &&

@@ -23,6 +23,11 @@ enum confidence confidence_of(unsigned f)
 		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
 	if (f & (FACT_COUNTER | FACT_DATA_POLLED))
 		return CONFIDENCE_LOW;
+	/* (marked data is no data race: it is a bug only where the reader
+	 * relies on the order, so only threads of the tree's own that run
+	 * together lift it above low) */
+	if ((f & FACT_MARKED_DATA) && !threads)
+		return CONFIDENCE_LOW;
 	/* (threads of the tree's own, or only a library's entry points that
 	 * any thread may call; a named variable is one object, a field stands
 	 * for every instance of its struct) */
@@ -234,6 +239,8 @@ static const struct {
 	  DATA_NAME, NO_NAME },
 	{ FACT_LOST_UPDATE, "'%s' is updated by plain accesses that two threads can make at once, and no access of it holds a lock",
 	  DATA_NAME, NO_NAME },
+	{ FACT_MARKED_DATA, "'%s' is accessed marked but relaxed here: each access is atomic, but marking does not order it against '%s'",
+	  DATA_NAME, FLAG_NAME },
 	{ FACT_POINTER, "'%s' is reached through the pointer read from '%s'", DATA_NAME, FLAG_NAME },
 	{ FACT_SAME_STRUCT, "'%s' and '%s' are fields of one struct", DATA_NAME, FLAG_NAME },
 	{ FACT_VARIABLES, "'%s' and '%s' are both variables, not fields", DATA_NAME, FLAG_NAME },

@@ -69,6 +69,10 @@ enum evidence_fact {
 	 * a write after a read of the object) that two threads can make at
 	 * once, no lock held anywhere on the object (lostupdate.c). */
 	FACT_LOST_UPDATE   = 1u << 15,
+	/* Not evidence but the shape: the data access is itself marked but
+	 * relaxed (issue 12, shape 1): atomic, yet not ordered against the
+	 * flag by its marking. */
+	FACT_MARKED_DATA   = 1u << 16,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };

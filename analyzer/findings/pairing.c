@@ -412,11 +412,21 @@ static int made_apart(const struct analysis *a, const struct link *l, const stru
 	return made_before_started(a, l->plain, w->fn);
 }
 
+/* Do link L and the candidate W looks for agree on the marking of the
+ * data?  Links whose data access is marked (issue 12, shape 1) pair only
+ * with marked data candidates: a plain access's rules (early reads, late
+ * accesses, a plain store's missing release) keep to plain links, as
+ * before marked data was followed. */
+static int same_marking(const struct link *l, const struct link_want *w)
+{
+	return !w->plain || !l->plain->marked == !w->plain->marked;
+}
+
 static int acceptable(const struct analysis *a, const struct link *l, const void *arg)
 {
 	const struct link_want *w = arg;
 
-	return run_together(a, w->fn, l->fn) && (!w->relay || run_together(a, w->relay, l->fn)) &&
+	return same_marking(l, w) && run_together(a, w->fn, l->fn) && (!w->relay || run_together(a, w->relay, l->fn)) &&
 	       !made_apart(a, l, w) &&
 	       (!w->need_write || l->plain->access != ACC_READ) &&
 	       !same_critical_section(a, w->other, l->marked) &&
@@ -536,6 +546,19 @@ static const struct link *find_producer(const struct analysis *a, const struct f
 static int unknown_target(const struct event *data)
 {
 	return data->obj.kind == OBJ_PARAM;
+}
+
+/* How the data access is marked: "plain", or "relaxed" for a marked access
+ * with no order of its own (issue 12, shape 1: marked but unordered). */
+static const char *marking_word(const struct event *e)
+{
+	return e->marked ? "relaxed" : "plain";
+}
+
+/* FACT_MARKED_DATA for a marked data access. */
+static unsigned marked_data(const struct event *e)
+{
+	return e->marked ? FACT_MARKED_DATA : 0;
 }
 
 static const char *access_word(const struct event *e)
@@ -696,14 +719,15 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		if (!cons)
 			continue;       /* nothing reads the flag and then the data */
 		pid = store_pair(w, c->plain, c->marked, cid, 0);
-		msg = xasprintf("plain %s %s '%s' is not ordered before the %s of '%s' that publishes it",
-				access_word(c->plain), c->plain->access == ACC_WRITE ? "to" : "of",
+		msg = xasprintf("%s %s %s '%s' is not ordered before the %s of '%s' that publishes it",
+				marking_word(c->plain), access_word(c->plain), c->plain->access == ACC_WRITE ? "to" : "of",
 				name_of(c->plain), c->marked->access == ACC_RMW ? "atomic update" : "write",
 				name_of(c->marked));
 		fix = fix_for(v, c->marked, 1);
 		facts = object_facts(a, c->plain, c->marked) | pairing_facts(a, c->fn, cons->fn, cons, c->marked->oid) |
 			tie_facts(c->fn, c->plain, c->marked, c->marked->oid, FACT_TIED_WRITER) |
-			tie_facts(cons->fn, cons->plain, cons->marked, c->marked->oid, FACT_TIED_READER);
+			tie_facts(cons->fn, cons->plain, cons->marked, c->marked->oid, FACT_TIED_READER) |
+			marked_data(c->plain);
 		found(w, "missing-release", msg, c->plain, c->marked, c->fn, c->marked, fix, pid, facts, 4,
 		      (struct site_loc[]){ { "plain-access", c->plain }, { "publish", c->marked },
 					   { "consume", cons->marked }, { "racing-access", cons->plain } });
