@@ -4,14 +4,16 @@
 # For every tests/corpus/NN-name.c:
 #   1. the header labels are present, well-formed and consistent:
 #        corpus: NAME             (equal to the file name without NN- and .c)
-#        lkmm: race | no-race
+#        lkmm: race | unordered | no-race
 #        lacks: writer | reader | both | none
 #        delayed-in-publisher: yes | no | gcc | clang
 #        about: ...
 #      race <=> at least one // RACE(...) marker; a race marks both sides
-#      (RACE(writer) and RACE(reader)); lacks: none <=> no-race;
+#      (RACE(writer) and RACE(reader)); unordered <=> // UNORDERED(...)
+#      markers, likewise on both sides; lacks: none <=> no-race;
 #      delayed-in-publisher: yes, gcc or clang => race with lacks writer or both;
-#      a marked line holds no marked access (READ_ONCE, atomics, volatile...);
+#      a RACE line holds no marked access (READ_ONCE, atomics, volatile...),
+#      an UNORDERED line holds one;
 #      lkmm.h and <stdatomic.h> are not both included; numbers are unique;
 #      the program is listed in README.md with the same labels;
 #   2. it builds warning-free (-Wall -Wextra -Werror) with each compiler;
@@ -67,18 +69,36 @@ check_labels() {
 	nreader=$(grep -c '//[[:space:]]*RACE(reader)' "$src")
 	nany=$(grep -c '//[[:space:]]*RACE(' "$src")
 	nbad=$(grep '//[[:space:]]*RACE(' "$src" | grep -cv '//[[:space:]]*RACE(\(writer\|reader\))')
+	uwriter=$(grep -c '//[[:space:]]*UNORDERED(writer)' "$src")
+	ureader=$(grep -c '//[[:space:]]*UNORDERED(reader)' "$src")
+	uany=$(grep -c '//[[:space:]]*UNORDERED(' "$src")
+	ubad=$(grep '//[[:space:]]*UNORDERED(' "$src" | grep -cv '//[[:space:]]*UNORDERED(\(writer\|reader\))')
 
 	[ "$corpus" = "$name" ] || add "corpus: '$corpus' does not match the file name '$name'"
-	case $lkmm in race|no-race) ;; *) add "lkmm: '$lkmm' is not race or no-race" ;; esac
+	case $lkmm in race|unordered|no-race) ;; *) add "lkmm: '$lkmm' is not race, unordered or no-race" ;; esac
 	case $lacks in writer|reader|both|none) ;; *) add "lacks: '$lacks' is not writer, reader, both or none" ;; esac
 	case $delayed in yes|no|gcc|clang) ;; *) add "delayed-in-publisher: '$delayed' is not yes, no, gcc or clang" ;; esac
 	[ -n "$about" ] || add "about: is missing"
 	[ "$nbad" -eq 0 ] || add "$nbad malformed RACE marker(s)"
+	[ "$ubad" -eq 0 ] || add "$ubad malformed UNORDERED marker(s)"
+	[ "$lkmm" = unordered ] || [ "$uany" -eq 0 ] || add "lkmm: $lkmm but $uany UNORDERED marker(s)"
 	if [ "$lkmm" = race ]; then
 		[ "$nany" -gt 0 ] || add "lkmm: race but no RACE marker"
 		[ "$nwriter" -gt 0 ] || add "lkmm: race but no RACE(writer) marker"
 		[ "$nreader" -gt 0 ] || add "lkmm: race but no RACE(reader) marker"
 		[ "$lacks" != none ] || add "lkmm: race with lacks: none"
+	elif [ "$lkmm" = unordered ]; then
+		# (no data race: every access that takes part is marked; the
+		# runtime's weak-memory model delays plain accesses only)
+		[ "$nany" -eq 0 ] || add "lkmm: unordered but $nany RACE marker(s)"
+		[ "$uwriter" -gt 0 ] || add "lkmm: unordered but no UNORDERED(writer) marker"
+		[ "$ureader" -gt 0 ] || add "lkmm: unordered but no UNORDERED(reader) marker"
+		[ "$lacks" != none ] || add "lkmm: unordered with lacks: none"
+		[ "$delayed" = no ] || add "lkmm: unordered with delayed-in-publisher: $delayed"
+		unmarked=$(grep '//[[:space:]]*UNORDERED(' "$src" | sed 's|//.*||' |
+			grep -Ev 'READ_ONCE|WRITE_ONCE|smp_|atomic|__sync|volatile|xchg|_bit\(')
+		[ -z "$unmarked" ] ||
+			add "an UNORDERED line holds no marked access: $(echo "$unmarked" | head -n 1 | sed 's/^[[:space:]]*//')"
 	else
 		[ "$nany" -eq 0 ] || add "lkmm: $lkmm but $nany RACE marker(s)"
 		[ "$lacks" = none ] || add "lkmm: $lkmm with lacks: $lacks"
@@ -99,7 +119,7 @@ check_labels() {
 		add "not listed in README.md with these labels"
 
 	if [ -z "$problems" ]; then
-		ok "$base: labels (lkmm: $lkmm, lacks: $lacks, delayed-in-publisher: $delayed, markers: ${nwriter}w/${nreader}r)"
+		ok "$base: labels (lkmm: $lkmm, lacks: $lacks, delayed-in-publisher: $delayed, markers: ${nwriter}w/${nreader}r, unordered ${uwriter}w/${ureader}r)"
 	else
 		bad "$base: labels${problems#;}"
 	fi

@@ -7,11 +7,13 @@ compared with the labels written in the program itself:
   examples mode  `// EXPECT: KIND` on a line: a finding of KIND must start
                  (first location) on that line; any other finding is wrong.
                  A file without markers (a fixed twin) must have no finding.
-  corpus mode    the header says `lkmm: race` or `lkmm: no-race`; lines of
-                 racy plain accesses carry `// RACE(writer)` / `// RACE(reader)`.
-                 A racy program is found when some finding has a location on
-                 a labelled line; any finding on a no-race program is a false
-                 positive.
+  corpus mode    the header says `lkmm: race`, `lkmm: unordered` or
+                 `lkmm: no-race`; lines of racy plain accesses carry
+                 `// RACE(writer)` / `// RACE(reader)`, lines of the marked but
+                 unordered accesses `// UNORDERED(writer)` / `(reader)`.
+                 A racy or unordered program is found when some finding has a
+                 location on a labelled line; any finding on a no-race program
+                 is a false positive.
   limitations    the reproducers of docs/limitations.md, each a file or a
                  directory (a directory is scanned as one tree: several
                  programs), labelled like the examples (`EXPECT:`) when it
@@ -37,8 +39,8 @@ import sys
 import tempfile
 
 EXPECT = re.compile(r"//\s*EXPECT:\s*([a-z-]+)")
-RACE = re.compile(r"//\s*RACE\((writer|reader)\)")
-TRUTH = re.compile(r"^\s*\*\s*lkmm:\s*(race|no-race)\b", re.M)
+RACE = re.compile(r"//\s*(RACE|UNORDERED)\((writer|reader)\)")
+TRUTH = re.compile(r"^\s*\*\s*lkmm:\s*(race|unordered|no-race)\b", re.M)
 
 
 def scan(binary, path, workdir):
@@ -124,7 +126,7 @@ def check_limitation(binary, path, workdir):
         return want <= got and {g[:2] for g in got} <= {w[:2] for w in want}, seen
     labelled = {(os.path.abspath(f), n) for f, t in texts.items()
                 for n, line in enumerate(t.splitlines(), 1) if RACE.search(line)}
-    if truths == {"race"}:
+    if truths <= {"race", "unordered"}:
         hit = any((os.path.abspath(l["file"]), l["line"]) in labelled
                   for fd in findings for l in all_locations(fd)
                   if l["role"] in ("plain-access", "racing-access"))
@@ -137,7 +139,7 @@ def check_corpus(binary, path, workdir):
     truth = TRUTH.search(text)
     if not truth:
         raise RuntimeError("no 'lkmm:' label in header")
-    racy = truth.group(1) == "race"
+    racy = truth.group(1) != "no-race"
     labelled = {n for n, line in enumerate(text.splitlines(), 1) if RACE.search(line)}
     findings = scan(binary, path, workdir)
     hit = any(same_file(l["file"], path) and l["line"] in labelled
