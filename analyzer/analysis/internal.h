@@ -387,6 +387,9 @@ void dm_free(struct deriv_map *m);
 struct derived *dm_get(struct deriv_map *m, int local);
 void compute_derived(struct function *f, struct deriv_map *m);
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r);
+/* Is P's address computed from R's value (P reached through the pointer
+ * or index R read)?  Unlike depends_on, a value P stores does not count. */
+int address_depends_on(struct deriv_map *m, const struct event *p, const struct event *r);
 int depends_through_call(struct deriv_map *m, const struct event *call, const char *callee,
 				const struct event *p, const struct event *r);
 int names_value(const struct dep_item *d);

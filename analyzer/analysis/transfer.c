@@ -111,7 +111,7 @@ int compared_read(void *ctx, const struct dep_item *d)
  * has no other sign that it relies on the order. */
 static unsigned marked_data_dependence(struct fn_ctx *c, const struct event *p, const struct event *r, int own)
 {
-	return own && r->func == c->fn->name && depends_on(&c->derived, p, r) ? LINK_THROUGH_POINTER : 0;
+	return own && r->func == c->fn->name && address_depends_on(&c->derived, p, r) ? LINK_THROUGH_POINTER : 0;
 }
 
 /* How plain access P (own: of this function; else seen through CALL to

@@ -98,16 +98,28 @@ static int source_is(struct deriv_map *m, const struct dep_item *d, int read)
  * may name a call) by a dependency: its address depends on R's value, or,
  * for a store, the value it stores does (its DEP_VALUE items,
  * extract_expr.c and extract_primitive.c: they order it as an address dependency would)? */
-int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
+/* (ADDRESS_ONLY: the address alone; a value stored counts only for
+ * ordering, not for reaching P through R's pointer) */
+static int depends_by(struct deriv_map *m, const struct event *p, const struct event *r, int address_only)
 {
 	for (int k = 0; k < p->deps.n; k++) {
 		const struct dep_item *d = &p->deps.v[k];
 
-		if ((d->role == DEP_ADDRESS || (d->role == DEP_VALUE && p->access == ACC_WRITE)) &&
+		if ((d->role == DEP_ADDRESS || (!address_only && d->role == DEP_VALUE && p->access == ACC_WRITE)) &&
 		    source_is(m, d, r->index))
 			return 1;
 	}
 	return 0;
+}
+
+int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
+{
+	return depends_by(m, p, r, 0);
+}
+
+int address_depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
+{
+	return depends_by(m, p, r, 1);
 }
 
 /* Does the address of P, an access of CALLEE seen through CALL, depend on

@@ -6,8 +6,8 @@
  * about: Samples filled with WRITE_ONCE and published by WRITE_ONCE of a pointer to them; the
  *        reader loads the pointer with READ_ONCE and reads the sample through it.  Every
  *        access is marked: no data race, but nothing orders the fill before the pointer
- *        store, so a reader may follow the new pointer to the old contents (herd7: MP with
- *        ONCE stores and an address dependency on the reader, "Sometimes").
+ *        store, so a reader may follow the new pointer to the old contents (MP with ONCE
+ *        stores: the reader's address dependency cannot make up for the writer).
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -150,3 +150,16 @@ Test(markeddata, an_mcs_node_linked_with_a_release_is_no_finding)
 {
 	expect_one(mcs(0, ""));
 }
+
+/* A reader that stores a value computed from the flag (WRITE_ONCE(d, v + 1)
+ * after v = READ_ONCE(f)) does not reach D through the flag: the data
+ * dependency orders its store, but says nothing of D being the flag's. */
+Test(markeddata, storing_the_flags_value_does_not_make_the_data_the_flags)
+{
+	expect_one(HEAD "long d; long f;\n"
+		   "static void *writer(void *a) { for (long i = 1; i < 100; i++) { WRITE_ONCE(d, i); WRITE_ONCE(f, i); }\n"
+		   "  return a; }\n"
+		   "static void *reader(void *a) { long v = READ_ONCE(f); WRITE_ONCE(d, v + 1); return a; }\n"
+		   "int main(void) { pthread_t w, r; pthread_create(&r, 0, reader, 0);\n"
+		   "  pthread_create(&w, 0, writer, 0); pthread_join(w, 0); pthread_join(r, 0); return 0; }\n");
+}
