@@ -152,6 +152,14 @@ char *report_location_note(const struct report_finding *f, const struct report_l
 	} else if (strcmp(role, "plain-access") == 0) {
 		adj = l->marked ? "marked " : "plain ";
 		name = f->variable;
+	} else if (strcmp(role, "store") == 0 || strcmp(role, "other-load") == 0) {
+		/* (store buffering: this side's store, and the crosswise load
+		 * of the same object) */
+		adj = *role == 'o' ? "crosswise " : "";
+		name = f->variable;
+	} else if (strcmp(role, "load") == 0 || strcmp(role, "other-store") == 0) {
+		adj = *role == 'o' ? "crosswise " : "";
+		name = flag_of(f, l);
 	} else if (strcmp(role, "barrier") == 0) {
 		return strcpy(xmalloc(sizeof "barrier here"), "barrier here");
 	} else {

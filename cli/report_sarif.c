@@ -49,6 +49,16 @@ static const struct rule_text known_rules[] = {
 	  "missing barrier between a data access and a flag access.",
 	  "Protect the accesses with a lock, mark both of them (READ_ONCE/WRITE_ONCE or "
 	  "atomics), or wrap an intentional race in data_race()." },
+	{ "missing-full-barrier", "MissingFullBarrier", "error",
+	  "Store not ordered before a later load of another variable (store buffering)",
+	  "One thread stores X and then loads Y, another stores Y and then loads X, and each "
+	  "decides on what it loaded. Without a full barrier between the store and the load, "
+	  "both loads can return the old values (the store waits in a store buffer, or the "
+	  "compiler swaps them), and both threads go on as if alone. Release and acquire do "
+	  "not order a store before a later load.",
+	  "Put smp_mb() (or atomic_thread_fence(memory_order_seq_cst)) between the store and "
+	  "the load, on both sides, or make the store a fully ordered read-modify-write "
+	  "(xchg(), smp_store_mb())." },
 	{ "unpaired-barrier", "UnpairedBarrier", "warning",
 	  "Barrier without its pairing counterpart",
 	  "A write barrier or release on one side of a message-passing pattern has no read "
@@ -235,6 +245,15 @@ static int thread_of(const struct report_finding *f, const struct report_locatio
 	}
 	if (!strcmp(role, "consume") || !strcmp(role, "barrier"))
 		return !strcmp(role, "consume");
+	/* (store buffering: each thread stores, then loads) */
+	if (!strcmp(role, "store") || !strcmp(role, "other-store")) {
+		*order = 1;
+		return *role == 'o';
+	}
+	if (!strcmp(role, "load") || !strcmp(role, "other-load")) {
+		*order = 2;
+		return *role == 'o';
+	}
 	if (!strcmp(role, "plain-access")) {
 		*order = reader_plain ? 2 : 1;
 		return reader_plain;

@@ -31,7 +31,7 @@ enum confidence confidence_of(unsigned f)
 	/* (threads of the tree's own, or only a library's entry points that
 	 * any thread may call; a named variable is one object, a field stands
 	 * for every instance of its struct) */
-	if (f & FACT_LOST_UPDATE)
+	if (f & (FACT_LOST_UPDATE | FACT_STORE_BUFFERING))
 		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
 	/* (the lock's take is an acquire that expects what the store writes:
 	 * its authors made the word a lock; the sections are not in view) */
@@ -150,6 +150,11 @@ int is_named_variable(const struct event *e)
 	return 1;
 }
 
+int picked_by_index(const struct event *e)
+{
+	return e->obj.elements || (e->display && strchr(e->display, '['));
+}
+
 int is_counter(const struct analysis *a, int oid)
 {
 	const struct object_tally *t = analysis_tally(a, oid);
@@ -239,6 +244,8 @@ static const struct {
 	  DATA_NAME, NO_NAME },
 	{ FACT_LOST_UPDATE, "'%s' is updated by plain accesses that two threads can make at once, and no access of it holds a lock",
 	  DATA_NAME, NO_NAME },
+	{ FACT_STORE_BUFFERING, "each side stores one of '%s' and '%s' and then tests what it loads of the other, with no full barrier between",
+	  DATA_NAME, FLAG_NAME },
 	{ FACT_MARKED_DATA, "'%s' is accessed marked but relaxed here: each access is atomic, but marking does not order it against '%s'",
 	  DATA_NAME, FLAG_NAME },
 	{ FACT_POINTER, "'%s' is reached through the pointer read from '%s'", DATA_NAME, FLAG_NAME },

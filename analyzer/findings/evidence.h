@@ -73,6 +73,10 @@ enum evidence_fact {
 	 * relaxed (issue 12, shape 1): atomic, yet not ordered against the
 	 * flag by its marking. */
 	FACT_MARKED_DATA   = 1u << 16,
+	/* Not evidence but the rule: a store then a tested load of another
+	 * object, and crosswise in a thread that runs at the same time, no
+	 * full barrier on either side (storebuffer.c). */
+	FACT_STORE_BUFFERING = 1u << 17,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };
@@ -111,6 +115,11 @@ const char *struct_of(const char *key, size_t *n);
 /* Is E's object one named variable (a global or static, not a field and
  * not an element picked by an index)? */
 int is_named_variable(const struct event *e);
+/* Does E pick an element of an array by an index, as its source spells
+ * it (counts[cpu]++, st[i].n, s->hist[b]++)?  The analysis names the
+ * array (or the field) for every element, so two such accesses need not
+ * touch the same memory: most often each thread has its slot. */
+int picked_by_index(const struct event *e);
 
 /* How much evidence FACTS hold: the order of findings inside one level
  * (more first). */

@@ -120,15 +120,6 @@ static void free_marked_structs(struct marked_structs *ms)
 	free(ms->parts);
 }
 
-/* Does E pick an element of an array by an index, as its source spells
- * it (counts[cpu]++, st[i].n, s->hist[b]++)?  The analysis names the
- * array (or the field) for every element, so two such updates need not
- * touch the same memory: most often each thread has its slot. */
-static int picked_by_index(const struct event *e)
-{
-	return e->obj.elements || (e->display && strchr(e->display, '['));
-}
-
 /* Is E's object shared by the threads that reach it (see the top)? */
 static int shared_object(const struct event *e, const struct marked_structs *ms)
 {

@@ -27,6 +27,7 @@
 #include "sites.h"
 #include "lockword.h"
 #include "lostupdate.h"
+#include "storebuffer.h"
 #include "db.h"
 #include "db/findings.h"
 #include "analyzer/model/hashmap.h"
@@ -1185,6 +1186,40 @@ static void lost_update_findings(struct writer *w, const struct analysis *a)
 	free(lu);
 }
 
+/* Store buffering (storebuffer.c): reported at each side's store, the
+ * crosswise side as its counterpart. */
+static void store_buffering_findings(struct writer *w, const struct analysis *a)
+{
+	struct store_buffering *sb;
+	int n = store_bufferings(a, &sb);
+
+	for (int i = 0; i < n; i++) {
+		const struct sb_side *x = &sb[i].site, *y = &sb[i].other;
+		unsigned facts = FACT_STORE_BUFFERING | pairing_facts(a, x->fn, y->fn, NULL, -1) |
+				 (is_named_variable(x->store) && is_named_variable(x->load) ? FACT_VARIABLES : 0);
+		char *msg = y->ordered
+			? xasprintf("the store to '%s' is not ordered before the load of '%s' in %s(), while %s() stores "
+				    "'%s' and then loads '%s': the full barrier on that side alone does not keep both "
+				    "loads from missing the other thread's store (store buffering)",
+				    name_of(x->store), name_of(x->load), x->fn->name, y->fn->name, name_of(y->store),
+				    name_of(y->load))
+			: xasprintf("the store to '%s' is not ordered before the load of '%s' in %s(), nor the store "
+				    "to '%s' before the load of '%s' in %s(): both loads can miss the other "
+				    "thread's store (store buffering); only a full barrier orders a store before a load",
+				    name_of(x->store), name_of(x->load), x->fn->name, name_of(y->store),
+				    name_of(y->load), y->fn->name);
+
+		found(w, "missing-full-barrier", msg, x->store, x->load, x->fn, x->store,
+		      xstrdup(is_c11(x->store) || is_c11(x->load)
+				      ? "atomic_thread_fence(memory_order_seq_cst); /* after this store, before the load */"
+				      : "smp_mb(); /* after this store, before the load */"),
+		      0, facts, 4,
+		      (struct site_loc[]){ { "store", x->store }, { "load", x->load }, { "other-store", y->store },
+					   { "other-load", y->load } });
+	}
+	free(sb);
+}
+
 int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
@@ -1205,6 +1240,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	lock_word_findings(&w, a, vocab);
 	polled_flag_findings(&w, a);
 	lost_update_findings(&w, a);
+	store_buffering_findings(&w, a);
 	early_read_findings(&w, a);
 	late_access_findings(&w, a);
 	sites_store(w.sites, a, w.tx, root, scan_id, counts);

@@ -117,12 +117,14 @@ static void strip_root(char *text, const char *root)
  * equally sure: the ordering bugs (each with its fix), then the races. */
 static int kind_rank(const char *kind)
 {
-	static const char *const order[] = { "missing-release", "missing-acquire", "data-race", "unpaired-barrier" };
+	static const char *const order[] = { "missing-release", "missing-acquire", "missing-full-barrier", "data-race",
+					     "unpaired-barrier" };
+	int n = (int)(sizeof order / sizeof *order);
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < n; i++)
 		if (strcmp(kind, order[i]) == 0)
 			return i;
-	return 4;
+	return n;
 }
 
 /* Surest first: confidence, then a polled flag (the object is a flag

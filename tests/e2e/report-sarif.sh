@@ -145,6 +145,25 @@ assert other == {"uri": "file:///usr/include/other.h"}, other
 PY
 }
 
+# A store-buffering finding (corpus 98): its rule, and its four accesses,
+# two on each thread's flow.
+store_buffering() {
+	"$KS" scan -q --db "$WORK/sb.db" "$TOP/tests/corpus/98-sb-lost-wakeup.c" &&
+	"$KS" report --db "$WORK/sb.db" --format sarif >"$WORK/sb.sarif" && validate "$WORK/sb.sarif" &&
+	python3 - "$WORK/sb.sarif" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+assert rules["missing-full-barrier"]["name"] == "MissingFullBarrier", rules
+res = [r for r in run["results"] if r["ruleId"] == "missing-full-barrier"]
+assert len(res) == 2, [r["ruleId"] for r in run["results"]]
+for r in res:
+    assert r["level"] == "error" and len(r["relatedLocations"]) == 3, r
+    flows = r["codeFlows"][0]["threadFlows"]
+    assert len(flows) == 2 and all(len(f["locations"]) == 2 for f in flows), flows
+PY
+}
+
 odd_db() {
 	sqlite3 "$WORK/odd.db" <"$TOP/db/schema.sql" && sqlite3 "$WORK/odd.db" <<'SQL'
 INSERT INTO scans(id, tool_version, started_at, root, arguments, status) VALUES (1, '0.1.0', 'now', '/srv/a b/#tree', '[]', 'ok');
@@ -179,6 +198,7 @@ fi
 check "database from a scan plus recorded races" scanned_db
 check "SARIF of a scanned tree validates against the 2.1.0 schema" scanned_tree_valid
 check "SARIF rules, order, fingerprints, %SRCROOT% and absolute URIs" scanned_tree_content
+check "a store-buffering finding: its rule and two threads of two accesses" store_buffering
 check "database with odd paths, kinds, roles and a location-less race" odd_db
 check "SARIF of odd content validates" odd_content_valid
 check "the validator rejects an invalid level" validator_rejects_bad_sarif

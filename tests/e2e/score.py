@@ -41,6 +41,10 @@ import tempfile
 EXPECT = re.compile(r"//\s*EXPECT:\s*([a-z-]+)")
 RACE = re.compile(r"//\s*(RACE|UNORDERED)\((writer|reader)\)")
 TRUTH = re.compile(r"^\s*\*\s*lkmm:\s*(race|unordered|no-race)\b", re.M)
+# the roles of a finding's accesses that a marker can label (a flag's
+# publish/consume locations are not the racy accesses; a store-buffering
+# finding's four accesses all are)
+ACCESS_ROLES = ("plain-access", "racing-access", "store", "load", "other-store", "other-load")
 
 
 def scan(binary, path, workdir):
@@ -129,7 +133,7 @@ def check_limitation(binary, path, workdir):
     if truths <= {"race", "unordered"}:
         hit = any((os.path.abspath(l["file"]), l["line"]) in labelled
                   for fd in findings for l in all_locations(fd)
-                  if l["role"] in ("plain-access", "racing-access"))
+                  if l["role"] in ACCESS_ROLES)
         return hit, seen
     return not findings, seen
 
@@ -144,7 +148,7 @@ def check_corpus(binary, path, workdir):
     findings = scan(binary, path, workdir)
     hit = any(same_file(l["file"], path) and l["line"] in labelled
               for fd in findings for l in all_locations(fd)
-              if l["role"] in ("plain-access", "racing-access"))
+              if l["role"] in ACCESS_ROLES)
     return racy, hit, findings
 
 

@@ -21,12 +21,12 @@ static int collect_marks(const char *name, const char *text, struct mark *m, int
 		if (*p == '\n')
 			line++;
 		if (p[0] == '/' && p[1] == '*' && p[3] == '*' && p[4] == '/' && n < max &&
-		    (p[2] == 'W' || p[2] == 'R' || p[2] == 'B' || p[2] == 'D')) {
+		    (p[2] == 'W' || p[2] == 'R' || p[2] == 'B' || p[2] == 'D' || p[2] == 'F')) {
 			snprintf(m[n].file, sizeof m[n].file, "%s", name);
 			m[n].line = line;
 			snprintf(m[n].kind, sizeof m[n].kind, "%s",
 				 p[2] == 'W' ? "missing-release" : p[2] == 'R' ? "missing-acquire" :
-				 p[2] == 'D' ? "data-race" : "unpaired-barrier");
+				 p[2] == 'D' ? "data-race" : p[2] == 'F' ? "missing-full-barrier" : "unpaired-barrier");
 			m[n].hit = 0;
 			n++;
 		}

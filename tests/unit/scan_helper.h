@@ -5,6 +5,7 @@
  *     / *R* /  missing-acquire expected on this line (the plain read)
  *     / *B* /  unpaired-barrier expected on this line (the barrier)
  *     / *D* /  data-race expected on this line (the unprotected access)
+ *     / *F* /  missing-full-barrier expected on this line (the store)
  * (written without the spaces).  A source with no marker must give no
  * finding.  Every case is a real scan into a real database. */
 #ifndef KCSAN_TEST_SCAN_HELPER_H
