@@ -80,48 +80,52 @@ static int locks_anything(const struct function *f)
 	return 0;
 }
 
-/* Does local LOCAL of F take its value from the event of index READ? */
-static int local_from(const struct function *f, int local, int read)
+/* The reads of F whose value a branch or a loop of F tests, directly or
+ * through a local they were read into: a flag per event index, *N of
+ * them (worked out once per function: asked for every store). */
+static unsigned char *tested_reads(const struct function *f, int *n)
 {
+	struct { int local, read; } *defs = NULL;
+	int ndefs = 0, cap = 0, max = 0;
+	unsigned char *tested;
+
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			const struct event *e = &f->blocks[b].events[i];
 
-			if (e->kind != EV_LOCAL || e->sink != SINK_LOCAL || e->def_local != local)
+			if (e->index + 1 > max)
+				max = e->index + 1;
+			if (e->kind != EV_LOCAL || e->sink != SINK_LOCAL)
 				continue;
 			for (int k = 0; k < e->deps.n; k++)
-				if (e->deps.v[k].kind == DEP_EVENT && e->deps.v[k].n == read)
-					return 1;
+				if (e->deps.v[k].kind == DEP_EVENT) {
+					grow(&defs, &cap, ndefs + 1, sizeof *defs);
+					defs[ndefs].local = e->def_local;
+					defs[ndefs++].read = e->deps.v[k].n;
+				}
 		}
-	return 0;
-}
-
-/* Is L, a marked read of F, tested by a branch or a loop of F, directly or
- * through a local it was read into? */
-static int tested(const struct function *f, const struct event *l)
-{
-	if (l->sink == SINK_TEST || l->sink == SINK_LOOP || l->sink == SINK_POLLED)
-		return 1;
+	tested = xcalloc((size_t)max + 1, 1);
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			const struct event *e = &f->blocks[b].events[i];
 
+			if (e->sink == SINK_POLLED || (e->kind == EV_ACCESS && (e->sink == SINK_TEST || e->sink == SINK_LOOP)))
+				tested[e->index] = 1;
 			if (e->kind != EV_LOCAL || (e->sink != SINK_TEST && e->sink != SINK_LOOP))
 				continue;
 			for (int k = 0; k < e->deps.n; k++) {
 				const struct dep_item *d = &e->deps.v[k];
 
-				if ((d->kind == DEP_EVENT && d->n == l->index) ||
-				    (d->kind == DEP_LOCAL && d->local >= 0 && local_from(f, d->local, l->index)))
-					return 1;
+				if (d->kind == DEP_EVENT && d->n >= 0 && d->n < max)
+					tested[d->n] = 1;
+				for (int j = 0; d->kind == DEP_LOCAL && d->local >= 0 && j < ndefs; j++)
+					if (defs[j].local == d->local && defs[j].read >= 0 && defs[j].read < max)
+						tested[defs[j].read] = 1;
 			}
 		}
-	return 0;
-}
-
-static int is_tested_load(const struct function *f, const struct event *e)
-{
-	return named_marked(e) && e->access == ACC_READ && tested(f, e);
+	free(defs);
+	*n = max;
+	return tested;
 }
 
 /* Does an event of F between the store S at (SB, SK) and the load at
@@ -202,8 +206,12 @@ static int after_a_join(const struct function *f, int b, int k)
 static void each_store_load(const struct function *f,
 			    void (*fn)(const struct function *, int, int, int, int, void *), void *ctx)
 {
+	unsigned char *tested;
+	int ntested;
+
 	if (locks_anything(f))
 		return;
+	tested = tested_reads(f, &ntested);
 	for (int sb = 0; sb < f->nblocks; sb++)
 		for (int sk = 0; sk < f->blocks[sb].nevents; sk++) {
 			const struct event *s = &f->blocks[sb].events[sk];
@@ -214,10 +222,12 @@ static void each_store_load(const struct function *f,
 				for (int lk = 0; lk < f->blocks[lb].nevents; lk++) {
 					const struct event *l = &f->blocks[lb].events[lk];
 
-					if (l->oid != s->oid && is_tested_load(f, l))
+					if (l->oid != s->oid && named_marked(l) && l->access == ACC_READ &&
+					    l->index >= 0 && l->index < ntested && tested[l->index])
 						fn(f, sb, sk, lb, lk, ctx);
 				}
 		}
+	free(tested);
 }
 
 /* Pass 1: which (stored object, loaded object) pairs some function makes

@@ -36,6 +36,12 @@ static int fresh_at(struct ectx *x, const char *usr)
 	return table_at(&x->fresh, usr);
 }
 
+static void table_add(struct fresh_table *t, const char *usr, const char *mark, int group)
+{
+	grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
+	t->v[t->n++] = (struct fresh_pointer){ xstrdup(usr), xstrdup(mark), group };
+}
+
 /* Drops entry I of table T (the last one moves into its place). */
 static void table_drop(struct fresh_table *t, int i)
 {
@@ -81,16 +87,11 @@ void hand_on_fresh(struct ectx *x, CXCursor var)
 	char *usr = usr_of(var);
 	int i = fresh_at(x, usr), group;
 
-	if (i < 0) {
-		free(usr);
+	if (i >= 0 && table_at(&x->handed, usr) < 0)
+		table_add(&x->handed, usr, x->fresh.v[i].mark, 0);
+	free(usr);
+	if (i < 0)
 		return;
-	}
-	if (table_at(&x->handed, usr) < 0) {
-		grow(&x->handed.v, &x->handed.cap, x->handed.n + 1, sizeof *x->handed.v);
-		x->handed.v[x->handed.n++] = (struct fresh_pointer){ usr, xstrdup(x->fresh.v[i].mark), 0 };
-	} else {
-		free(usr);
-	}
 	group = x->fresh.v[i].group;
 	drop_fresh(x, i);
 	for (int k = x->fresh.n - 1; group && k >= 0; k--)
@@ -144,12 +145,6 @@ void forget_fresh(struct ectx *x)
 {
 	forget_fresh_table(&x->fresh);
 	forget_fresh_table(&x->handed);
-}
-
-static void table_add(struct fresh_table *t, const char *usr, const char *mark, int group)
-{
-	grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
-	t->v[t->n++] = (struct fresh_pointer){ xstrdup(usr), xstrdup(mark), group };
 }
 
 void fresh_save(struct ectx *x, struct fresh_table *saved)
