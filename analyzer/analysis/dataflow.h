@@ -56,6 +56,9 @@ struct relay {
 					 relay runs in its threads only */
 	int same_pair;                /* the relay of the same F and G found
 					 in another function, or -1 */
+	int by_increment;             /* every read of F that relays here is
+					 an increment (increments()): no news
+					 when F is a reference count (links.c) */
 };
 
 /* A marked access of a lock word (lockword.c): a store of a constant made
@@ -194,9 +197,11 @@ struct object_tally {
 	int ordered_writes;       /* marked writes or RMWs that release, or more */
 	int ordered_reads;        /* marked reads or RMWs that acquire, or more */
 	int stores;               /* marked stores (WRITE_ONCE, atomic_store) */
+	int inits;                /* atomic_init(): marked stores that order nothing */
 	int resets;               /* of them, stores of the constant 0 */
 	int polled;               /* plain reads made in a loop's condition */
 	int counting_rmws;        /* RMWs that add, subtract, increment, decrement */
+	int increments;           /* of them, those that add (increments()) */
 	int other_rmws;           /* exchanges, compare-and-swaps, bit operations */
 };
 /* Is E a marked store of the constant 0 (atomic_set(&n, 0))?  Its value
@@ -207,6 +212,9 @@ int stores_zero(const struct event *e);
  * or a decrement; x++ on an _Atomic object), rather than an exchange, a
  * compare-and-swap or a bit operation? */
 int counting_rmw(const struct event *e);
+/* Is E a counting RMW that adds (an add, an increment, a compare-and-swap
+ * storing more than it expected), rather than one that subtracts? */
+int increments(const struct event *e);
 /* Is object OID a struct field that only the activation owning an
  * instance ever touches (analysis/owned.c)?  No pairing on it is a race. */
 int object_owner_only(const struct analysis *a, int oid);

@@ -91,11 +91,13 @@ void add_relay(struct analysis *a, const struct event *from, const struct event 
 	/* one relay per (F, G) and function: which threads relay matters */
 	last = pairset_get(&a->relseen, from->oid, to->oid);
 	for (int i = last; i >= 0; i = a->relays[i].same_pair)
-		if (a->relays[i].fn == fn)
+		if (a->relays[i].fn == fn) {
+			a->relays[i].by_increment &= increments(from);
 			return;
+		}
 	pairset_put(&a->relseen, from->oid, to->oid, a->nrelays);
 	grow(&a->relays, &a->relcap, a->nrelays + 1, sizeof *a->relays);
-	a->relays[a->nrelays] = (struct relay){ from->object, to->object, from->oid, to->oid, fn, last };
+	a->relays[a->nrelays] = (struct relay){ from->object, to->object, from->oid, to->oid, fn, last, increments(from) };
 	a->nrelays++;
 }
 

@@ -9,24 +9,60 @@
  * sites of their own and are not counted. */
 #include "internal.h"
 
+/* The step of compare-and-swap E that stores what it expected plus a
+ * constant ("~!step:K", extract_compare.c), in *K: 1, or 0 for another. */
+static int cas_step(const struct event *e, long long *k)
+{
+	for (int i = 0; i < e->conds.n; i++)
+		if (e->conds.v[i].kind == DEP_STEP) {
+			*k = e->conds.v[i].value;
+			return 1;
+		}
+	return 0;
+}
+
 /* Is E an arithmetic read-modify-write: an add, subtract, increment or
  * decrement (atomic_fetch_add, uatomic_inc, ck_pr_faa_uint, __sync_fetch_
- * and_sub, x++ on an _Atomic)?  Its value is a count, an id or an index:
- * unlike an exchange, a compare-and-swap or a bit operation, it carries no
- * value a reader waits for, and two threads' increments are two different
- * RMWs, which order nothing between them.  The vocabulary names primitives,
- * not their arithmetic, so the name says it. */
+ * and_sub, x++ on an _Atomic), or a compare-and-swap that stores what it
+ * expected plus a constant (a reference count's increment if not zero)?
+ * Its value is a count, an id or an index: unlike an exchange, another
+ * compare-and-swap or a bit operation, it carries no value a reader waits
+ * for, and two threads' increments are two different RMWs, which order
+ * nothing between them.  The vocabulary names primitives, not their
+ * arithmetic, so the name says it. */
 int counting_rmw(const struct event *e)
 {
 	static const char *const words[] = { "add", "sub", "inc", "dec", "faa", "fas_add" };
 	const char *n = e->name;
+	long long k;
 
 	if (e->access != ACC_RMW)
 		return 0;
-	if (!n || strcmp(n, "_Atomic") == 0)
+	if (!n || strcmp(n, "_Atomic") == 0 || cas_step(e, &k))
 		return 1;       /* x++, x += n on an _Atomic object */
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
 		if (strstr(n, words[i]))
+			return 1;
+	return 0;
+}
+
+int increments(const struct event *e)
+{
+	static const char *const down[] = { "sub", "dec" }, *const up[] = { "add", "inc", "faa" };
+	const char *n = e->name;
+	long long k;
+
+	if (!counting_rmw(e))
+		return 0;
+	if (cas_step(e, &k))
+		return k > 0;
+	if (!n)
+		return 0;        /* x++ or x-- on an _Atomic: not told apart */
+	for (size_t i = 0; i < sizeof down / sizeof *down; i++)
+		if (strstr(n, down[i]))
+			return 0;
+	for (size_t i = 0; i < sizeof up / sizeof *up; i++)
+		if (strstr(n, up[i]))
 			return 1;
 	return 0;
 }
@@ -75,7 +111,7 @@ static void build_marked_writes(struct analysis *a)
 		const struct object_tally *t = &a->tallies[oid];
 
 		fill[oid] = a->mw_start[oid];
-		a->mw_start[oid + 1] = a->mw_start[oid] + t->stores + t->counting_rmws + t->other_rmws;
+		a->mw_start[oid + 1] = a->mw_start[oid] + t->stores + t->inits + t->counting_rmws + t->other_rmws;
 	}
 	a->mwrites = xcalloc((size_t)a->mw_start[a->nobjects] + 1, sizeof *a->mwrites);
 	for (int fi = 0; fi < a->nfns; fi++) {
@@ -117,11 +153,15 @@ void build_tallies(struct analysis *a)
 					t->ordered_writes++;
 				if (e->access != ACC_WRITE && acquires(e->ord))
 					t->ordered_reads++;
-				if (e->access == ACC_WRITE) {
+				if (e->access == ACC_WRITE && e->ord == ORD_NONE) {
+					t->inits++;      /* atomic_init(): no store of a value */
+				} else if (e->access == ACC_WRITE) {
 					t->stores++;
 					t->resets += stores_zero(e);
-				} else if (e->access == ACC_RMW && counting_rmw(e))
+				} else if (e->access == ACC_RMW && counting_rmw(e)) {
 					t->counting_rmws++;
+					t->increments += increments(e);
+				}
 				else if (e->access == ACC_RMW)
 					t->other_rmws++;
 			}

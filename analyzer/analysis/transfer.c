@@ -243,6 +243,16 @@ static void marked_data_check(struct fn_ctx *c, struct state *s, struct event *m
 	}
 }
 
+/* Is M C11's atomic_init(), a marked store with no ordering at all?  It
+ * initialises the object non-atomically, before any other thread may
+ * access it (an access that races with it is a data race): it publishes
+ * nothing, as a flag or as data.  (Open vSwitch's ovs_refcount_init()
+ * writes the count of every new object so.) */
+static int initialises_atomic(const struct event *m)
+{
+	return m->marked && m->access == ACC_WRITE && m->ord == ORD_NONE;
+}
+
 /* M, a marked write or RMW, is reached in state S.  EXTRA_KILLED is what
  * the callee (when M is in one) ordered before M; PRE_SPAWN says that a
  * thread is created right after, before any join: initialisation that
@@ -255,7 +265,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 	/* A marked write into memory no other thread can reach yet (the new
 	 * node's own next, stored before the node is published) publishes
 	 * nothing: the write that hands the node on does. */
-	if (!(c->emit & EMIT_WRITER) || !m->object || is_new(m))
+	if (!(c->emit & EMIT_WRITER) || !m->object || is_new(m) || initialises_atomic(m))
 		return;
 	for (int i = 0; i < s->pend_plain.n; i++) {
 		struct event *p = s->pend_plain.v[i];

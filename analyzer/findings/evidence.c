@@ -31,7 +31,7 @@ enum confidence confidence_of(unsigned f)
 	/* (threads of the tree's own, or only a library's entry points that
 	 * any thread may call; a named variable is one object, a field stands
 	 * for every instance of its struct) */
-	if (f & (FACT_LOST_UPDATE | FACT_STORE_BUFFERING))
+	if (f & (FACT_LOST_UPDATE | FACT_STORE_BUFFERING | FACT_C11_VOLATILE))
 		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
 	/* (the lock's take is an acquire that expects what the store writes:
 	 * its authors made the word a lock; the sections are not in view) */
@@ -170,9 +170,17 @@ int restarts_a_count(const struct analysis *a, const struct event *e)
 	       !t->other_rmws;
 }
 
+int is_reference_count(const struct analysis *a, int oid)
+{
+	const struct object_tally *t = analysis_tally(a, oid);
+
+	return t->counting_rmws && !t->other_rmws && t->stores == t->resets &&
+	       t->increments && t->increments < t->counting_rmws;
+}
+
 int takes_a_ticket(const struct analysis *a, const struct event *e)
 {
-	return e->access == ACC_RMW && is_counter(a, e->oid);
+	return e->access == ACC_RMW && (is_counter(a, e->oid) || (increments(e) && is_reference_count(a, e->oid)));
 }
 
 unsigned object_facts(const struct analysis *a, const struct event *data, const struct event *flag)
@@ -244,6 +252,8 @@ static const struct {
 	  DATA_NAME, NO_NAME },
 	{ FACT_LOST_UPDATE, "'%s' is updated by plain accesses that two threads can make at once, and no access of it holds a lock",
 	  DATA_NAME, NO_NAME },
+	{ FACT_C11_VOLATILE, "'%s' is declared volatile in code that uses C11 atomics, so its authors share it; C11 makes no volatile access atomic",
+	  DATA_NAME, NO_NAME },
 	{ FACT_STORE_BUFFERING, "each side stores one of '%s' and '%s' and then tests what it loads of the other, with no full barrier between",
 	  DATA_NAME, FLAG_NAME },
 	{ FACT_MARKED_DATA, "'%s' is accessed marked but relaxed here: each access is atomic, but marking does not order it against '%s'",
@@ -279,7 +289,7 @@ void evidence_sentences(const struct analysis *a, unsigned f, const struct event
 		} else if (!(f & sentences[i].fact) ||
 			   (!flag_name && (sentences[i].first == FLAG_NAME || sentences[i].second == FLAG_NAME))) {
 			continue;
-		} else if (sentences[i].fact == FACT_VARIABLES && (f & (FACT_POLLED | FACT_LOST_UPDATE))) {
+		} else if (sentences[i].fact == FACT_VARIABLES && (f & (FACT_POLLED | FACT_LOST_UPDATE | FACT_C11_VOLATILE))) {
 			/* (a polled flag, or an update that races with another
 			 * of itself, is its own "flag": one variable) */
 			s = xasprintf("'%s' is a variable, not a field", data_name);

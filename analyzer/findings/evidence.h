@@ -77,6 +77,10 @@ enum evidence_fact {
 	 * object, and crosswise in a thread that runs at the same time, no
 	 * full barrier on either side (storebuffer.c). */
 	FACT_STORE_BUFFERING = 1u << 17,
+	/* Not evidence but the rule: a plain access of an object declared
+	 * volatile in C11 code, which a write in another thread meets
+	 * (pairing.c, c11_volatile_findings). */
+	FACT_C11_VOLATILE  = 1u << 18,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };
@@ -140,9 +144,20 @@ int restarts_a_count(const struct analysis *a, const struct event *e);
  * hands out a ticket, an index or an arrival number is a different RMW
  * from the writer's: no release or acquire on the two would order
  * anything between them, so the pairing is no message passing at all.
- * (A plain marked read that tests the counter, waiting for it to reach a
- * value, still observes the writer's update.) */
+ * So is an increment of a count whose other updates are ordered (a
+ * reference count's release decrement): what the increment learns is
+ * that the count was not zero, a reference taken, not another thread's
+ * message; a decrement of it may be the last one, which acquires what
+ * the others released, and stays a reader.  (A plain marked read that
+ * tests the counter, waiting for it to reach a value, still observes the
+ * writer's update.) */
 int takes_a_ticket(const struct analysis *a, const struct event *e);
+/* Is object OID a reference count, ordered or not: every marked update of
+ * it an arithmetic RMW (compare-and-swaps that add a constant among
+ * them), some adding and some subtracting, besides its atomic_init() and
+ * resets to 0?  (A barrier's arrival count only adds; a semaphore is one,
+ * and its increments, the ups, learn nothing either.) */
+int is_reference_count(const struct analysis *a, int oid);
 
 /* The facts of a data object and a flag object themselves (not of one
  * pairing): FACT_SAME_STRUCT, FACT_FLAG_ORDERED, FACT_MOSTLY_MARKED and

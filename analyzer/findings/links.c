@@ -214,6 +214,10 @@ static const struct link *find_link(const struct analysis *a, int forward, int f
 			 * and the link at the end must run while it does (not
 			 * another program's main that shares the flags'
 			 * header) */
+			/* (an increment of a reference count learns that the
+			 * object lives, not the news: takes_a_ticket) */
+			if (relays[r].by_increment && is_reference_count(a, relays[r].from_oid))
+				continue;
 			if (!seen[g] && run_together(a, want->fn, relays[r].fn) &&
 			    (!relay || run_together(a, relay, relays[r].fn))) {
 				seen[g] = 1;

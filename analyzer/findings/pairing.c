@@ -660,6 +660,63 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
 	free(write_done);
 }
 
+/* Is E a plain access of an object declared volatile in code that uses
+ * C11 atomics ("!volatile", extract_model.c)? */
+static int c11_volatile(const struct event *e)
+{
+	for (int i = 0; i < e->conds.n; i++)
+		if (e->conds.v[i].kind == DEP_VOLATILE)
+			return 1;
+	return 0;
+}
+
+/* Volatile under C11: an object that C11 code (its TU declares _Atomic
+ * objects) declares volatile instead, accessed where a write of it runs
+ * in another thread at the same time, nothing keeping them apart
+ * (polled_write_races).  The declaration says the authors know the object
+ * is shared; C11 makes no volatile access atomic, so the pair is a data
+ * race (mimalloc's volatile hook pointers, fixed by making them atomics).
+ * Reported at every access that meets such a write (a write at every one
+ * that meets another access), with that access as its other location. */
+static void c11_volatile_findings(struct writer *w, const struct analysis *a)
+{
+	int nrecords;
+	const struct lock_record *records = analysis_records(a, &nrecords);
+
+	for (int i = 0; i < nrecords; i++) {
+		const struct lock_record *acc = &records[i];
+		const char *func;
+
+		if (!acc->complete || acc->e->oid < 0 || acc->e->marked || acc->e->fresh_init ||
+		    !c11_volatile(acc->e) || analysis_first_complete(a, acc->e->gid) != i)
+			continue;
+		func = acc->e->func ? acc->e->func : acc->fn->name;
+		for (int k = analysis_first(a, PLAIN_RECORDS_OF_OBJECT, acc->e->oid); k >= 0;
+		     k = analysis_next(a, PLAIN_RECORDS_OF_OBJECT, k)) {
+			const struct lock_record *wr = &records[k];
+			unsigned facts;
+			char *msg;
+
+			/* (a write meets another write, or a read: then the read
+			 * is the one polled_write_races reads) */
+			if (wr->e->gid == acc->e->gid ||
+			    (wr->e->access != ACC_READ ? !polled_write_races(a, acc, wr)
+			     : acc->e->access == ACC_READ || !polled_write_races(a, wr, acc)))
+				continue;
+			facts = FACT_C11_VOLATILE | pairing_facts(a, acc->fn, wr->fn, NULL, -1) |
+				(is_named_variable(acc->e) ? FACT_VARIABLES : 0);
+			msg = xasprintf("plain %s %s '%s' in %s() may run while %s() %s it: it is declared volatile, "
+					"which C11 does not make atomic, in code that uses C11 atomics: a data race; "
+					"make it _Atomic",
+					access_word(acc->e), acc->e->access == ACC_WRITE ? "to" : "of", name_of(acc->e), func,
+					wr->e->func ? wr->e->func : wr->fn->name, wr->e->access == ACC_READ ? "reads" : "writes");
+			found(w, "data-race", msg, acc->e, wr->e, acc->fn, NULL, NULL, 0, facts, 2,
+			      (struct site_loc[]){ { "plain-access", acc->e }, { "racing-access", wr->e } });
+			break;
+		}
+	}
+}
+
 /* Plain updates that two threads can make at once, no lock held
  * (lostupdate.c): a lost update, reported at each update with one it
  * races with. */
@@ -749,6 +806,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	lock_findings(&w, a);
 	lock_word_findings(&w, a, vocab);
 	polled_flag_findings(&w, a);
+	c11_volatile_findings(&w, a);
 	lost_update_findings(&w, a);
 	store_buffering_findings(&w, a);
 	early_read_findings(&w, a);

@@ -7,6 +7,7 @@
 #include "extract.h"
 #include "analyzer/model/paths.h"
 #include "extract_int.h"
+#include "extract_model.h"
 #include "extract_guards.h"
 #include "extract_expr.h"
 
@@ -388,7 +389,8 @@ static void note_harness(struct ectx *x, CXCursor fn)
 }
 
 /* First pass: the macro expansions, so that sites are known (and sorted)
- * before any function body is walked, and the headers that define main(). */
+ * before any function body is walked, the headers that define main(), and
+ * whether the TU declares C11 atomics (extract_model.c). */
 static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct ectx *x = d;
@@ -410,6 +412,8 @@ static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClien
 		note_macro_definition(x, c);
 	} else if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
 		note_harness(x, c);
+	} else if (!x->c11_atomics && declares_c11_atomic(c)) {
+		x->c11_atomics = 1;
 	}
 	return CXChildVisit_Continue;
 }

@@ -17,6 +17,13 @@ char *stored_constant_item(CXCursor value);
  * &expected, 1, ...))); else NULL.  The caller frees it. */
 char *expected_constant_item(struct ectx *x, CXCursor arg);
 
+/* "~!step:K" when VALUE, what a compare-and-swap stores, is the value it
+ * expects (EXPECTED: a local, or the address of one) plus the constant K
+ * (old + 1, old - 1, 1 + old): the CAS counts, like an atomic add (the
+ * increment-if-not-zero of a reference count).  Else NULL.  The caller
+ * frees it. */
+char *cas_step_item(struct ectx *x, CXCursor value, CXCursor expected);
+
 /* The "^SoV:SOURCE" item of condition COND, whose branch goes to the
  * block's successor number TRUE_SUCC when it holds (-1: not known), when
  * COND compares the value of one marked read with a constant; else NULL.

@@ -11,6 +11,7 @@
 #include "extract_guards.h"
 #include "extract_deps.h"
 #include "extract_expr.h"
+#include "extract_model.h"
 #include "extract_noreturn.h"
 #include "extract_primitive.h"
 #include "extract_uneval.h"
@@ -49,13 +50,32 @@ void note_marked_read(struct ectx *x, const struct event *e)
 	free(item);
 }
 
-static int is_marked_type(CXType t, int *atomic)
+/* How the type of lvalue C marks its access. */
+enum marking { NOT_MARKED, MARKED_ATOMIC, MARKED_VOLATILE,
+	       C11_VOLATILE };   /* an object declared volatile in a TU that
+				    declares C11 atomics: plain (extract_model.c) */
+
+static enum marking marking_of(struct ectx *x, CXCursor c)
 {
-	*atomic = t.kind == CXType_Atomic || clang_getCanonicalType(t).kind == CXType_Atomic;
+	CXType t = clang_getCursorType(c);
+
+	if (t.kind == CXType_Atomic || clang_getCanonicalType(t).kind == CXType_Atomic)
+		return MARKED_ATOMIC;
 	/* (volatile through a typedef: typedef volatile unsigned long
 	 * ngx_atomic_t is volatile only in its canonical type) */
-	return *atomic || clang_isVolatileQualifiedType(t) ||
-	       clang_isVolatileQualifiedType(clang_getCanonicalType(t));
+	if (!clang_isVolatileQualifiedType(t) && !clang_isVolatileQualifiedType(clang_getCanonicalType(t)))
+		return NOT_MARKED;
+	return !x->c11_atomics || is_volatile_cast_access(c) ? MARKED_VOLATILE : C11_VOLATILE;
+}
+
+/* Is the access of lvalue C marked by its type (_Atomic, or volatile where
+ * volatile marks)?  Sets *ATOMIC for _Atomic. */
+static int is_marked_type(struct ectx *x, CXCursor c, int *atomic)
+{
+	enum marking m = marking_of(x, c);
+
+	*atomic = m == MARKED_ATOMIC;
+	return m == MARKED_ATOMIC || m == MARKED_VOLATILE;
 }
 
 /* volatile sig_atomic_t talks to a signal handler of the same thread, not
@@ -146,9 +166,12 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 		e->access = m == M_WRITE ? ACC_WRITE : m == M_RMW ? ACC_RMW : ACC_READ;
 		e->object = obj;
 		e->display = display_text(x, c);
+		/* (plain, and shared by its author's word: "!volatile") */
+		if (marking_of(x, c) == C11_VOLATILE)
+			deps_add(&uses, "!volatile");
 		e->uses = uses.buf;
 		uses.buf = NULL;
-		if (is_marked_type(clang_getCursorType(c), &atomic)) {
+		if (is_marked_type(x, c, &atomic)) {
 			e->marked = 1;
 			e->name = xstrdup(atomic ? "_Atomic" : "volatile");
 			e->ord = !atomic ? ORD_RELAXED : e->access == ACC_READ ? ORD_ACQUIRE
@@ -476,7 +499,7 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		/* An _Atomic store of fresh memory or of an unpublished
 		 * pointer parameter publishes it, as a primitive's would
 		 * (extract_primitive.c). */
-		if (is_marked_type(clang_getCursorType(target), &atomic))
+		if (is_marked_type(x, target, &atomic))
 			publishes = fresh_handed_on(x, rhs, DEP_VALUE, 0);
 		x->collect = &value;
 		walk_expr(x, rhs, M_READ);
@@ -683,6 +706,8 @@ static void walk_expr_in(struct ectx *x, CXCursor c, enum mode m)
 			free_site(&call_site);
 			return;
 		}
+		if (k == CXCursor_UnexposedExpr && handle_atomic_builtin(x, c))
+			return;
 		if (k == CXCursor_CallExpr && walk_expect(x, c, m))
 			return;
 		if (k == CXCursor_CallExpr) {

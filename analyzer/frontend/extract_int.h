@@ -61,6 +61,9 @@ struct ectx {
 	struct site_table sites;
 	struct macro_tables macros;
 	struct span_memo spans;           /* extents and spellings asked (extract_span.h) */
+	int c11_atomics;                  /* the TU declares C11 atomics: its
+					     volatile objects are plain
+					     (extract_model.c) */
 
 	/* The function being walked. */
 	struct function *fn;

@@ -294,6 +294,14 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 				deps_add(&uses, stored);
 				free(stored);
 			}
+			/* (a compare-and-swap that counts: "~!step:K") */
+			if (a == v->val_arg && v->cmp_arg >= 0 && v->cmp_arg < u->nargs && !v->plain && op == OP_RMW &&
+			    !clang_Cursor_isNull(u->roots[v->cmp_arg])) {
+				char *step = cas_step_item(x, u->roots[a], u->roots[v->cmp_arg]);
+
+				deps_add(&uses, step);
+				free(step);
+			}
 			/* (what a compare-and-swap expects: "=%V") */
 			if (a == v->cmp_arg && !v->plain && op == OP_RMW) {
 				char *expected = expected_constant_item(x, u->roots[a]);
@@ -407,6 +415,34 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m)
 	free(u.roots);
 }
 
+/* Emits primitive V used at C, whose argument expressions are ARGS (N of
+ * them, in the order they are written). */
+static void emit_with_arguments(struct ectx *x, const struct vocab_entry *v, CXCursor c,
+				CXCursor *args, int n)
+{
+	struct use_of u = { v, args, n, NULL, NULL, 0, 0, 0, M_READ };
+	CXFile f;
+	unsigned off;
+	struct arg_list texts = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		char *t = display_text(x, args[i]);
+		CXCursor fn = clang_getCursorReferenced(strip(args[i]));
+
+		if (!t && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
+			t = spelling_of(fn);       /* a start routine, for pthread_create */
+		arg_list_add(&texts, t);
+	}
+	/* (a call without arguments keeps "", as it always has) */
+	u.args = arg_list_text(&texts);
+	if (!u.args)
+		u.args = xstrdup("");
+	arg_list_free(&texts);
+	loc_of(clang_getCursorLocation(c), &f, &u.line, &u.col, &off);
+	emit_primitive(x, &u, c);
+	free(u.args);
+}
+
 /* A primitive called inside a macro of the project's own (BL_RUN2(...)
  * expanding to pthread_create): no argument text, but the call's children
  * are its arguments. */
@@ -414,31 +450,74 @@ void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor 
 {
 	CXCursor *kids;
 	int n = children(c, &kids);
-	struct use_of u = { v, kids + 1, n > 0 ? n - 1 : 0, NULL, NULL, 0, 0, 0, M_READ };
-	CXFile f;
-	unsigned off;
-	struct arg_list args = { 0 };
 
-	if (v->op == OP_IGNORE) {
-		free(kids);
-		return;
-	}
-	for (int i = 1; i < n; i++) {
-		char *t = display_text(x, kids[i]);
-		CXCursor fn = clang_getCursorReferenced(strip(kids[i]));
-
-		if (!t && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
-			t = spelling_of(fn);       /* a start routine, for pthread_create */
-		arg_list_add(&args, t);
-	}
-	/* (a call without arguments keeps "", as it always has) */
-	u.args = arg_list_text(&args);
-	if (!u.args)
-		u.args = xstrdup("");
-	arg_list_free(&args);
-	loc_of(clang_getCursorLocation(c), &f, &u.line, &u.col, &off);
-	emit_primitive(x, &u, c);
-	free(u.args);
+	if (v->op != OP_IGNORE)
+		emit_with_arguments(x, v, c, kids + 1, n > 0 ? n - 1 : 0);
 	free(kids);
 }
 
+/* The name of the atomic builtin that expression C is (__c11_atomic_load,
+ * __atomic_fetch_add: clang's AtomicExpr, which libclang shows as an
+ * unexposed expression without a name), or NULL: the identifier where its
+ * first token is spelled, which may be in a macro body (stdatomic.h's
+ * "#define atomic_load_explicit __c11_atomic_load").  libclang's
+ * clang_getSpellingLocation gives the file location instead; spelling_loc
+ * lexes at the true one (extract_text.c). */
+static char *atomic_builtin_name(struct ectx *x, CXCursor c)
+{
+	CXFile f;
+	unsigned off, e;
+	size_t size;
+	const char *text;
+	char *name;
+
+	if (!spelling_loc(x, clang_getRangeStart(cursor_extent(x, c)), &f, &off) ||
+	    !(text = file_text(x, f, &size)) || off >= size)
+		return NULL;
+	if (strncmp(text + off, "__c11_atomic_", 13) != 0 && strncmp(text + off, "__atomic_", 9) != 0)
+		return NULL;
+	for (e = off; e < size && is_ident_char(text[e]); e++)
+		;
+	name = xmalloc(e - off + 1);
+	memcpy(name, text + off, e - off);
+	name[e - off] = '\0';
+	return name;
+}
+
+/* The operands of an atomic builtin with N of them, in the order libclang
+ * gives them (clang keeps them as pointer, order, value 1, failure order,
+ * value 2, weak: those the builtin has), rearranged into OUT in the order
+ * in which they are written: pointer, values, weak, orders.  0 for a
+ * count no builtin has. */
+static int source_order(CXCursor *kids, int n, CXCursor *out)
+{
+	static const int load_or_init[] = { 0, 1 },           /* (p, order) (p, value) */
+		one_value[] = { 0, 2, 1 },                     /* (p, v, order) */
+		two_values[] = { 0, 2, 3, 1 },                 /* GNU exchange (p, v, ret, order) */
+		c11_cas[] = { 0, 2, 4, 1, 3 },                 /* (p, exp, des, ok, fail) */
+		gnu_cas[] = { 0, 2, 4, 5, 1, 3 };              /* (p, exp, des, weak, ok, fail) */
+	static const int *const by_count[] = { NULL, NULL, load_or_init, one_value,
+					       two_values, c11_cas, gnu_cas };
+
+	if (n < 2 || n > 6)
+		return 0;
+	for (int i = 0; i < n; i++)
+		out[i] = kids[by_count[n][i]];
+	return 1;
+}
+
+int handle_atomic_builtin(struct ectx *x, CXCursor c)
+{
+	CXCursor *kids, args[6];
+	int n = children(c, &kids), done = 0;
+	char *name = n >= 2 ? atomic_builtin_name(x, c) : NULL;
+	const struct vocab_entry *v = name ? vocab_find(x->vocab, name, NULL) : NULL;
+
+	if (v && v->op != OP_IGNORE && source_order(kids, n, args)) {
+		emit_with_arguments(x, v, c, args, n);
+		done = 1;
+	}
+	free(name);
+	free(kids);
+	return done;
+}

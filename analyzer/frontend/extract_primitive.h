@@ -26,6 +26,11 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m);
 /* A primitive V called inside a macro of the project's own: call C's
  * children are its arguments. */
 void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c);
+/* An atomic builtin (__c11_atomic_*, __atomic_*) that no site covers:
+ * one whose name a macro pasted (mimalloc's mi_atomic(load_explicit)) or
+ * that project macros nest too deep for the sites to see.  Emits its event
+ * and returns 1 when C is one the vocabulary knows, else returns 0. */
+int handle_atomic_builtin(struct ectx *x, CXCursor c);
 /* The argument expressions of site S inside C, its expansion or call: for
  * each argument, the outermost descendant of C written inside its range
  * (a null cursor when none is).  To be freed. */

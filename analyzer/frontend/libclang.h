@@ -57,6 +57,7 @@
 	X(clang_getCursorKind) \
 	X(clang_getCursorLinkage) \
 	X(clang_getCursorLocation) \
+	X(clang_getCursorPrettyPrinted) \
 	X(clang_getCursorReferenced) \
 	X(clang_getCursorSemanticParent) \
 	X(clang_getCursorSpelling) \
@@ -82,6 +83,7 @@
 	X(clang_getTokenSpelling) \
 	X(clang_getTranslationUnitCursor) \
 	X(clang_getTypeSpelling) \
+	X(clang_getTypedefDeclUnderlyingType) \
 	X(clang_hashCursor) \
 	X(clang_isCursorDefinition) \
 	X(clang_isExpression) \
@@ -143,6 +145,7 @@ static inline struct kcsan_libclang *kcsan_libclang(void)
 #define clang_getCursorKind (*kcsan_libclang()->clang_getCursorKind_fn)
 #define clang_getCursorLinkage (*kcsan_libclang()->clang_getCursorLinkage_fn)
 #define clang_getCursorLocation (*kcsan_libclang()->clang_getCursorLocation_fn)
+#define clang_getCursorPrettyPrinted (*kcsan_libclang()->clang_getCursorPrettyPrinted_fn)
 #define clang_getCursorReferenced (*kcsan_libclang()->clang_getCursorReferenced_fn)
 #define clang_getCursorSemanticParent (*kcsan_libclang()->clang_getCursorSemanticParent_fn)
 #define clang_getCursorSpelling (*kcsan_libclang()->clang_getCursorSpelling_fn)
@@ -177,6 +180,7 @@ static inline struct kcsan_libclang *kcsan_libclang(void)
 #define clang_isCursorDefinition (*kcsan_libclang()->clang_isCursorDefinition_fn)
 #define clang_isExpression (*kcsan_libclang()->clang_isExpression_fn)
 #define clang_isStatement (*kcsan_libclang()->clang_isStatement_fn)
+#define clang_getTypedefDeclUnderlyingType (*kcsan_libclang()->clang_getTypedefDeclUnderlyingType_fn)
 #define clang_isVolatileQualifiedType (*kcsan_libclang()->clang_isVolatileQualifiedType_fn)
 #define clang_parseTranslationUnit2 (*kcsan_libclang()->clang_parseTranslationUnit2_fn)
 #define clang_tokenize (*kcsan_libclang()->clang_tokenize_fn)

@@ -175,8 +175,9 @@ void function_number_locals(struct function *f)
 	hashmap_free(&by_name);
 }
 
-/* Moves the conditions, constant arguments, constants stored and tests'
- * comparisons of E's deps to E's conds. */
+/* Moves the conditions, constant arguments, constants stored, tests'
+ * comparisons, a compare-and-swap's step and the mark of a C11 volatile
+ * object of E's deps to E's conds: none says what an address depends on. */
 static void split_conds(struct event *e)
 {
 	int k = 0;
@@ -184,7 +185,8 @@ static void split_conds(struct event *e)
 	for (int i = 0; i < e->deps.n; i++) {
 		struct dep_item *d = &e->deps.v[i];
 
-		if (d->role == DEP_GUARD || d->role == DEP_COMPARE || d->kind == DEP_CONST) {
+		if (d->role == DEP_GUARD || d->role == DEP_COMPARE || d->kind == DEP_CONST || d->kind == DEP_STEP ||
+		    d->kind == DEP_VOLATILE) {
 			grow(&e->conds.v, &(int){ e->conds.n }, e->conds.n + 1, sizeof *e->conds.v);
 			e->conds.v[e->conds.n++] = *d;
 		} else {

@@ -63,6 +63,8 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 			d->kind = DEP_NULL;
 		} else if (len == 4 && memcmp(item, "!own", 4) == 0) {
 			d->kind = DEP_OWN;
+		} else if (len == 9 && memcmp(item, "!volatile", 9) == 0) {
+			d->kind = DEP_VOLATILE;
 		} else if (len == 4 && memcmp(item, "!tls", 4) == 0) {
 			d->kind = DEP_TLS;
 		} else if (len > 7 && memcmp(item, "!kept:@", 7) == 0) {
@@ -76,6 +78,16 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 		} else if (len > 8 && memcmp(item, "!newarg:", 8) == 0) {
 			d->kind = DEP_NEW_PARAM;
 			return (d->n = number(item + 8, len - 8)) < 0 ? -1 : 0;
+		} else if (len > 6 && memcmp(item, "!step:", 6) == 0) {
+			char digits[24], *end;
+
+			if (len - 6 >= sizeof digits)
+				return -1;
+			memcpy(digits, item + 6, len - 6);
+			digits[len - 6] = '\0';
+			d->kind = DEP_STEP;
+			d->value = strtoll(digits, &end, 10);
+			return end == digits + len - 6 && end != digits ? 0 : -1;
 		} else if (len > 5 && memcmp(item, "!new:", 5) == 0) {
 			d->kind = DEP_NEW_FROM;
 			d->name = copy(item + 5, len - 5);
@@ -258,6 +270,8 @@ char *dep_item_text(const struct dep_item *d)
 	case DEP_TLS:       source = xstrdup("!tls"); break;
 	case DEP_KEPT:      source = xasprintf("!kept:@%d:%d", d->n, d->via); break;
 	case DEP_CONST:     source = xasprintf("%%%lld", d->value); break;
+	case DEP_STEP:      source = xasprintf("!step:%lld", d->value); break;
+	case DEP_VOLATILE:  source = xstrdup("!volatile"); break;
 	default:            source = xstrdup(name ? name : ""); break;
 	}
 	free(name);

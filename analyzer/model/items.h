@@ -37,6 +37,11 @@
  *             "!tls"    an address inside a thread-local variable
  *                       (__thread, _Thread_local): the thread's own
  *             "%V"      the integer constant V (an argument's value)
+ *             "!volatile" the object is declared volatile in a TU that
+ *                       follows C11 (extract_model.c): the access is
+ *                       plain, and the declaration says it is shared
+ *             "!step:K" (role "~" of a compare-and-swap) the value it
+ *                       expected plus the constant K: a CAS that counts
  * Inside NAME and KEY, ',' and '\' are written "\," and "\\" (a link key
  * holds a path, and a path may hold a comma).
  *
@@ -74,6 +79,10 @@ enum dep_kind {
 			    calling thread's own (extract_expr.c,
 			    analysis/privparams.c) */
 	DEP_CONST,       /* "%V": the integer constant V */
+	DEP_STEP,        /* "!step:K": what a compare-and-swap expected,
+			    plus the constant K (extract_compare.c) */
+	DEP_VOLATILE,    /* "!volatile": a plain access to an object declared
+			    volatile in C11 code (extract_model.c) */
 };
 
 struct dep_item {
@@ -89,7 +98,7 @@ struct dep_item {
 			    (function_number_locals, facts.h), -1 before */
 	int via;         /* DEP_KEPT: the argument of call event N that
 			    passed the pointer on */
-	long long value; /* DEP_CONST, DEP_COMPARE: V */
+	long long value; /* DEP_CONST, DEP_COMPARE: V; DEP_STEP: K */
 	int differs;     /* DEP_GUARD: "?N!": the parameter differs from the
 			    source (else it equals it) */
 	char cmp;        /* DEP_COMPARE: the comparison ('=', '!', '<', '>',

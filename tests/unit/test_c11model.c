@@ -1,0 +1,269 @@
+/* tests/unit/test_c11model.c — C11 code as C11 reads it: a volatile object
+ * in a translation unit that declares C11 atomics is plain, and a write of
+ * it that meets another thread's access is a data race
+ * (analyzer/frontend/extract_model.c, pairing.c's c11_volatile_findings);
+ * atomic builtins whose name a macro pasted are seen
+ * (extract_primitive.c, handle_atomic_builtin); and a reference count's
+ * increment takes a reference, not a message (evidence.c,
+ * is_reference_count).  Real scans, through scan_helper.c. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scan_helper.h"
+#include "analyzer/frontend/extract.h"
+#include "analyzer/frontend/libclang.h"
+#include "analyzer/driver/scan.h"
+#include "analyzer/model/vocab.h"
+
+/* The front end's facts for SRC (one TU, the built-in profiles), into
+ * FACTS. */
+static void extract_source(const char *src, struct tu_facts *facts)
+{
+	char path[] = "/tmp/kcsan-c11model-XXXXXX.c";
+	int fd = mkstemps(path, 2);
+	FILE *f;
+	struct vocab v = { 0 };
+	char err[256];
+	char *args[] = { "-isystem", (char *)kcsan_include_dir() };
+	static const char *const profiles[] = { "lkmm", "c11", "gnu", "pthread" };
+
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(src, f);
+	fclose(f);
+	kcsan_libclang_load();
+	for (size_t i = 0; i < sizeof profiles / sizeof *profiles; i++)
+		cr_assert_eq(vocab_load(&v, profiles[i], NULL, err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	extract_tu(path, "/tmp", args, 2, &v, NULL, facts);
+	unlink(path);
+	vocab_free(&v);
+	cr_assert_null(facts->diagnostics, "%s", facts->diagnostics);
+}
+
+/* The first access event of FACTS on a line holding TEXT's object: the
+ * one whose display is DISPLAY and whose access is ACC. */
+static const struct event *access_of(const struct tu_facts *facts, const char *display, enum acc acc)
+{
+	for (int i = 0; i < facts->nfunctions; i++)
+		for (int b = 0; b < facts->functions[i].nblocks; b++)
+			for (int k = 0; k < facts->functions[i].blocks[b].nevents; k++) {
+				const struct event *e = &facts->functions[i].blocks[b].events[k];
+
+				if (e->kind == EV_ACCESS && e->access == acc && e->display &&
+				    strcmp(e->display, display) == 0)
+					return e;
+			}
+	return NULL;
+}
+
+#define C11 "#include <stdatomic.h>\n#include <pthread.h>\n"
+#define LKMM "#include <kcsan/lkmm.h>\n#include <pthread.h>\n"
+
+/* Two threads: one sets the hook, the other calls it. */
+#define HOOK(decl, set, get) \
+	decl \
+	"static void *setter(void *a) { " set " return a; }\n" \
+	"static void *caller(void *a) { void (*f)(void) = " get "; if (f) f(); return a; }\n" \
+	"int main(void) { pthread_t x, y;\n" \
+	"  pthread_create(&x, 0, setter, 0); pthread_create(&y, 0, caller, 0);\n" \
+	"  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n"
+
+/* ---- volatile under C11 ---- */
+
+Test(c11model, a_volatile_object_in_c11_code_races)
+{
+	expect_one(C11 "static void hello(void) { }\n"
+		   "static _Atomic int calls;\n"
+		   HOOK("static void (*volatile hook)(void);\n",
+			"hook = hello; /*D*/ atomic_fetch_add(&calls, 1);",
+			"hook /*D*/"));
+	cr_assert(strstr(last_findings_text(), "declared volatile, which C11 does not make atomic"),
+		  "%s", last_findings_text());
+}
+
+/* The same program with the hook _Atomic: no race. */
+Test(c11model, the_hook_made_atomic_is_no_race)
+{
+	expect_one(C11 "static void hello(void) { }\n"
+		   "static _Atomic int calls;\n"
+		   HOOK("static void (*_Atomic hook)(void);\n",
+			"hook = hello; atomic_fetch_add(&calls, 1);",
+			"hook"));
+}
+
+/* Kernel-style code (no C11 atomic in the TU): volatile marks, as
+ * READ_ONCE does; the hook is no race. */
+Test(c11model, a_volatile_object_in_kernel_style_code_is_marked)
+{
+	expect_one(LKMM "static void hello(void) { }\n"
+		   "static atomic_t calls;\n"
+		   HOOK("static void (*volatile hook)(void);\n",
+			"hook = hello; atomic_inc(&calls);",
+			"hook"));
+}
+
+/* A volatile cast marks its one access in C11 code too. */
+Test(c11model, a_volatile_cast_in_c11_code_is_marked)
+{
+	expect_one(C11 "static void hello(void) { }\n"
+		   "static _Atomic int calls;\n"
+		   HOOK("static void (*hook)(void);\n",
+			"*(void (*volatile *)(void))&hook = hello; atomic_fetch_add(&calls, 1);",
+			"*(void (*volatile *)(void))&hook"));
+}
+
+/* The C11 atomics may come from a header the TU includes (a struct's
+ * _Atomic field). */
+Test(c11model, c11_atomics_in_a_header_make_the_tu_c11)
+{
+	struct src s[] = {
+		{ "counters.h", "struct counters { _Atomic long calls; };\n" },
+		{ "main.c", "#include <pthread.h>\n#include \"counters.h\"\n"
+			    "static struct counters c;\n"
+			    "static volatile int mode;\n"
+			    "static void *setter(void *a) { mode = 2; /*D*/ c.calls++; return a; }\n"
+			    "static void *reader(void *a) { if (mode /*D*/ == 2) c.calls++; return a; }\n"
+			    "int main(void) { pthread_t x, y;\n"
+			    "  pthread_create(&x, 0, setter, 0); pthread_create(&y, 0, reader, 0);\n"
+			    "  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n" },
+	};
+
+	expect_findings(s, 2, NULL);
+}
+
+/* Written before the threads exist: creation orders it. */
+Test(c11model, a_volatile_written_before_the_threads_is_no_race)
+{
+	expect_one(C11 "static _Atomic int calls;\n"
+		   "static volatile int mode;\n"
+		   "static void *reader(void *a) { if (mode == 2) atomic_fetch_add(&calls, 1); return a; }\n"
+		   "int main(void) { pthread_t x, y; mode = 2;\n"
+		   "  pthread_create(&x, 0, reader, 0); pthread_create(&y, 0, reader, 0);\n"
+		   "  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n");
+}
+
+/* ---- atomic builtins behind a pasted name ---- */
+
+#define PASTED \
+	"#define my_atomic(name) atomic_##name\n" \
+	"#define my_store_release(p, v) my_atomic(store_explicit)(p, v, memory_order_release)\n" \
+	"#define my_store_relaxed(p, v) my_atomic(store_explicit)(p, v, memory_order_relaxed)\n" \
+	"#define my_load_acquire(p) my_atomic(load_explicit)(p, memory_order_acquire)\n"
+
+/* The flag's store is seen through the pasted macro: relaxed, the data
+ * before it is published unordered. */
+Test(c11model, a_pasted_relaxed_store_publishes_unordered)
+{
+	expect_one(C11 PASTED "static int data; static _Atomic int ready;\n"
+		   "static void *writer(void *a) { data = 42; /*W*/ my_store_relaxed(&ready, 1); return a; }\n"
+		   "static void *reader(void *a) { if (my_load_acquire(&ready)) return (void *)(long)data; return a; }\n"
+		   "int main(void) { pthread_t x, y;\n"
+		   "  pthread_create(&x, 0, writer, 0); pthread_create(&y, 0, reader, 0);\n"
+		   "  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n");
+}
+
+Test(c11model, a_pasted_release_store_publishes_in_order)
+{
+	expect_one(C11 PASTED "static int data; static _Atomic int ready;\n"
+		   "static void *writer(void *a) { data = 42; my_store_release(&ready, 1); return a; }\n"
+		   "static void *reader(void *a) { if (my_load_acquire(&ready)) return (void *)(long)data; return a; }\n"
+		   "int main(void) { pthread_t x, y;\n"
+		   "  pthread_create(&x, 0, writer, 0); pthread_create(&y, 0, reader, 0);\n"
+		   "  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n");
+}
+
+/* ---- reference counts ---- */
+
+/* Open vSwitch's ovs_refcount: initialised, taken by relaxed increments
+ * (one a compare-and-swap of count + 1 unless zero), released by release
+ * decrements.  A taker's increment learns that the object lives, not what
+ * another thread wrote before its own increment.  Here the stamper writes
+ * one object's stamp and takes a reference to another; the user takes a
+ * reference to that other and reads its stamp, written before the threads
+ * start.  No race; but a field is one object to the analysis, whatever the
+ * instance, so only the rule keeps the stamper's relaxed increment from
+ * publishing to the user's compare-and-swap. */
+#define REFCOUNT(take) \
+	C11 "struct obj { _Atomic unsigned ref; int stamp; };\n" \
+	"static struct obj o1, o2;\n" \
+	"static void obj_init(struct obj *p) { atomic_init(&p->ref, 1); }\n" \
+	"static int obj_try_ref(struct obj *p, unsigned n) {\n" \
+	"  do { if (n == 0) return 0; } while (!atomic_compare_exchange_weak_explicit(&p->ref, &n, " take ",\n" \
+	"           memory_order_relaxed, memory_order_relaxed));\n" \
+	"  return 1; }\n" \
+	"static void obj_unref(struct obj *p) { if (atomic_fetch_sub_explicit(&p->ref, 1, memory_order_release) == 1)\n" \
+	"  atomic_thread_fence(memory_order_acquire); }\n" \
+	"static void *user(void *a) { if (obj_try_ref(&o2, 1)) { int s = o2.stamp; obj_unref(&o2); return (void *)(long)s; }\n" \
+	"  return a; }\n" \
+	"static void *stamper(void *a) { o1.stamp = 1; atomic_fetch_add_explicit(&o2.ref, 1, memory_order_relaxed);\n" \
+	"  obj_unref(&o2); return a; }\n" \
+	"int main(void) { pthread_t x, y; obj_init(&o1); obj_init(&o2); o2.stamp = 2;\n" \
+	"  pthread_create(&x, 0, stamper, 0); pthread_create(&y, 0, user, 0);\n" \
+	"  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n"
+
+Test(c11model, a_reference_count_taken_by_an_increment_publishes_nothing)
+{
+	expect_one(REFCOUNT("n + 1"));
+}
+
+/* ---- the facts themselves ---- */
+
+/* A volatile object: plain, marked "!volatile", in a TU with C11 atomics;
+ * marked relaxed in one without. */
+Test(c11model, the_front_end_reads_volatile_by_the_tu)
+{
+	struct tu_facts c11 = { 0 }, kernel = { 0 };
+	const struct event *e;
+
+	extract_source("#include <stdatomic.h>\nstatic volatile int mode; atomic_int n;\n"
+		       "void set(void) { mode = 1; }\n", &c11);
+	e = access_of(&c11, "mode", ACC_WRITE);
+	cr_assert_not_null(e);
+	cr_assert(!e->marked && e->uses && strstr(e->uses, "!volatile"), "marked %d uses %s", e->marked, e->uses);
+	extract_source("static volatile int mode;\nvoid set(void) { mode = 1; }\n", &kernel);
+	e = access_of(&kernel, "mode", ACC_WRITE);
+	cr_assert_not_null(e);
+	cr_assert(e->marked && e->ord == ORD_RELAXED && !(e->uses && strstr(e->uses, "!volatile")));
+	facts_free(&c11);
+	facts_free(&kernel);
+}
+
+/* A pasted atomic_store_explicit is an event with its order. */
+Test(c11model, the_front_end_sees_a_pasted_builtin)
+{
+	struct tu_facts f = { 0 };
+	const struct event *e;
+
+	extract_source("#include <stdatomic.h>\n" PASTED "static atomic_int ready;\n"
+		       "void set(void) { my_store_release(&ready, 1); }\n", &f);
+	e = access_of(&f, "ready", ACC_WRITE);
+	cr_assert_not_null(e);
+	cr_assert(e->marked && e->ord == ORD_RELEASE && e->name && strcmp(e->name, "__c11_atomic_store") == 0,
+		  "marked %d ord %d name %s", e->marked, e->ord, e->name);
+	facts_free(&f);
+}
+
+/* A compare-and-swap of old + 1 counts ("~!step:1"); one of old | 1 or of
+ * a constant does not. */
+Test(c11model, the_front_end_tells_a_counting_cas)
+{
+	struct tu_facts f = { 0 };
+	const char *src = "#include <stdatomic.h>\nstruct c { atomic_uint up, down, bits, set; } c;\n"
+		"void f(void) { unsigned n = 1;\n"
+		"  atomic_compare_exchange_weak(&c.up, &n, n + 1);\n"
+		"  atomic_compare_exchange_weak(&c.down, &n, n - 2);\n"
+		"  atomic_compare_exchange_weak(&c.bits, &n, n | 1);\n"
+		"  atomic_compare_exchange_weak(&c.set, &n, 7); }\n";
+	const struct event *e;
+
+	extract_source(src, &f);
+	cr_assert((e = access_of(&f, "c.up", ACC_RMW)) && e->uses && strstr(e->uses, "~!step:1"), "%s", e ? e->uses : "");
+	cr_assert((e = access_of(&f, "c.down", ACC_RMW)) && e->uses && strstr(e->uses, "~!step:-2"), "%s", e ? e->uses : "");
+	cr_assert((e = access_of(&f, "c.bits", ACC_RMW)) && !(e->uses && strstr(e->uses, "!step")));
+	cr_assert((e = access_of(&f, "c.set", ACC_RMW)) && !(e->uses && strstr(e->uses, "!step")));
+	facts_free(&f);
+}
