@@ -197,8 +197,9 @@ struct object_tally {
 	int ordered_writes;       /* marked writes or RMWs that release, or more */
 	int ordered_reads;        /* marked reads or RMWs that acquire, or more */
 	int stores;               /* marked stores (WRITE_ONCE, atomic_store) */
-	int inits;                /* atomic_init(): marked stores that order nothing */
 	int resets;               /* of them, stores of the constant 0 */
+	int inits;                /* atomic_init(): marked stores that order
+				     nothing, not counted in STORES */
 	int polled;               /* plain reads made in a loop's condition */
 	int counting_rmws;        /* RMWs that add, subtract, increment, decrement */
 	int increments;           /* of them, those that add (increments()) */

@@ -161,9 +161,9 @@ void build_tallies(struct analysis *a)
 				} else if (e->access == ACC_RMW && counting_rmw(e)) {
 					t->counting_rmws++;
 					t->increments += increments(e);
-				}
-				else if (e->access == ACC_RMW)
+				} else if (e->access == ACC_RMW) {
 					t->other_rmws++;
+				}
 			}
 	}
 	build_marked_writes(a);
