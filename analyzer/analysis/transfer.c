@@ -102,16 +102,31 @@ int compared_read(void *ctx, const struct dep_item *d)
 	return e && e->kind == EV_ACCESS && e->marked && e->access != ACC_WRITE ? k : -1;
 }
 
+/* Is the address of P, an access of R's function, computed from a plain
+ * re-read of what marked read R read ("!reread:N", extract_expr.c)?
+ * Then P is reached through the pointer R found, as far as which data the
+ * reader goes on to is concerned: coherence gives the re-read R's value or
+ * a newer one.  (Not an ordering: depends_on does not take it.) */
+static int rereads(const struct event *p, const struct event *r)
+{
+	for (int i = 0; i < p->conds.n; i++)
+		if (p->conds.v[i].kind == DEP_REREAD && p->conds.v[i].n == r->index)
+			return 1;
+	return 0;
+}
+
 /* How marked data access P (own: of this function) belongs to marked
  * read R (LINK_* bits; dataflow.h): only when it is reached through the
  * pointer R read (the MCS predecessor's next->locked = 0 after reading
- * next).  A test of R alone does not make P R's: a sample of relaxed
+ * next, or through a plain re-read of the same lvalue, rereads).  A test
+ * of R alone does not make P R's: a sample of relaxed
  * statistics taken after a test of a latch (if (READ_ONCE(updated)) e =
  * READ_ONCE(events)) is as often a tolerated stale pair, and the reader
  * has no other sign that it relies on the order. */
 static unsigned marked_data_dependence(struct fn_ctx *c, const struct event *p, const struct event *r, int own)
 {
-	return own && r->func == c->fn->name && address_depends_on(&c->derived, p, r) ? LINK_THROUGH_POINTER : 0;
+	return own && r->func == c->fn->name && (address_depends_on(&c->derived, p, r) || rereads(p, r))
+		? LINK_THROUGH_POINTER : 0;
 }
 
 /* How plain access P (own: of this function; else seen through CALL to

@@ -89,6 +89,48 @@ static int is_signal_flag(CXType t)
 	return r;
 }
 
+/* The event of index K of the function being walked, or NULL. */
+static const struct event *event_at(struct ectx *x, int k)
+{
+	for (int b = 0; b < x->fn->nblocks; b++) {
+		const struct block *bl = &x->fn->blocks[b];
+
+		if (bl->nevents && bl->events[0].index <= k && k <= bl->events[bl->nevents - 1].index)
+			for (int i = 0; i < bl->nevents; i++)
+				if (bl->events[i].index == k)
+					return &bl->events[i];
+	}
+	return NULL;
+}
+
+/* The base of an access was just walked (events from index FROM on): when
+ * its value is a plain read of an lvalue that a marked read of this
+ * function read before (me->next->locked = 0 after while
+ * (!__atomic_load_n(&me->next, ...))), adds "!reread:N" for each such
+ * marked read N to USES.  By coherence the re-read returns that value or
+ * a newer one: the access reaches what the marked read found.  Not an
+ * address dependency (a plain load orders nothing, and may even be made
+ * first): the item stays out of the address's dependencies (facts.c). */
+static void note_reread(struct ectx *x, int from, struct deps *uses)
+{
+	const struct event *last = x->nevents > from ? event_at(x, x->nevents - 1) : NULL;
+
+	if (!last || last->kind != EV_ACCESS || last->access != ACC_READ || last->marked ||
+	    !last->object || !last->display)
+		return;
+	for (int k = 0; k < last->index; k++) {
+		const struct event *r = event_at(x, k);
+
+		if (r && r->kind == EV_ACCESS && r->marked && r->access == ACC_READ && r->object && r->display &&
+		    strcmp(r->object, last->object) == 0 && strcmp(r->display, last->display) == 0) {
+			char *item = xasprintf("!reread:%d", k);
+
+			deps_add(uses, item);
+			free(item);
+		}
+	}
+}
+
 /* Emits the access of lvalue C (already stripped) in mode M, after walking
  * the sub-expressions that compute its address. */
 static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
@@ -135,11 +177,13 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 			}
 		}
 	} else if (k == CXCursor_MemberRefExpr && n >= 1) {
-		int arrow = clang_getCursorType(kids[0]).kind == CXType_Pointer;
+		int arrow = clang_getCursorType(kids[0]).kind == CXType_Pointer, from = x->nevents;
 
 		x->no_escape += deref_only || !arrow;
 		walk_expr(x, kids[0], arrow ? M_READ : M_ADDR);
 		x->no_escape -= deref_only || !arrow;
+		if (arrow)
+			note_reread(x, from, &uses);
 	} else if (k == CXCursor_ArraySubscriptExpr && n == 2) {
 		x->no_escape += deref_only;
 		walk_expr(x, kids[0], is_array_type(clang_getCursorType(strip(kids[0]))) ? M_ADDR : M_READ);

@@ -63,6 +63,9 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 			d->kind = DEP_NULL;
 		} else if (len == 4 && memcmp(item, "!own", 4) == 0) {
 			d->kind = DEP_OWN;
+		} else if (len > 8 && memcmp(item, "!reread:", 8) == 0) {
+			d->kind = DEP_REREAD;
+			return (d->n = number(item + 8, len - 8)) < 0 ? -1 : 0;
 		} else if (len == 9 && memcmp(item, "!volatile", 9) == 0) {
 			d->kind = DEP_VOLATILE;
 		} else if (len == 4 && memcmp(item, "!tls", 4) == 0) {
@@ -272,6 +275,7 @@ char *dep_item_text(const struct dep_item *d)
 	case DEP_CONST:     source = xasprintf("%%%lld", d->value); break;
 	case DEP_STEP:      source = xasprintf("!step:%lld", d->value); break;
 	case DEP_VOLATILE:  source = xstrdup("!volatile"); break;
+	case DEP_REREAD:    source = xasprintf("!reread:%d", d->n); break;
 	default:            source = xstrdup(name ? name : ""); break;
 	}
 	free(name);

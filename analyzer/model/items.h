@@ -37,6 +37,11 @@
  *             "!tls"    an address inside a thread-local variable
  *                       (__thread, _Thread_local): the thread's own
  *             "%V"      the integer constant V (an argument's value)
+ *             "!reread:N" the address is computed from a plain re-read of
+ *                       what marked read event N read before it (the
+ *                       same lvalue: me->next->locked after a relaxed
+ *                       load of me->next); kept apart from the address's
+ *                       dependencies, since a plain load orders nothing
  *             "!volatile" the object is declared volatile in a TU that
  *                       follows C11 (extract_model.c): the access is
  *                       plain, and the declaration says it is shared
@@ -83,6 +88,8 @@ enum dep_kind {
 			    plus the constant K (extract_compare.c) */
 	DEP_VOLATILE,    /* "!volatile": a plain access to an object declared
 			    volatile in C11 code (extract_model.c) */
+	DEP_REREAD,      /* "!reread:N": the address comes from a plain
+			    re-read of what marked read event N read */
 };
 
 struct dep_item {

@@ -151,6 +151,47 @@ Test(markeddata, an_mcs_node_linked_with_a_release_is_no_finding)
 	expect_one(mcs(0, ""));
 }
 
+/* DPDK's unlock (rte_mcslock.h before 021b698e): it tests the link with
+ * relaxed loads and then hands the lock over through a plain re-read of
+ * it, me->next->locked.  By coherence the re-read finds the node the
+ * relaxed load found (or a later one): the node is still reached through
+ * the link.  LINK_ORDER is the order of the link's store. */
+#define MCS_REREAD(link_order)                                                                      \
+	"struct q { struct q *next; int locked; };\n"                                               \
+	"struct q *tail; struct q nodes[2]; long counter;\n"                                        \
+	"static void lock(struct q *me) { struct q *prev;\n"                                        \
+	"  __atomic_store_n(&me->locked, 1, __ATOMIC_RELAXED); %s\n"                                \
+	"  __atomic_store_n(&me->next, (struct q *)0, __ATOMIC_RELAXED);\n"                        \
+	"  prev = __atomic_exchange_n(&tail, me, __ATOMIC_ACQ_REL);\n"                              \
+	"  if (!prev) return;\n"                                                                    \
+	"  __atomic_store_n(&prev->next, me, " link_order ");\n"                                    \
+	"  while (__atomic_load_n(&me->locked, __ATOMIC_ACQUIRE)) ; }\n"                            \
+	"static void unlock(struct q *me) {\n"                                                      \
+	"  if (__atomic_load_n(&me->next, __ATOMIC_RELAXED) == 0) { struct q *exp = me;\n"         \
+	"    if (__atomic_compare_exchange_n(&tail, &exp, (struct q *)0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;\n" \
+	"    while (__atomic_load_n(&me->next, __ATOMIC_RELAXED) == 0) ; }\n"                      \
+	"  __atomic_store_n(&me->next->locked, 0, __ATOMIC_RELEASE); }\n"                           \
+	"static void *worker(void *a) { struct q *me = &nodes[(long)a];\n"                          \
+	"  for (int i = 0; i < 100; i++) { lock(me); counter++; unlock(me); } return a; }\n"        \
+	"int main(void) { pthread_t t[2]; for (long i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, (void *)i);\n" \
+	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+Test(markeddata, a_plain_reread_of_the_link_still_reaches_the_node)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof buf, "#include <pthread.h>\n" MCS_REREAD("__ATOMIC_RELAXED"), "/*W*/");
+	expect_one(buf);
+}
+
+Test(markeddata, a_plain_reread_with_the_link_released_is_no_finding)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof buf, "#include <pthread.h>\n" MCS_REREAD("__ATOMIC_RELEASE"), "");
+	expect_one(buf);
+}
+
 /* A reader that stores a value computed from the flag (WRITE_ONCE(d, v + 1)
  * after v = READ_ONCE(f)) does not reach D through the flag: the data
  * dependency orders its store, but says nothing of D being the flag's. */
