@@ -105,8 +105,9 @@ Test(markeddata, a_latch_tested_alone_does_not_make_the_data_its_own)
 
 /* An MCS-style queue: the node's relaxed "locked" store, then the node
  * linked behind its predecessor with a relaxed store; the predecessor
- * reaches the node through the link and hands the lock over. */
-#define MCS(link_order)                                                                             \
+ * reaches the node through the link and hands the lock over (UNLOCK, the
+ * body of unlock(me)). */
+#define MCS_WITH(link_order, unlock)                                                                \
 	"struct q { struct q *next; int locked; };\n"                                               \
 	"struct q *tail; struct q nodes[2]; long counter;\n"                                        \
 	"static void lock(struct q *me) { struct q *prev;\n"                                        \
@@ -116,15 +117,19 @@ Test(markeddata, a_latch_tested_alone_does_not_make_the_data_its_own)
 	"  if (!prev) return;\n"                                                                    \
 	"  __atomic_store_n(&prev->next, me, " link_order ");\n"                                    \
 	"  while (__atomic_load_n(&me->locked, __ATOMIC_ACQUIRE)) ; }\n"                            \
-	"static void unlock(struct q *me) { struct q *next = __atomic_load_n(&me->next, __ATOMIC_ACQUIRE);\n" \
-	"  if (!next) { struct q *exp = me;\n"                                                      \
-	"    if (__atomic_compare_exchange_n(&tail, &exp, (struct q *)0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;\n" \
-	"    while (!(next = __atomic_load_n(&me->next, __ATOMIC_ACQUIRE))) ; }\n"                  \
-	"  __atomic_store_n(&next->locked, 0, __ATOMIC_RELEASE); }\n"                               \
+	"static void unlock(struct q *me) {\n" unlock "}\n"                                         \
 	"static void *worker(void *a) { struct q *me = &nodes[(long)a];\n"                          \
 	"  for (int i = 0; i < 100; i++) { lock(me); counter++; unlock(me); } return a; }\n"        \
 	"int main(void) { pthread_t t[2]; for (long i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, (void *)i);\n" \
 	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+
+/* The unlock that keeps the successor it loaded. */
+#define MCS(link_order) MCS_WITH(link_order,                                                        \
+	"  struct q *next = __atomic_load_n(&me->next, __ATOMIC_ACQUIRE);\n"                        \
+	"  if (!next) { struct q *exp = me;\n"                                                      \
+	"    if (__atomic_compare_exchange_n(&tail, &exp, (struct q *)0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;\n" \
+	"    while (!(next = __atomic_load_n(&me->next, __ATOMIC_ACQUIRE))) ; }\n"                  \
+	"  __atomic_store_n(&next->locked, 0, __ATOMIC_RELEASE);\n")
 
 /* The MCS source with the link stored RELAXED or not (then RELEASE), the
  * marker MARKER on the node's locked store. */
@@ -156,25 +161,11 @@ Test(markeddata, an_mcs_node_linked_with_a_release_is_no_finding)
  * it, me->next->locked.  By coherence the re-read finds the node the
  * relaxed load found (or a later one): the node is still reached through
  * the link.  LINK_ORDER is the order of the link's store. */
-#define MCS_REREAD(link_order)                                                                      \
-	"struct q { struct q *next; int locked; };\n"                                               \
-	"struct q *tail; struct q nodes[2]; long counter;\n"                                        \
-	"static void lock(struct q *me) { struct q *prev;\n"                                        \
-	"  __atomic_store_n(&me->locked, 1, __ATOMIC_RELAXED); %s\n"                                \
-	"  __atomic_store_n(&me->next, (struct q *)0, __ATOMIC_RELAXED);\n"                        \
-	"  prev = __atomic_exchange_n(&tail, me, __ATOMIC_ACQ_REL);\n"                              \
-	"  if (!prev) return;\n"                                                                    \
-	"  __atomic_store_n(&prev->next, me, " link_order ");\n"                                    \
-	"  while (__atomic_load_n(&me->locked, __ATOMIC_ACQUIRE)) ; }\n"                            \
-	"static void unlock(struct q *me) {\n"                                                      \
+#define MCS_REREAD(link_order) MCS_WITH(link_order,                                                 \
 	"  if (__atomic_load_n(&me->next, __ATOMIC_RELAXED) == 0) { struct q *exp = me;\n"         \
 	"    if (__atomic_compare_exchange_n(&tail, &exp, (struct q *)0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;\n" \
 	"    while (__atomic_load_n(&me->next, __ATOMIC_RELAXED) == 0) ; }\n"                      \
-	"  __atomic_store_n(&me->next->locked, 0, __ATOMIC_RELEASE); }\n"                           \
-	"static void *worker(void *a) { struct q *me = &nodes[(long)a];\n"                          \
-	"  for (int i = 0; i < 100; i++) { lock(me); counter++; unlock(me); } return a; }\n"        \
-	"int main(void) { pthread_t t[2]; for (long i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, (void *)i);\n" \
-	"  for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }\n"
+	"  __atomic_store_n(&me->next->locked, 0, __ATOMIC_RELEASE);\n")
 
 Test(markeddata, a_plain_reread_of_the_link_still_reaches_the_node)
 {
