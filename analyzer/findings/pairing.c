@@ -664,10 +664,7 @@ static void polled_flag_findings(struct writer *w, const struct analysis *a)
  * C11 atomics ("!volatile", extract_model.c)? */
 static int c11_volatile(const struct event *e)
 {
-	for (int i = 0; i < e->conds.n; i++)
-		if (e->conds.v[i].kind == DEP_VOLATILE)
-			return 1;
-	return 0;
+	return dep_list_has(&e->conds, DEP_ADDRESS, DEP_VOLATILE);
 }
 
 /* Volatile under C11: an object that C11 code (its TU declares _Atomic

@@ -128,6 +128,14 @@ static unsigned char *tested_reads(const struct function *f, int *n)
 	return tested;
 }
 
+/* Does E, met after store S on the way to the load, stop S from being
+ * the store the load comes after: something that may order them, or a
+ * later store of S's object? */
+static int ends_the_store(const struct event *e, const struct event *s)
+{
+	return may_order(e) || (is_store(e) && e->oid == s->oid);
+}
+
 /* Does an event of F between the store S at (SB, SK) and the load at
  * (LB, LK), on a path from S that has not reached the load yet, order
  * them (may_order), or store S's object again (the later store is the one
@@ -143,7 +151,7 @@ static int between(const struct function *f, int sb, int sk, int lb, int lk)
 	for (int k = sk + 1; k < end; k++) {
 		const struct event *e = &f->blocks[sb].events[k];
 
-		if (may_order(e) || (is_store(e) && e->oid == s->oid))
+		if (ends_the_store(e, s))
 			return 1;
 	}
 	if (sb == lb && lk > sk)
@@ -161,8 +169,7 @@ static int between(const struct function *f, int sb, int sk, int lb, int lk)
 		for (int k = 0; k < stop && !found; k++) {
 			const struct event *e = &f->blocks[b].events[k];
 
-			found = e != s && (may_order(e) || (is_store(e) && e->oid == s->oid)) &&
-				event_reaches(f, b, k, lb, lk);
+			found = e != s && ends_the_store(e, s) && event_reaches(f, b, k, lb, lk);
 		}
 		if (b == lb)
 			continue;       /* (paths end at the load) */

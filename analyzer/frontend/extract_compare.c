@@ -79,52 +79,6 @@ char *stored_constant_item(CXCursor value)
 	return constant_of(value, &v) ? xasprintf("~%%%lld", v) : NULL;
 }
 
-/* The local variable C (stripped) names, or a null cursor. */
-static CXCursor local_named(CXCursor c);
-
-/* The local that ARG, what a compare-and-swap expects, names: the local
- * itself (ck_pr_cas_uint(&n, old, old + 1)) or its address
- * (atomic_compare_exchange_weak(&n, &old, old + 1)); else a null cursor. */
-static CXCursor expected_local(struct ectx *x, CXCursor arg)
-{
-	CXCursor a = strip_value(x, arg), *kids, var;
-	char op[8];
-	int n;
-
-	if (clang_getCursorKind(a) != CXCursor_UnaryOperator)
-		return local_named(a);
-	n = children(a, &kids);
-	operator_of(x, a, kids, n, op, sizeof op);
-	var = n == 1 && strcmp(op, "&") == 0 ? local_named(strip_value(x, kids[0])) : clang_getNullCursor();
-	free(kids);
-	return var;
-}
-
-char *cas_step_item(struct ectx *x, CXCursor value, CXCursor expected)
-{
-	CXCursor v = strip_value(x, value), var = expected_local(x, expected), *kids;
-	char op[8];
-	long long k;
-	char *item = NULL;
-	int n;
-
-	if (clang_Cursor_isNull(var) || clang_getCursorKind(v) != CXCursor_BinaryOperator)
-		return NULL;
-	n = children(v, &kids);
-	operator_of(x, v, kids, n, op, sizeof op);
-	if (n == 2 && (strcmp(op, "+") == 0 || strcmp(op, "-") == 0)) {
-		CXCursor l = local_named(strip_value(x, kids[0])), r = local_named(strip_value(x, kids[1]));
-
-		/* old + K, old - K, K + old */
-		if (clang_equalCursors(l, var) && constant_of(strip_value(x, kids[1]), &k))
-			item = xasprintf("~!step:%lld", op[0] == '-' ? -k : k);
-		else if (op[0] == '+' && clang_equalCursors(r, var) && constant_of(strip_value(x, kids[0]), &k))
-			item = xasprintf("~!step:%lld", k);
-	}
-	free(kids);
-	return item;
-}
-
 /* Is C (stripped) an expression whose value is what one read of memory
  * returned: a call (a primitive, an atomic builtin), a dereference (a
  * READ_ONCE expansion), a variable, a field, an element, a statement
@@ -154,6 +108,7 @@ static int is_read_like(struct ectx *x, CXCursor c)
 	}
 }
 
+/* The local variable C (stripped) names, or a null cursor. */
 static CXCursor local_named(CXCursor c)
 {
 	CXCursor ref;
@@ -162,6 +117,59 @@ static CXCursor local_named(CXCursor c)
 		return clang_getNullCursor();
 	ref = clang_getCursorReferenced(c);
 	return clang_getCursorKind(ref) == CXCursor_VarDecl && is_local(ref) ? ref : clang_getNullCursor();
+}
+
+/* The local whose address A (stripped) takes (&expected), or a null
+ * cursor. */
+static CXCursor address_of_local(struct ectx *x, CXCursor a)
+{
+	CXCursor *kids, var = clang_getNullCursor();
+	char op[8];
+	int n;
+
+	if (clang_getCursorKind(a) != CXCursor_UnaryOperator)
+		return var;
+	n = children(a, &kids);
+	operator_of(x, a, kids, n, op, sizeof op);
+	if (n == 1 && strcmp(op, "&") == 0)
+		var = local_named(strip_value(x, kids[0]));
+	free(kids);
+	return var;
+}
+
+/* The local that ARG, what a compare-and-swap expects, names: the local
+ * itself (ck_pr_cas_uint(&n, old, old + 1)) or its address
+ * (atomic_compare_exchange_weak(&n, &old, old + 1)); else a null cursor. */
+static CXCursor expected_local(struct ectx *x, CXCursor arg)
+{
+	CXCursor a = strip_value(x, arg);
+
+	return clang_getCursorKind(a) == CXCursor_UnaryOperator ? address_of_local(x, a) : local_named(a);
+}
+
+char *cas_step_item(struct ectx *x, CXCursor value, CXCursor expected)
+{
+	CXCursor v = strip_value(x, value), var = expected_local(x, expected), *kids;
+	char op[8];
+	long long k;
+	char *item = NULL;
+	int n;
+
+	if (clang_Cursor_isNull(var) || clang_getCursorKind(v) != CXCursor_BinaryOperator)
+		return NULL;
+	n = children(v, &kids);
+	operator_of(x, v, kids, n, op, sizeof op);
+	if (n == 2 && (strcmp(op, "+") == 0 || strcmp(op, "-") == 0)) {
+		CXCursor l = local_named(strip_value(x, kids[0])), r = local_named(strip_value(x, kids[1]));
+
+		/* old + K, old - K, K + old */
+		if (clang_equalCursors(l, var) && constant_of(strip_value(x, kids[1]), &k))
+			item = xasprintf("~!step:%lld", op[0] == '-' ? -k : k);
+		else if (op[0] == '+' && clang_equalCursors(r, var) && constant_of(strip_value(x, kids[0]), &k))
+			item = xasprintf("~!step:%lld", k);
+	}
+	free(kids);
+	return item;
 }
 
 /* How the function defines local VAR: the number of definitions, and
@@ -361,21 +369,13 @@ char *compare_item(struct ectx *x, CXCursor cond, int true_succ, int from)
 
 char *expected_constant_item(struct ectx *x, CXCursor arg)
 {
-	CXCursor a = strip_value(x, arg), *kids, var = clang_getNullCursor();
+	CXCursor a = strip_value(x, arg), var;
 	struct defs d = { x, clang_getNullCursor(), 0, 0, 1, 0 };
-	char op[8];
-	int n;
 
 	if (constant_of(a, &d.value))
 		return xasprintf("=%%%lld", d.value);
 	/* &expected: a local that holds one constant wherever it is set */
-	if (clang_getCursorKind(a) != CXCursor_UnaryOperator)
-		return NULL;
-	n = children(a, &kids);
-	operator_of(x, a, kids, n, op, sizeof op);
-	if (n == 1 && strcmp(op, "&") == 0)
-		var = local_named(strip_value(x, kids[0]));
-	free(kids);
+	var = address_of_local(x, a);
 	if (clang_Cursor_isNull(var))
 		return NULL;
 	d.var = var;

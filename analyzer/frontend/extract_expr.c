@@ -68,13 +68,10 @@ static enum marking marking_of(struct ectx *x, CXCursor c)
 	return !x->c11_atomics || is_volatile_cast_access(c) ? MARKED_VOLATILE : C11_VOLATILE;
 }
 
-/* Is the access of lvalue C marked by its type (_Atomic, or volatile where
- * volatile marks)?  Sets *ATOMIC for _Atomic. */
-static int is_marked_type(struct ectx *x, CXCursor c, int *atomic)
+/* Does marking M mark the access (_Atomic, or volatile where volatile
+ * marks)? */
+static int marks(enum marking m)
 {
-	enum marking m = marking_of(x, c);
-
-	*atomic = m == MARKED_ATOMIC;
 	return m == MARKED_ATOMIC || m == MARKED_VOLATILE;
 }
 
@@ -89,20 +86,6 @@ static int is_signal_flag(CXType t)
 	return r;
 }
 
-/* The event of index K of the function being walked, or NULL. */
-static const struct event *event_at(struct ectx *x, int k)
-{
-	for (int b = 0; b < x->fn->nblocks; b++) {
-		const struct block *bl = &x->fn->blocks[b];
-
-		if (bl->nevents && bl->events[0].index <= k && k <= bl->events[bl->nevents - 1].index)
-			for (int i = 0; i < bl->nevents; i++)
-				if (bl->events[i].index == k)
-					return &bl->events[i];
-	}
-	return NULL;
-}
-
 /* The base of an access was just walked (events from index FROM on): when
  * its value is a plain read of an lvalue that a marked read of this
  * function read before (me->next->locked = 0 after while
@@ -113,22 +96,26 @@ static const struct event *event_at(struct ectx *x, int k)
  * first): the item stays out of the address's dependencies (facts.c). */
 static void note_reread(struct ectx *x, int from, struct deps *uses)
 {
-	const struct event *last = x->nevents > from ? event_at(x, x->nevents - 1) : NULL;
+	const struct block *cur = &x->fn->blocks[x->cur];
+	const struct event *last = cur->nevents ? &cur->events[cur->nevents - 1] : NULL;
 
-	if (!last || last->kind != EV_ACCESS || last->access != ACC_READ || last->marked ||
-	    !last->object || !last->display)
+	/* (the base's read is the last event, in the block being walked) */
+	if (!last || last->index < from || last->kind != EV_ACCESS || last->access != ACC_READ ||
+	    last->marked || !last->object || !last->display)
 		return;
-	for (int k = 0; k < last->index; k++) {
-		const struct event *r = event_at(x, k);
+	for (int b = 0; b < x->fn->nblocks; b++)
+		for (int i = 0; i < x->fn->blocks[b].nevents; i++) {
+			const struct event *r = &x->fn->blocks[b].events[i];
 
-		if (r && r->kind == EV_ACCESS && r->marked && r->access == ACC_READ && r->object && r->display &&
-		    strcmp(r->object, last->object) == 0 && strcmp(r->display, last->display) == 0) {
-			char *item = xasprintf("!reread:%d", k);
+			if (r->index < last->index && r->kind == EV_ACCESS && r->marked && r->access == ACC_READ &&
+			    r->object && r->display && strcmp(r->object, last->object) == 0 &&
+			    strcmp(r->display, last->display) == 0) {
+				char *item = xasprintf("!reread:%d", r->index);
 
-			deps_add(uses, item);
-			free(item);
+				deps_add(uses, item);
+				free(item);
+			}
 		}
-	}
 }
 
 /* Emits the access of lvalue C (already stripped) in mode M, after walking
@@ -141,7 +128,8 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 	int n = children(c, &kids);
 	char *obj;
 	struct event *e;
-	int atomic, deref_only;
+	int deref_only;
+	enum marking marking;
 
 	x->collect = &uses;
 	/* The base of an access is only dereferenced, not handed on (a
@@ -206,16 +194,19 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 
 	obj = m == M_ADDR || is_signal_flag(clang_getCursorType(c)) ? NULL : object_of_lvalue(x, c);
 	if (obj) {
+		marking = marking_of(x, c);
 		e = emit(x, EV_ACCESS, c);
 		e->access = m == M_WRITE ? ACC_WRITE : m == M_RMW ? ACC_RMW : ACC_READ;
 		e->object = obj;
 		e->display = display_text(x, c);
 		/* (plain, and shared by its author's word: "!volatile") */
-		if (marking_of(x, c) == C11_VOLATILE)
+		if (marking == C11_VOLATILE)
 			deps_add(&uses, "!volatile");
 		e->uses = uses.buf;
 		uses.buf = NULL;
-		if (is_marked_type(x, c, &atomic)) {
+		if (marks(marking)) {
+			int atomic = marking == MARKED_ATOMIC;
+
 			e->marked = 1;
 			e->name = xstrdup(atomic ? "_Atomic" : "volatile");
 			e->ord = !atomic ? ORD_RELAXED : e->access == ACC_READ ? ORD_ACQUIRE
@@ -526,7 +517,6 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 	char *fn;
 	struct deps value = { 0 }, *outer = x->collect;
 	char *publishes = NULL;
-	int atomic;
 
 	if (clang_getCursorKind(target) == CXCursor_DeclRefExpr && is_local(ref)) {
 		if (assign_local(x, ref, rhs, target))
@@ -543,7 +533,7 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		/* An _Atomic store of fresh memory or of an unpublished
 		 * pointer parameter publishes it, as a primitive's would
 		 * (extract_primitive.c). */
-		if (is_marked_type(x, target, &atomic))
+		if (marks(marking_of(x, target)))
 			publishes = fresh_handed_on(x, rhs, DEP_VALUE, 0);
 		x->collect = &value;
 		walk_expr(x, rhs, M_READ);
@@ -750,8 +740,6 @@ static void walk_expr_in(struct ectx *x, CXCursor c, enum mode m)
 			free_site(&call_site);
 			return;
 		}
-		if (k == CXCursor_UnexposedExpr && handle_atomic_builtin(x, c))
-			return;
 		if (k == CXCursor_CallExpr && walk_expect(x, c, m))
 			return;
 		if (k == CXCursor_CallExpr) {
@@ -785,6 +773,12 @@ static void walk_expr_in(struct ectx *x, CXCursor c, enum mode m)
 	}
 
 	n = children(c, &kids);
+	/* (an atomic builtin no site covers: an implicit conversion, the
+	 * commonest unexposed node, has one child and is not one) */
+	if (k == CXCursor_UnexposedExpr && n >= 2 && handle_atomic_builtin(x, c, kids, n)) {
+		free(kids);
+		return;
+	}
 	if (n > 0 && (k == CXCursor_UnexposedExpr || k == CXCursor_CompoundLiteralExpr ||
 		      k == CXCursor_GenericSelectionExpr)) {
 		unsigned char *walk = xcalloc((size_t)n, 1);

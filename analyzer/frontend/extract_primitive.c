@@ -506,10 +506,10 @@ static int source_order(CXCursor *kids, int n, CXCursor *out)
 	return 1;
 }
 
-int handle_atomic_builtin(struct ectx *x, CXCursor c)
+int handle_atomic_builtin(struct ectx *x, CXCursor c, CXCursor *kids, int n)
 {
-	CXCursor *kids, args[6];
-	int n = children(c, &kids), done = 0;
+	CXCursor args[6];
+	int done = 0;
 	char *name = n >= 2 ? atomic_builtin_name(x, c) : NULL;
 	const struct vocab_entry *v = name ? vocab_find(x->vocab, name, NULL) : NULL;
 
@@ -518,6 +518,5 @@ int handle_atomic_builtin(struct ectx *x, CXCursor c)
 		done = 1;
 	}
 	free(name);
-	free(kids);
 	return done;
 }

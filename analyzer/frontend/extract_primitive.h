@@ -28,9 +28,10 @@ void handle_site(struct ectx *x, const struct site *s, CXCursor c, enum mode m);
 void handle_call_in_macro(struct ectx *x, const struct vocab_entry *v, CXCursor c);
 /* An atomic builtin (__c11_atomic_*, __atomic_*) that no site covers:
  * one whose name a macro pasted (mimalloc's mi_atomic(load_explicit)) or
- * that project macros nest too deep for the sites to see.  Emits its event
- * and returns 1 when C is one the vocabulary knows, else returns 0. */
-int handle_atomic_builtin(struct ectx *x, CXCursor c);
+ * that project macros nest too deep for the sites to see.  KIDS are C's N
+ * children.  Emits its event and returns 1 when C is one the vocabulary
+ * knows, else returns 0. */
+int handle_atomic_builtin(struct ectx *x, CXCursor c, CXCursor *kids, int n);
 /* The argument expressions of site S inside C, its expansion or call: for
  * each argument, the outermost descendant of C written inside its range
  * (a null cursor when none is).  To be freed. */

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "analyzer/driver/scan.h"
+#include "analyzer/frontend/extract.h"
+#include "analyzer/frontend/libclang.h"
+#include "analyzer/model/vocab.h"
 
 struct mark { char file[64]; int line; char kind[24]; int hit; };
 
@@ -160,4 +163,28 @@ void expect_one(const char *text)
 	struct src s = { "t.c", text };
 
 	expect_findings(&s, 1, NULL);
+}
+
+void extract_text(const char *text, struct tu_facts *facts)
+{
+	static const char *const profiles[] = { "lkmm", "c11", "gnu", "pthread" };
+	char path[] = "/tmp/kcsan-extract-XXXXXX.c";
+	int fd = mkstemps(path, 2);
+	FILE *f;
+	struct vocab v = { 0 };
+	char err[256];
+	char *args[] = { "-isystem", (char *)kcsan_include_dir() };
+
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	kcsan_libclang_load();
+	for (size_t i = 0; i < sizeof profiles / sizeof *profiles; i++)
+		cr_assert_eq(vocab_load(&v, profiles[i], NULL, err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	extract_tu(path, "/tmp", args, 2, &v, NULL, facts);
+	unlink(path);
+	vocab_free(&v);
 }

@@ -28,6 +28,12 @@ const char *last_findings_text(void);
 /* Convenience for one file. */
 void expect_one(const char *text);
 
+/* Runs the front end alone (real libclang, the built-in profiles, no
+ * database) over TEXT, one C file, into FACTS; the caller facts_free()s
+ * them.  For tests of what the front end records. */
+struct tu_facts;
+void extract_text(const char *text, struct tu_facts *facts);
+
 /* A main() that starts two threads running FN (a function name, as a
  * string literal) and joins them: the end of many test programs. */
 #define MAIN_TWO_THREADS(fn) \

@@ -7,40 +7,16 @@
  * increment takes a reference, not a message (evidence.c,
  * is_reference_count).  Real scans, through scan_helper.c. */
 #include <criterion/criterion.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "scan_helper.h"
-#include "analyzer/frontend/extract.h"
-#include "analyzer/frontend/libclang.h"
-#include "analyzer/driver/scan.h"
-#include "analyzer/model/vocab.h"
+#include "analyzer/model/facts.h"
 
 /* The front end's facts for SRC (one TU, the built-in profiles), into
- * FACTS. */
+ * FACTS; SRC must parse. */
 static void extract_source(const char *src, struct tu_facts *facts)
 {
-	char path[] = "/tmp/kcsan-c11model-XXXXXX.c";
-	int fd = mkstemps(path, 2);
-	FILE *f;
-	struct vocab v = { 0 };
-	char err[256];
-	char *args[] = { "-isystem", (char *)kcsan_include_dir() };
-	static const char *const profiles[] = { "lkmm", "c11", "gnu", "pthread" };
-
-	cr_assert(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs(src, f);
-	fclose(f);
-	kcsan_libclang_load();
-	for (size_t i = 0; i < sizeof profiles / sizeof *profiles; i++)
-		cr_assert_eq(vocab_load(&v, profiles[i], NULL, err, sizeof err), 0, "%s", err);
-	vocab_finish(&v, NULL);
-	extract_tu(path, "/tmp", args, 2, &v, NULL, facts);
-	unlink(path);
-	vocab_free(&v);
+	extract_text(src, facts);
 	cr_assert_null(facts->diagnostics, "%s", facts->diagnostics);
 }
 
@@ -184,9 +160,12 @@ Test(c11model, a_pasted_release_store_publishes_in_order)
  * another thread wrote before its own increment.  Here the stamper writes
  * one object's stamp and takes a reference to another; the user takes a
  * reference to that other and reads its stamp, written before the threads
- * start.  No race; but a field is one object to the analysis, whatever the
- * instance, so only the rule keeps the stamper's relaxed increment from
- * publishing to the user's compare-and-swap. */
+ * start.  No race, and none may be reported.  (This program stays clean
+ * without is_reference_count too: other rules already keep the pairing
+ * away here, and no small program was found where only the rule does;
+ * what the rule removes is measured on Open vSwitch, docs/evaluation.md.
+ * The counting compare-and-swap it rests on is tested below,
+ * the_front_end_tells_a_counting_cas.) */
 #define REFCOUNT(take) \
 	C11 "struct obj { _Atomic unsigned ref; int stamp; };\n" \
 	"static struct obj o1, o2;\n" \

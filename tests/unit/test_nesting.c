@@ -6,38 +6,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "analyzer/frontend/extract.h"
+#include "scan_helper.h"
 #include "analyzer/frontend/extract_int.h"
-#include "analyzer/frontend/libclang.h"
-#include "analyzer/driver/scan.h"
-#include "analyzer/model/vocab.h"
 
 /* Extracts "int f(void) { return x+x+...; }" with TERMS terms (a sum is a
  * left-nested tree TERMS - 1 levels deep) into FACTS. */
 static void extract_sum(int terms, struct tu_facts *facts)
 {
-	char path[] = "/tmp/kcsan-nesting-XXXXXX.c";
-	int fd = mkstemps(path, 2);
-	FILE *f;
-	struct vocab v = { 0 };
-	char err[256];
-	char *args[] = { "-isystem", (char *)kcsan_include_dir() };
+	static const char head[] = "int x;\nint f(void) { return x", tail[] = "; }\n";
+	char *text = xmalloc(sizeof head + 2 * (size_t)terms + sizeof tail), *p = text;
 
-	cr_assert(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs("int x;\nint f(void) { return x", f);
+	p += sprintf(p, "%s", head);
 	for (int i = 1; i < terms; i++)
-		fputs("+x", f);
-	fputs("; }\n", f);
-	fclose(f);
-	kcsan_libclang_load();
-	cr_assert_eq(vocab_load(&v, "lkmm", NULL, err, sizeof err), 0);
-	vocab_finish(&v, NULL);
-	extract_tu(path, "/tmp", args, 2, &v, NULL, facts);
-	unlink(path);
-	vocab_free(&v);
+		p += sprintf(p, "+x");
+	sprintf(p, "%s", tail);
+	extract_text(text, facts);
+	free(text);
 }
 
 Test(nesting, deeper_than_the_limit_fails_cleanly)
