@@ -138,6 +138,12 @@ const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum
  * is not known. */
 int event_constant(const struct event *e, int expected, long long *v);
 
+/* The constant K (in *K) that E stores on top of what it read of its own
+ * object ("~!step:K", extract_compare.c): a compare-and-swap that stores
+ * what it expected plus K, or a store of a read of its object plus K (a
+ * sequence's bump).  1, or 0 for another event. */
+int event_step(const struct event *e, long long *k);
+
 /* The links of each kind (their count in *N): producers (a plain access
  * and a later marked write in one function), consumers (a marked read and
  * a later plain access), early (a plain read before a marked read), late

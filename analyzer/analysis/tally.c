@@ -9,9 +9,7 @@
  * sites of their own and are not counted. */
 #include "internal.h"
 
-/* The step of compare-and-swap E that stores what it expected plus a
- * constant ("~!step:K", extract_compare.c), in *K: 1, or 0 for another. */
-static int cas_step(const struct event *e, long long *k)
+int event_step(const struct event *e, long long *k)
 {
 	for (int i = 0; i < e->conds.n; i++)
 		if (e->conds.v[i].kind == DEP_STEP) {
@@ -38,7 +36,7 @@ int counting_rmw(const struct event *e)
 
 	if (e->access != ACC_RMW)
 		return 0;
-	if (!n || strcmp(n, "_Atomic") == 0 || cas_step(e, &k))
+	if (!n || strcmp(n, "_Atomic") == 0 || event_step(e, &k))
 		return 1;       /* x++, x += n on an _Atomic object */
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
 		if (strstr(n, words[i]))
@@ -54,7 +52,7 @@ int increments(const struct event *e)
 
 	if (!counting_rmw(e))
 		return 0;
-	if (cas_step(e, &k))
+	if (event_step(e, &k))
 		return k > 0;
 	if (!n)
 		return 0;        /* x++ or x-- on an _Atomic: not told apart */

@@ -37,6 +37,12 @@ enum confidence confidence_of(unsigned f)
 	 * its authors made the word a lock; the sections are not in view) */
 	if (f & FACT_LOCK_WORD)
 		return threads ? CONFIDENCE_HIGH : CONFIDENCE_MEDIUM;
+	/* (likewise: both halves of the protocol are in view; what is not
+	 * known without threads is only whether its two sides run together,
+	 * which is what a sequence lock is for) */
+	if (f & FACT_SEQLOCK)
+		return (f & FACT_DISCARDED) ? (threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW)
+					    : threads ? CONFIDENCE_HIGH : CONFIDENCE_MEDIUM;
 	if (f & FACT_LOCKSET) {
 		int locked = (f & FACT_LOCKED_WRITES) != 0;
 
@@ -248,6 +254,8 @@ static const struct {
 	{ FACT_TESTED, "the reader tests '%s' before the access", FLAG_NAME, NO_NAME },
 	{ FACT_LOCK_WORD, "'%s' is a lock word: a compare-and-swap with acquire takes it from the value this store writes back",
 	  FLAG_NAME, NO_NAME },
+	{ FACT_SEQLOCK, "'%s' is a sequence: a reader reads it, reads the data and reads it again to retry, and a writer writes it before and after the data",
+	  FLAG_NAME, NO_NAME },
 	{ FACT_POLLED, "a loop waits on a plain read of '%s' that another thread writes: a flag itself, accessed plainly",
 	  DATA_NAME, NO_NAME },
 	{ FACT_LOST_UPDATE, "'%s' is updated by plain accesses that two threads can make at once, and no access of it holds a lock",
@@ -267,6 +275,8 @@ static const struct {
 	{ FACT_LOCKED_WRITES, "'%s' is written holding a lock at two or more sites", DATA_NAME, NO_NAME },
 	{ FACT_COUNTER, "against: '%s' is only updated by arithmetic read-modify-writes, a counter rather than a flag",
 	  FLAG_NAME, NO_NAME },
+	{ FACT_DISCARDED, "against: the reader's retry throws away a value read while '%s' changes: no torn value is kept, only the accesses race",
+	  DATA_NAME, NO_NAME },
 	{ FACT_DATA_POLLED, "against: '%s' is itself a plain flag, polled in a loop elsewhere; its own races come first",
 	  DATA_NAME, NO_NAME },
 };

@@ -81,6 +81,15 @@ enum evidence_fact {
 	 * volatile in C11 code, which a write in another thread meets
 	 * (pairing.c, c11_volatile_findings). */
 	FACT_C11_VOLATILE  = 1u << 18,
+	/* Not evidence but the rule: the flag is a sequence (seqlock.c): a
+	 * reader reads it, reads the data and reads it again to retry, and
+	 * a writer writes it before and after the data.  Both halves are in
+	 * the tree, so its authors made it a sequence lock. */
+	FACT_SEQLOCK       = 1u << 19,
+	/* Against: the reader throws away what this read returns when it
+	 * meets the write (a sequence lock's retry): no torn value is kept,
+	 * only the two accesses race. */
+	FACT_DISCARDED     = 1u << 20,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };

@@ -18,6 +18,13 @@
  *    that guards it (and after none), while D is published through F.
  *  - data-race (late access): a plain access of D after the write of F that
  *    publishes it, with no marked read (a handshake) between them.
+ *  - sequence locks (seqlock.c): a read section's data read not ordered
+ *    after the sequence's first read or before its re-read
+ *    (missing-acquire), an update's data write not ordered after the
+ *    sequence's first write or before its second (missing-release), a
+ *    plain write of the sequence (data-race).  The pairings the rules
+ *    above find through a sequence, inside its sections and updates, are
+ *    left to these.
  *  - No finding when every plain access of D holds one common lock, or when
  *    nothing pairs with the pattern (nobody reads F then D): precision
  *    matters more than volume.
@@ -28,6 +35,7 @@
 #include "lockword.h"
 #include "lostupdate.h"
 #include "storebuffer.h"
+#include "seqlock.h"
 #include "locksets.h"
 #include "links.h"
 #include "db.h"
@@ -140,6 +148,7 @@ struct writer {
 	const struct analysis *a;
 	struct sites *sites;       /* the pairings found, one finding per site */
 	signed char *lock_cache;   /* under_common_lock per object: -1 unknown */
+	struct seqlocks seq;       /* the tree's sequence locks (seqlock.h) */
 };
 
 static long long object_id(struct writer *w, const struct event *e)
@@ -224,7 +233,8 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 
 		cid = store_candidate(w, "writer", c);
 		if (seen_before(&seen, c->plain, c->marked) || under_common_lock(a, w->lock_cache, c->plain->oid) ||
-		    unknown_target(c->plain) || restarts_a_count(a, c->marked))
+		    unknown_target(c->plain) || restarts_a_count(a, c->marked) ||
+		    seqlock_owns(&w->seq, c->fn, c->plain, c->marked->oid))
 			continue;
 		cons = find_consumer(a, c->fn, c->marked, c->plain, c->plain->access == ACC_READ);
 		if (!cons)
@@ -264,7 +274,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 
 		cid = store_candidate(w, "reader", c);
 		if (seen_before(&seen, p, r) || under_common_lock(a, w->lock_cache, p->oid) || unknown_target(p) ||
-		    takes_a_ticket(a, r))
+		    takes_a_ticket(a, r) || seqlock_owns(&w->seq, c->fn, p, r->oid))
 			continue;
 		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ, analysis_range(a, c->range));
 		if (!prod)
@@ -360,7 +370,8 @@ static void early_read_findings(struct writer *w, const struct analysis *a)
 		     k = analysis_next(a, CONSUMERS_OF_PLAIN, k))
 			guarded = strcmp(consumers[k].marked->file, l->plain->file) != 0 ||
 				  consumers[k].marked->line < l->plain->line;
-		if (dup || guarded || under_common_lock(a, w->lock_cache, l->plain->oid))
+		if (dup || guarded || under_common_lock(a, w->lock_cache, l->plain->oid) ||
+		    seqlock_owns(&w->seq, l->fn, l->plain, l->marked->oid))
 			continue;
 		prod = find_producer(a, l->fn, l->marked, l->plain, 1, NULL);
 		if (!prod)
@@ -391,7 +402,8 @@ static void late_access_findings(struct writer *w, const struct analysis *a)
 
 		for (int k = 0; k < i && !dup; k++)
 			dup = late[k].plain == l->plain;
-		if (dup || under_common_lock(a, w->lock_cache, l->plain->oid) || unknown_target(l->plain))
+		if (dup || under_common_lock(a, w->lock_cache, l->plain->oid) || unknown_target(l->plain) ||
+		    seqlock_owns(&w->seq, l->fn, l->plain, l->marked->oid))
 			continue;
 		cons = find_consumer(a, l->fn, l->marked, l->plain, l->plain->access == ACC_READ);
 		if (!cons)
@@ -784,11 +796,98 @@ static void store_buffering_findings(struct writer *w, const struct analysis *a)
 	free(sb);
 }
 
+/* Sequence locks (seqlock.c): what a read section or an update lacks,
+ * reported at its data access (or at a plain write of the sequence), with
+ * the other side's access of the same data as its counterpart. */
+static void seqlock_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
+{
+	struct seq_fault_site *sf;
+	int n = seqlock_faults(a, &w->seq, &sf);
+
+	for (int i = 0; i < n; i++) {
+		const struct seq_fault_site *q = &sf[i];
+		const struct seq_section *c = q->sec;
+		const struct seq_update *u = q->upd;
+		int c11 = is_c11(c->begin.access) || is_c11(u->open.access);
+		unsigned facts = FACT_SEQLOCK | pairing_facts(a, u->fn, c->fn, NULL, -1) |
+				 object_facts(a, q->site, c->begin.access) | marked_data(q->site);
+		const char *how = q->site->marked ? "marked (relaxed)" : "plain";
+		char *msg;
+
+		switch (q->fault) {
+		case SEQ_READ_BEFORE_BEGIN:
+			msg = xasprintf("%s read of '%s' is not ordered after the read of '%s' that begins the read section "
+					"in %s(): it can see %s()'s new data while the sequence it validates is the old one",
+					how, name_of(q->site), name_of(c->begin.access), c->fn->name, u->fn->name);
+			found(w, "missing-acquire", msg, q->site, c->begin.access, c->fn, c->begin.access, fix_for(v, c->begin.access, 0), 0,
+			      facts, 4,
+			      (struct site_loc[]){ { "plain-access", q->site }, { "consume", c->begin.access },
+						   { "publish", u->open.access }, { "racing-access", q->other } });
+			break;
+		case SEQ_READ_AFTER_CHECK:
+			msg = xasprintf("%s read of '%s' is not ordered before the re-read of '%s' that validates the read "
+					"section in %s(): the re-read can return the old sequence although this read saw "
+					"%s()'s new data (an acquire on the re-read orders only what comes after it)",
+					how, name_of(q->site), name_of(c->check.access), c->fn->name, u->fn->name);
+			found(w, "missing-acquire", msg, q->site, c->check.access, c->fn, c->check.access,
+			      xstrdup(c11 ? "atomic_thread_fence(memory_order_acquire); /* before this re-read */"
+					  : "smp_rmb(); /* before this re-read */"),
+			      0, facts, 4,
+			      (struct site_loc[]){ { "plain-access", q->site }, { "consume", c->check.access },
+						   { "publish", u->close.access }, { "racing-access", q->other } });
+			break;
+		case SEQ_WRITE_BEFORE_OPEN:
+			msg = xasprintf("%s write to '%s' is not ordered after the write of '%s' that opens the update in "
+					"%s(): a reader can see the new data with the old sequence and accept it (a release "
+					"orders only what comes before it)",
+					how, name_of(q->site), name_of(u->open.access), u->fn->name);
+			found(w, "missing-release", msg, q->site, u->open.access, u->fn, u->open.access,
+			      xstrdup(c11 ? "atomic_thread_fence(memory_order_release); /* after this write */"
+					  : "smp_wmb(); /* after this write */"),
+			      0, facts, 4,
+			      (struct site_loc[]){ { "plain-access", q->site }, { "publish", u->open.access },
+						   { "consume", c->begin.access }, { "racing-access", q->other } });
+			break;
+		case SEQ_WRITE_AFTER_CLOSE:
+			msg = xasprintf("%s write to '%s' is not ordered before the write of '%s' that closes the update in "
+					"%s(): a reader can see the new sequence before the new data",
+					how, name_of(q->site), name_of(u->close.access), u->fn->name);
+			found(w, "missing-release", msg, q->site, u->close.access, u->fn, u->close.access, fix_for(v, u->close.access, 1), 0,
+			      facts, 4,
+			      (struct site_loc[]){ { "plain-access", q->site }, { "publish", u->close.access },
+						   { "consume", c->check.access }, { "racing-access", q->other } });
+			break;
+		case SEQ_PLAIN_SEQUENCE:
+			msg = xasprintf("plain write to the sequence '%s' in %s() races with its marked reads in %s(): the "
+					"compiler may tear it or merge the two writes; mark it (WRITE_ONCE, or an atomic "
+					"increment)",
+					name_of(q->site), u->fn->name, c->fn->name);
+			found(w, "data-race", msg, q->site, c->begin.access, u->fn, NULL, NULL, 0, facts, 2,
+			      (struct site_loc[]){ { "plain-access", q->site }, { "racing-access", c->begin.access } });
+			break;
+		case SEQ_PLAIN_DATA:
+			msg = xasprintf("plain %s %s '%s' in %s() races with the %s %s in %s(): the read section of '%s' "
+					"throws a torn value away, but the accesses are a data race all the same (LKMM, "
+					"C11); mark %s (READ_ONCE/WRITE_ONCE, or relaxed atomics)",
+					access_word(q->site), q->site->access == ACC_READ ? "of" : "to", name_of(q->site),
+					q->site->access == ACC_READ ? c->fn->name : u->fn->name,
+					q->other->marked ? "marked" : "plain", access_word(q->other),
+					q->site->access == ACC_READ ? u->fn->name : c->fn->name, name_of(c->begin.access),
+					q->other->marked ? "it" : "both");
+			found(w, "data-race", msg, q->site, c->begin.access, q->site->access == ACC_READ ? c->fn : u->fn, NULL,
+			      NULL, 0, facts | FACT_DISCARDED, 2,
+			      (struct site_loc[]){ { "plain-access", q->site }, { "racing-access", q->other } });
+			break;
+		}
+	}
+	free(sf);
+}
+
 int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *vocab,
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
 {
-	struct writer w = { NULL, a, sites_new(), NULL };
+	struct writer w = { NULL, a, sites_new(), NULL, { 0 } };
 	int rc;
 
 	memset(counts, 0, sizeof *counts);
@@ -798,6 +897,8 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	}
 	w.lock_cache = xmalloc((size_t)analysis_objects(a) + 1);
 	memset(w.lock_cache, -1, (size_t)analysis_objects(a) + 1);
+	seqlocks_find(a, &w.seq);
+	seqlock_findings(&w, a, vocab);
 	writer_findings(&w, a, vocab);
 	reader_findings(&w, a, vocab);
 	lock_findings(&w, a);
@@ -812,6 +913,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	rc = findings_commit(w.tx, err, errlen);
 	sites_free(w.sites);
 	free(w.lock_cache);
+	seqlocks_free(&w.seq);
 	links_forget();
 	locksets_forget();
 	return rc;

@@ -184,6 +184,8 @@ struct defs {
 	int n, other;
 	int constant;
 	long long value;
+	int any;             /* accept every definition, keeping it in RHS */
+	CXCursor rhs;
 };
 
 /* Is definition RHS of D's local (stripped) one D accepts? */
@@ -191,6 +193,10 @@ static int accepted(struct defs *d, CXCursor rhs)
 {
 	long long v;
 
+	if (d->any) {
+		d->rhs = rhs;
+		return 1;
+	}
 	if (!d->constant)
 		return is_read_like(d->x, rhs);
 	if (!constant_of(rhs, &v))
@@ -243,10 +249,107 @@ static enum CXChildVisitResult count_defs(CXCursor c, CXCursor parent, CXClientD
  * function being walked, as a copy of a read? */
 static int copies_one_read(struct ectx *x, CXCursor var)
 {
-	struct defs d = { x, var, 0, 0, 0, 0 };
+	struct defs d = { x, var, 0, 0, 0, 0, 0, clang_getNullCursor() };
 
 	clang_visitChildren(x->fn_cursor, count_defs, &d);
 	return d.n == 1 && !d.other;
+}
+
+/* The one definition of local VAR in the function being walked (its
+ * initialiser or the right side of its one assignment, stripped), or a
+ * null cursor when it has another number of them or changes otherwise
+ * (x++, x += n, &x taken). */
+static CXCursor only_definition(struct ectx *x, CXCursor var)
+{
+	struct defs d = { x, var, 0, 0, 0, 0, 1, clang_getNullCursor() };
+
+	clang_visitChildren(x->fn_cursor, count_defs, &d);
+	return d.n == 1 && !d.other ? d.rhs : clang_getNullCursor();
+}
+
+/* Does C read OBJECT: is it, or does it contain (a READ_ONCE expansion, a
+ * load primitive's argument &obj), an lvalue of OBJECT?  A subscript's
+ * index is no read of the element, nor is anything beside an operator. */
+struct object_read {
+	struct ectx *x;
+	const char *object;
+	int found;
+};
+
+static enum CXChildVisitResult find_object_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct object_read *r = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	char *obj;
+
+	(void)parent;
+	if (k != CXCursor_MemberRefExpr && k != CXCursor_DeclRefExpr && k != CXCursor_ArraySubscriptExpr &&
+	    k != CXCursor_UnaryOperator)
+		return CXChildVisit_Recurse;
+	if ((obj = object_of_lvalue(r->x, c))) {
+		r->found = strcmp(obj, r->object) == 0;
+		free(obj);
+		if (r->found)
+			return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static int reads_object(struct ectx *x, CXCursor c, const char *object)
+{
+	struct object_read r = { x, object, 0 };
+
+	if (clang_getCursorKind(c) == CXCursor_BinaryOperator)
+		return 0;        /* (arithmetic is the caller's to take apart) */
+	find_object_read(c, clang_getNullCursor(), &r);
+	if (!r.found)
+		clang_visitChildren(c, find_object_read, &r);
+	return r.found;
+}
+
+/* Is V (stripped) a read of OBJECT plus a constant (K in *K, 0 for the
+ * read itself): the read, R + K, R - K, K + R, or a local defined once
+ * as one of these?  DEPTH bounds the locals followed. */
+static int step_from(struct ectx *x, CXCursor v, const char *object, long long *k, int depth)
+{
+	CXCursor var = local_named(v), *kids;
+	char op[8];
+	long long c, k0;
+	int n, found = 0;
+
+	if (!clang_Cursor_isNull(var)) {
+		CXCursor def = depth < 2 ? only_definition(x, var) : clang_getNullCursor();
+
+		return !clang_Cursor_isNull(def) && step_from(x, strip_value(x, def), object, k, depth + 1);
+	}
+	if (clang_getCursorKind(v) != CXCursor_BinaryOperator) {
+		*k = 0;
+		return reads_object(x, v, object);
+	}
+	n = children(v, &kids);
+	operator_of(x, v, kids, n, op, sizeof op);
+	if (n == 2 && (strcmp(op, "+") == 0 || strcmp(op, "-") == 0)) {
+		if (constant_of(strip_value(x, kids[1]), &c) &&
+		    step_from(x, strip_value(x, kids[0]), object, &k0, depth)) {
+			*k = op[0] == '-' ? k0 - c : k0 + c;
+			found = 1;
+		} else if (op[0] == '+' && constant_of(strip_value(x, kids[0]), &c) &&
+			   step_from(x, strip_value(x, kids[1]), object, &k0, depth)) {
+			*k = k0 + c;
+			found = 1;
+		}
+	}
+	free(kids);
+	return found;
+}
+
+char *store_step_item(struct ectx *x, CXCursor value, const char *object)
+{
+	long long k;
+
+	if (!object || !step_from(x, strip_value(x, value), object, &k, 0) || k == 0)
+		return NULL;
+	return xasprintf("~!step:%lld", k);
 }
 
 /* Has the function, before the test being walked, given local NAME a
@@ -370,7 +473,7 @@ char *compare_item(struct ectx *x, CXCursor cond, int true_succ, int from)
 char *expected_constant_item(struct ectx *x, CXCursor arg)
 {
 	CXCursor a = strip_value(x, arg), var;
-	struct defs d = { x, clang_getNullCursor(), 0, 0, 1, 0 };
+	struct defs d = { x, clang_getNullCursor(), 0, 0, 1, 0, 0, clang_getNullCursor() };
 
 	if (constant_of(a, &d.value))
 		return xasprintf("=%%%lld", d.value);

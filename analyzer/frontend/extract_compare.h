@@ -24,6 +24,14 @@ char *expected_constant_item(struct ectx *x, CXCursor arg);
  * frees it. */
 char *cas_step_item(struct ectx *x, CXCursor value, CXCursor expected);
 
+/* "~!step:K" when VALUE, what a write of OBJECT stores, is what a read of
+ * OBJECT returned plus the constant K (not 0): WRITE_ONCE(s->seq, s->seq
+ * + 1), WRITE_ONCE(seq, READ_ONCE(seq) + 1), or through a local defined
+ * once as such (sn = s->seq + 1; atomic_store(&s->seq, sn)).  The write
+ * counts, like an increment: a sequence's bump.  Else NULL.  The caller
+ * frees it. */
+char *store_step_item(struct ectx *x, CXCursor value, const char *object);
+
 /* The "^SoV:SOURCE" item of condition COND, whose branch goes to the
  * block's successor number TRUE_SUCC when it holds (-1: not known), when
  * COND compares the value of one marked read with a constant; else NULL.

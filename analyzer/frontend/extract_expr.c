@@ -553,8 +553,10 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		/* (a volatile or _Atomic store of a constant: "~%V",
 		 * extract_compare.c) */
 		char *stored = w->marked ? stored_constant_item(rhs) : NULL;
+		/* (its own value plus a constant: "~!step:K") */
+		char *step = store_step_item(x, rhs, w->object);
 
-		if (value.buf || stored) {
+		if (value.buf || stored || step) {
 			struct deps all = { 0 };
 
 			deps_merge_text(&all, w->uses);
@@ -562,10 +564,12 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 			if (w->marked)
 				deps_add(&all, publishes);
 			deps_add(&all, stored);
+			deps_add(&all, step);
 			free(w->uses);
 			w->uses = all.buf;
 		}
 		free(stored);
+		free(step);
 	}
 	free(value.buf);
 	free(publishes);

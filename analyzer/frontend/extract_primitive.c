@@ -294,6 +294,14 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 				deps_add(&uses, stored);
 				free(stored);
 			}
+			/* (a store of its object's value plus a constant: a
+			 * counting store, "~!step:K") */
+			if (a == v->val_arg && !v->plain && op == OP_WRITE) {
+				char *step = store_step_item(x, u->roots[a], obj);
+
+				deps_add(&uses, step);
+				free(step);
+			}
 			/* (a compare-and-swap that counts: "~!step:K") */
 			if (a == v->val_arg && v->cmp_arg >= 0 && v->cmp_arg < u->nargs && !v->plain && op == OP_RMW &&
 			    !clang_Cursor_isNull(u->roots[v->cmp_arg])) {

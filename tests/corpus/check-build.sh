@@ -56,7 +56,7 @@ header() {
 check_labels() {
 	src=$1
 	base=$(basename "$src" .c)
-	name=${base#[0-9][0-9]-}
+	name=${base#*-}
 	problems=""
 	add() { problems="$problems; $1"; }
 
@@ -125,14 +125,15 @@ check_labels() {
 	fi
 }
 
-files=$(ls "$here"/[0-9][0-9]-*.c 2>/dev/null)
+# (two digits or more: 100 onwards too)
+files=$(ls "$here"/[0-9][0-9]*-*.c 2>/dev/null)
 if [ -z "$files" ]; then
 	bad "no corpus programs in $here"
 	echo "$pass passed, $fail failed"
 	exit 1
 fi
 
-dups=$(for f in $files; do basename "$f" | cut -c1-2; done | sort | uniq -d)
+dups=$(for f in $files; do basename "$f" | cut -d- -f1; done | sort | uniq -d)
 if [ -n "$dups" ]; then
 	bad "duplicate program numbers: $(echo $dups)"
 else
