@@ -6,24 +6,16 @@
 
 int successors_reach(const struct function *f, int from, int to)
 {
-	char *seen = xcalloc(f->nblocks + 1, 1);
+	unsigned char *seen = xcalloc(f->nblocks + 1, 1);
 	int *stack = xcalloc(f->nblocks + 1, sizeof *stack), top = 0, found = 0;
 
-	for (int i = 0; i < f->blocks[from].nsucc; i++)
-		if (!seen[f->blocks[from].succ[i]]) {
-			seen[f->blocks[from].succ[i]] = 1;
-			stack[top++] = f->blocks[from].succ[i];
-		}
+	push_successors(f, from, seen, stack, &top);
 	while (top && !found) {
 		int cur = stack[--top];
 
 		if (cur == to)
 			found = 1;
-		for (int i = 0; i < f->blocks[cur].nsucc; i++)
-			if (!seen[f->blocks[cur].succ[i]]) {
-				seen[f->blocks[cur].succ[i]] = 1;
-				stack[top++] = f->blocks[cur].succ[i];
-			}
+		push_successors(f, cur, seen, stack, &top);
 	}
 	free(seen);
 	free(stack);

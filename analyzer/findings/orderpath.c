@@ -28,6 +28,21 @@ struct point entry_point(const struct function *f)
 	return (struct point){ f->entry, -1 };
 }
 
+int acquire_or_stronger(const struct event *e)
+{
+	return e->marked && (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL);
+}
+
+int release_or_stronger(const struct event *e)
+{
+	return e->marked && (e->ord == ORD_RELEASE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL);
+}
+
+int fully_ordered(const struct event *e)
+{
+	return e->marked && e->ord == ORD_FULL;
+}
+
 /* May E, met between the two accesses of Q, order them? */
 static int orders(const struct event *e, const struct order_ask *q)
 {
@@ -88,11 +103,7 @@ int unordered_path(const struct function *f, struct point from, const struct poi
 		return 1;
 	seen = xcalloc((size_t)f->nblocks + 1, 1);
 	queue = xcalloc((size_t)f->nblocks + 1, sizeof *queue);
-	for (int i = 0; i < f->blocks[from.b].nsucc; i++)
-		if (!seen[f->blocks[from.b].succ[i]]) {
-			seen[f->blocks[from.b].succ[i]] = 1;
-			queue[tail++] = f->blocks[from.b].succ[i];
-		}
+	push_successors(f, from.b, seen, queue, &tail);
 	while (head < tail && !found) {
 		int b = queue[head++], target = to && b == to->b, back = b == from.b;
 		int stop = target ? to->k : back ? from.k : f->blocks[b].nevents;
@@ -108,11 +119,7 @@ int unordered_path(const struct function *f, struct point from, const struct poi
 			found = 1;
 			continue;
 		}
-		for (int i = 0; i < f->blocks[b].nsucc; i++)
-			if (!seen[f->blocks[b].succ[i]]) {
-				seen[f->blocks[b].succ[i]] = 1;
-				queue[tail++] = f->blocks[b].succ[i];
-			}
+		push_successors(f, b, seen, queue, &tail);
 	}
 	free(seen);
 	free(queue);

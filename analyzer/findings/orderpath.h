@@ -34,4 +34,10 @@ struct point entry_point(const struct function *f);
  * there. */
 int unordered_path(const struct function *f, struct point from, const struct point *to, const struct order_ask *q);
 
+/* Does access E order itself by its marking: as an acquire (what follows
+ * after it), as a release (what came before it before it), fully? */
+int acquire_or_stronger(const struct event *e);
+int release_or_stronger(const struct event *e);
+int fully_ordered(const struct event *e);
+
 #endif

@@ -24,21 +24,6 @@
 
 #include <stdlib.h>
 
-static int acquire_or_stronger(const struct event *e)
-{
-	return e->marked && (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL);
-}
-
-static int release_or_stronger(const struct event *e)
-{
-	return e->marked && (e->ord == ORD_RELEASE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL);
-}
-
-static int fully_ordered(const struct event *e)
-{
-	return e->marked && e->ord == ORD_FULL;
-}
-
 /* Is there a path of F from its own event A to its own event B on which
  * nothing may order accesses FIRST and SECOND (STORES: two writes, else
  * two reads)? */

@@ -18,8 +18,8 @@
  *  - the update writes some object that the section reads.
  * Either end of a section or an update may be a call of a function that
  * makes the access for its caller (read_seqbegin(), read_seqretry(),
- * write_seqlock(): a wrapper, find_wrapper); the data accesses are the
- * function's own.
+ * write_seqlock(), and the wrappers of those: find_wrapper); the data
+ * accesses are the function's own.
  *
  * The pairings that the flag rules find through a sequence, for an
  * access inside one of its sections or updates, are this rule's
@@ -138,21 +138,6 @@ static int values_of(const struct event *t, const struct local_reads *lr, const 
 
 /* --- Wrappers ----------------------------------------------------------- */
 
-static int acquire_or_stronger(const struct event *e)
-{
-	return e->marked && (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL);
-}
-
-static int release_or_stronger(const struct event *e)
-{
-	return e->marked && (e->ord == ORD_RELEASE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL);
-}
-
-static int fully_ordered(const struct event *e)
-{
-	return e->marked && e->ord == ORD_FULL;
-}
-
 /* Is E a marked read of a shared object, as a sequence is read? */
 static int marked_read(const struct event *e)
 {
@@ -199,11 +184,32 @@ static int has_param(const struct dep_list *deps, int n)
 	return 0;
 }
 
-/* F's returns: the marked reads their values come from (of one object,
- * else none: *OID -1), and whether one compares such a value with a
- * parameter (not the pointer the read went through: return s != oldseq in
- * read_seqretry(), but not READ_ONCE(p->seq) & ~1). */
-static int returned_reads(const struct function *f, const struct event **byidx, int nidx,
+struct wrappers;
+static const struct wrapper *wrapper_of(struct wrappers *ws, const struct event *e);
+
+/* E, an event of a function, as a read of a sequence: a marked read of
+ * its own, or a call of a wrapper that reads (what it returns comes from
+ * its read).  The access, or NULL; the wrapper in *INNER (NULL for an own
+ * read). */
+static const struct event *read_in(struct wrappers *ws, const struct event *e, const struct wrapper **inner)
+{
+	const struct wrapper *w;
+
+	*inner = NULL;
+	if (marked_read(e))
+		return e;
+	if (!(w = wrapper_of(ws, e)) || w->role == WRAP_BUMP)
+		return NULL;
+	*inner = w;
+	return w->access;
+}
+
+/* F's returns: the reads their values come from (of one object, else
+ * none: *OID -1), and whether one compares such a value with a parameter
+ * (not the pointer the read went through: return s != oldseq in
+ * read_seqretry(), but not READ_ONCE(p->seq) & ~1) or returns what a
+ * check returned. */
+static int returned_reads(struct wrappers *ws, const struct function *f, const struct event **byidx, int nidx,
 			  const struct local_reads *lr, int *oid)
 {
 	const struct event **vals = NULL;
@@ -212,23 +218,25 @@ static int returned_reads(const struct function *f, const struct event **byidx, 
 	*oid = -1;
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
-			const struct event *e = &f->blocks[b].events[i];
+			const struct event *e = &f->blocks[b].events[i], *r;
+			const struct wrapper *inner;
 			int n;
 
 			if (e->sink != SINK_RETURN)
 				continue;
 			n = values_of(e, lr, byidx, nidx, &vals, &cap);
 			for (int j = 0; j < n; j++)
-				if (marked_read(vals[j])) {
-					mixed |= *oid >= 0 && vals[j]->oid != *oid;
-					*oid = vals[j]->oid;
+				if ((r = read_in(ws, vals[j], &inner))) {
+					mixed |= *oid >= 0 && r->oid != *oid;
+					*oid = r->oid;
+					compared |= inner && inner->role == WRAP_CHECK;
 				}
 			for (int k = 0; k < e->deps.n; k++) {
 				const struct dep_item *d = &e->deps.v[k];
 				int through = 0;
 
 				for (int j = 0; d->kind == DEP_PARAM && j < n; j++)
-					through |= marked_read(vals[j]) && has_param(&vals[j]->deps, d->n);
+					through |= read_in(ws, vals[j], &inner) && has_param(&vals[j]->deps, d->n);
 				compared |= d->kind == DEP_PARAM && !through;
 			}
 		}
@@ -238,52 +246,76 @@ static int returned_reads(const struct function *f, const struct event **byidx, 
 	return compared;
 }
 
-/* Orders of F's access E of a sequence: before what follows F (READS: as
- * a read, else as a write) in *AFTER, after what came before F in
- * *BEFORE. */
-static void wrapper_orders(const struct function *f, const struct event *e, int reads, int *after, int *before)
+/* Orders of a sequence's ACCESS made at F's own event AT (the access, or
+ * a call of INNER, the wrapper that makes it): before what follows F
+ * (READS: as a read, else as a write) in *AFTER, after what came before
+ * F in *BEFORE (each and-ed in). */
+static void wrapper_orders(const struct function *f, const struct event *at, const struct event *access,
+			   const struct wrapper *inner, int reads, int *after, int *before)
 {
 	struct point p;
-	struct order_ask q = { !reads, e, e };
+	struct order_ask q = { !reads, access, access };
 
-	if (!point_of(f, e, &p)) {
+	if (!point_of(f, at, &p)) {
 		*after = *before = 0;
 		return;
 	}
-	*after &= fully_ordered(e) || (reads && acquire_or_stronger(e)) || !unordered_path(f, p, NULL, &q);
-	*before &= fully_ordered(e) || (!reads && release_or_stronger(e)) ||
+	*after &= (inner ? inner->ordered_after : fully_ordered(access) || (reads && acquire_or_stronger(access))) ||
+		  !unordered_path(f, p, NULL, &q);
+	*before &= (inner ? inner->ordered_before : fully_ordered(access) || (!reads && release_or_stronger(access))) ||
 		   !unordered_path(f, entry_point(f), &p, &q);
 }
 
-/* F as a wrapper: a function whose results come from marked reads of one
- * object (compared with a parameter: a check, else a read), or one that
- * bumps one object once and writes nothing else. */
-static struct wrapper find_wrapper(const struct function *f)
+/* F as a wrapper: a function whose results come from reads of one object
+ * (compared with a parameter: a check, else a read), or one that bumps
+ * one object once and writes it nowhere else; either made by F itself or by
+ * a wrapper F calls (rte_seqlock_read_begin() returns what
+ * rte_seqcount_read_begin() read). */
+static struct wrapper find_wrapper(struct wrappers *ws, const struct function *f)
 {
 	struct wrapper w = { WRAP_NONE, NULL, 1, 1 };
 	struct local_reads lr = { 0 };
-	const struct event **byidx, *bump = NULL;
-	int nidx, oid, compared, writes = 0;
+	const struct event **byidx, *bump = NULL, *bump_at = NULL;
+	const struct wrapper *inner, *bump_inner = NULL;
+	int nidx, oid, compared, bumps_seen = 0;
 
 	byidx = events_by_index(f, &nidx);
 	local_reads_of(f, &lr);
-	compared = returned_reads(f, byidx, nidx, &lr, &oid);
-	for (int i = 0; oid >= 0 && i < nidx; i++)
-		if (byidx[i] && marked_read(byidx[i]) && byidx[i]->oid == oid) {
-			w.access = byidx[i];
-			wrapper_orders(f, byidx[i], 1, &w.ordered_after, &w.ordered_before);
+	compared = returned_reads(ws, f, byidx, nidx, &lr, &oid);
+	for (int i = 0; oid >= 0 && i < nidx; i++) {
+		const struct event *r = byidx[i] ? read_in(ws, byidx[i], &inner) : NULL;
+
+		if (r && r->oid == oid) {
+			w.access = r;
+			wrapper_orders(f, byidx[i], r, inner, 1, &w.ordered_after, &w.ordered_before);
 		}
+	}
 	if (w.access)
 		w.role = compared ? WRAP_CHECK : WRAP_READ;
-	for (int i = 0; !w.access && i < nidx; i++)
-		if (byidx[i] && byidx[i]->kind == EV_ACCESS && byidx[i]->access != ACC_READ && byidx[i]->oid >= 0) {
-			writes++;
-			bump = bumps(byidx[i]) ? byidx[i] : bump;
+	/* (a bump, and no other write of its object: write_seqlock() may
+	 * take a lock word too) */
+	for (int i = 0; !w.access && i < nidx; i++) {
+		const struct event *e = byidx[i];
+
+		if (e && bumps(e)) {
+			bumps_seen++;
+			bump = bump_at = e;
+			bump_inner = NULL;
+		} else if (e && (inner = wrapper_of(ws, e)) && inner->role == WRAP_BUMP) {
+			bumps_seen++;
+			bump = inner->access;
+			bump_at = e;
+			bump_inner = inner;
 		}
-	if (bump && writes == 1) {
+	}
+	for (int i = 0; bump && i < nidx; i++)
+		if (byidx[i] && byidx[i] != bump && byidx[i]->kind == EV_ACCESS && byidx[i]->access != ACC_READ &&
+		    byidx[i]->oid == bump->oid)
+			bumps_seen++;
+	if (bump && bumps_seen == 1) {
 		w.role = WRAP_BUMP;
 		w.access = bump;
-		wrapper_orders(f, bump, 0, &w.ordered_after, &w.ordered_before);
+		wrapper_orders(f, bump_at, bump, bump_inner, 0, &w.ordered_after, &w.ordered_before);
 	}
 	free(lr.v);
 	free(byidx);
@@ -296,7 +328,7 @@ struct wrappers {
 	const struct function *fns;
 	struct hashmap by_key;       /* link key -> index + 1 */
 	struct wrapper *w;
-	unsigned char *known;
+	unsigned char *known;        /* 0: not asked, 1: in w, 2: being worked out */
 };
 
 static void wrappers_init(struct wrappers *ws, const struct analysis *a)
@@ -326,7 +358,8 @@ static void wrappers_free(struct wrappers *ws)
 	free(ws->known);
 }
 
-/* What the call E stands for, or NULL when it calls no wrapper. */
+/* What the call E stands for, or NULL when it calls no wrapper (or one
+ * being worked out: recursion makes none). */
 static const struct wrapper *wrapper_of(struct wrappers *ws, const struct event *e)
 {
 	intptr_t *slot;
@@ -335,8 +368,10 @@ static const struct wrapper *wrapper_of(struct wrappers *ws, const struct event 
 	if (e->kind != EV_CALL || !e->target || !(slot = hashmap_get_str(&ws->by_key, e->target)))
 		return NULL;
 	i = (int)*slot - 1;
+	/* (one being worked out has no role yet: WRAP_NONE) */
 	if (!ws->known[i]) {
-		ws->w[i] = find_wrapper(&ws->fns[i]);
+		ws->known[i] = 2;
+		ws->w[i] = find_wrapper(ws, &ws->fns[i]);
 		ws->known[i] = 1;
 	}
 	return ws->w[i].role == WRAP_NONE ? NULL : &ws->w[i];

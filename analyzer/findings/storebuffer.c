@@ -158,11 +158,7 @@ static int between(const struct function *f, int sb, int sk, int lb, int lk)
 		return 0;
 	seen = xcalloc((size_t)f->nblocks + 1, 1);
 	queue = xcalloc((size_t)f->nblocks + 1, sizeof *queue);
-	for (int i = 0; i < f->blocks[sb].nsucc; i++)
-		if (!seen[f->blocks[sb].succ[i]]) {
-			seen[f->blocks[sb].succ[i]] = 1;
-			queue[tail++] = f->blocks[sb].succ[i];
-		}
+	push_successors(f, sb, seen, queue, &tail);
 	while (head < tail && !found) {
 		int b = queue[head++], stop = b == lb ? lk : f->blocks[b].nevents;
 
@@ -173,11 +169,7 @@ static int between(const struct function *f, int sb, int sk, int lb, int lk)
 		}
 		if (b == lb)
 			continue;       /* (paths end at the load) */
-		for (int i = 0; i < f->blocks[b].nsucc; i++)
-			if (!seen[f->blocks[b].succ[i]]) {
-				seen[f->blocks[b].succ[i]] = 1;
-				queue[tail++] = f->blocks[b].succ[i];
-			}
+		push_successors(f, b, seen, queue, &tail);
 	}
 	free(seen);
 	free(queue);

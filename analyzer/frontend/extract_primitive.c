@@ -11,6 +11,7 @@
 #include "extract_deps.h"
 #include "extract_expr.h"
 #include "extract_primitive.h"
+#include "extract_guards.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,8 +438,19 @@ static void emit_with_arguments(struct ectx *x, const struct vocab_entry *v, CXC
 		char *t = display_text(x, args[i]);
 		CXCursor fn = clang_getCursorReferenced(strip(args[i]));
 
+		long long k;
+
 		if (!t && clang_getCursorKind(fn) == CXCursor_FunctionDecl)
 			t = spelling_of(fn);       /* a start routine, for pthread_create */
+		/* An argument with no text of its own, as a macro passes
+		 * it on (rte_atomic_load_explicit(p, rte_memory_order_relaxed)
+		 * expands to __atomic_load_n(p, memorder) and memorder to a
+		 * built-in macro): its value when it is a constant, so that
+		 * a memory order is read (0 relaxed ... 5 seq_cst). */
+		if ((!t || strcmp(t, "?") == 0) && integer_constant(args[i], &k)) {
+			free(t);
+			t = xasprintf("%lld", k);
+		}
 		arg_list_add(&texts, t);
 	}
 	/* (a call without arguments keeps "", as it always has) */

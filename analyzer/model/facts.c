@@ -95,6 +95,15 @@ void grow(void *arr, int *cap, int need, size_t elem)
 	*a = xrealloc(*a, (size_t)*cap * elem);
 }
 
+void push_successors(const struct function *f, int b, unsigned char *seen, int *list, int *n)
+{
+	for (int i = 0; i < f->blocks[b].nsucc; i++)
+		if (!seen[f->blocks[b].succ[i]]) {
+			seen[f->blocks[b].succ[i]] = 1;
+			list[(*n)++] = f->blocks[b].succ[i];
+		}
+}
+
 struct function *facts_add_function(struct tu_facts *t)
 {
 	grow(&t->functions, &t->cap, t->nfunctions + 1, sizeof *t->functions);

@@ -151,6 +151,10 @@ char *read_stream(FILE *f, size_t *len);
 /* Grows an array of ELEM-sized items held in *ARR with capacity *CAP so that
  * it can take NEED items. */
 void grow(void *arr, int *cap, int need, size_t elem);
+/* Adds the successors of block B of F that are not SEEN yet to the work
+ * list LIST at *N (which grows), marking them seen: the step of every walk
+ * over a function's blocks.  SEEN and LIST hold one entry per block. */
+void push_successors(const struct function *f, int b, unsigned char *seen, int *list, int *n);
 
 struct function *facts_add_function(struct tu_facts *t);
 int function_add_block(struct function *f);

@@ -152,6 +152,36 @@ Test(c11model, a_pasted_release_store_publishes_in_order)
 		   "  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n");
 }
 
+/* A memory order that a macro passes on by its parameter's name, itself
+ * a built-in macro (DPDK's rte_atomic_load_explicit(p,
+ * rte_memory_order_relaxed) -> __atomic_load_n(p, memorder)): the order
+ * has no text at the builtin, and is read from its value. */
+#define PASSED_ON(order) \
+	"#define my_relaxed __ATOMIC_RELAXED\n#define my_acquire __ATOMIC_ACQUIRE\n" \
+	"#define my_load_explicit(p, memorder) __atomic_load_n(p, memorder)\n" \
+	"static int data, ready;\n" \
+	"static void *writer(void *a) { data = 42; __atomic_store_n(&ready, 1, __ATOMIC_RELEASE); return a; }\n" \
+	"static void *reader(void *a) {\n" \
+	"  while (!my_load_explicit(&ready, " order "))\n    ;\n" \
+	"  return (void *)(long)data; " MARK "\n}\n" \
+	"int main(void) { pthread_t x, y;\n" \
+	"  pthread_create(&x, 0, writer, 0); pthread_create(&y, 0, reader, 0);\n" \
+	"  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n"
+
+Test(c11model, a_relaxed_order_passed_on_by_a_macro_is_relaxed)
+{
+#define MARK "/*R*/"
+	expect_one("#include <pthread.h>\n" PASSED_ON("my_relaxed"));
+#undef MARK
+}
+
+Test(c11model, an_acquire_order_passed_on_by_a_macro_is_an_acquire)
+{
+#define MARK ""
+	expect_one("#include <pthread.h>\n" PASSED_ON("my_acquire"));
+#undef MARK
+}
+
 /* ---- reference counts ---- */
 
 /* Open vSwitch's ovs_refcount: initialised, taken by relaxed increments

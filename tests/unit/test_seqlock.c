@@ -256,3 +256,73 @@ Test(seqlock, a_getter_read_twice_and_compared_makes_a_section)
 	/* (the re-read's order missing) */
 	expect_one(GETTER(RA " /*R*/", RB " /*R*/", ""));
 }
+
+/* Wrappers of wrappers, as DPDK has them (rte_seqlock_* over
+ * rte_seqcount_*), with GNU atomics: an acquire first read, an acquire
+ * fence before the relaxed re-read, a relaxed bump and a release fence,
+ * a release bump; the writer's lock taken by a call beside the bump.
+ * RETRY_FENCE and BEGIN_FENCE are the two fences; the data are relaxed
+ * atomics. */
+#define TWO_DEEP(retry_fence, begin_fence, read_a, read_b, write_a, write_b)                        \
+	"#include <pthread.h>\n"                                                                     \
+	"typedef struct { unsigned sn; } seqcount_t;\ntypedef struct { seqcount_t count; int lock; } seqlock_t;\n" \
+	"struct data { seqlock_t lock; long a, b; };\nstatic struct data d;\nstatic int done, bad;\n" \
+	"static unsigned seqcount_read_begin(seqcount_t *sc) { return __atomic_load_n(&sc->sn, __ATOMIC_ACQUIRE); }\n" \
+	"static int seqcount_read_retry(seqcount_t *sc, unsigned begin_sn) {\n"                      \
+	"  unsigned end_sn;\n  if (begin_sn & 1) return 1;\n" retry_fence "\n"                        \
+	"  end_sn = __atomic_load_n(&sc->sn, __ATOMIC_RELAXED);\n  return begin_sn != end_sn;\n}\n"  \
+	"static void seqcount_write_begin(seqcount_t *sc) {\n  unsigned sn = sc->sn + 1;\n"           \
+	"  __atomic_store_n(&sc->sn, sn, __ATOMIC_RELAXED);\n" begin_fence "\n}\n"                    \
+	"static void seqcount_write_end(seqcount_t *sc) {\n  unsigned sn = sc->sn + 1;\n"             \
+	"  __atomic_store_n(&sc->sn, sn, __ATOMIC_RELEASE);\n}\n"                                    \
+	"static void spin_lock(int *l) { while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)) ; }\n"    \
+	"static void spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }\n"             \
+	"static unsigned seqlock_read_begin(seqlock_t *sl) { return seqcount_read_begin(&sl->count); }\n" \
+	"static int seqlock_read_retry(seqlock_t *sl, unsigned sn) { return seqcount_read_retry(&sl->count, sn); }\n" \
+	"static void seqlock_write_lock(seqlock_t *sl) { spin_lock(&sl->lock); seqcount_write_begin(&sl->count); }\n" \
+	"static void seqlock_write_unlock(seqlock_t *sl) { seqcount_write_end(&sl->count); spin_unlock(&sl->lock); }\n" \
+	"static void *writer(void *x) {\n  for (long v = 1; v < 100; v++) {\n"                         \
+	"    seqlock_write_lock(&d.lock);\n" write_a "\n" write_b "\n    seqlock_write_unlock(&d.lock);\n  }\n" \
+	"  __atomic_store_n(&done, 1, __ATOMIC_RELAXED);\n  return x;\n}\n"                             \
+	"static void *reader(void *x) {\n  unsigned sn;\n  long a, b;\n"                              \
+	"  while (!__atomic_load_n(&done, __ATOMIC_RELAXED)) {\n    do {\n"                           \
+	"      sn = seqlock_read_begin(&d.lock);\n" read_a "\n" read_b "\n"                            \
+	"    } while (seqlock_read_retry(&d.lock, sn));\n"                                             \
+	"    if (a != b) __atomic_store_n(&bad, 1, __ATOMIC_RELAXED);\n  }\n  return x;\n}\n"          \
+	"int main(void) { pthread_t w, r; pthread_create(&r, 0, reader, 0); pthread_create(&w, 0, writer, 0);\n" \
+	"  pthread_join(w, 0); pthread_join(r, 0); return 0; }\n"
+#define ACQ_FENCE "  __atomic_thread_fence(__ATOMIC_ACQUIRE);"
+#define REL_FENCE "  __atomic_thread_fence(__ATOMIC_RELEASE);"
+#define GA "a = __atomic_load_n(&d.a, __ATOMIC_RELAXED);"
+#define GB "b = __atomic_load_n(&d.b, __ATOMIC_RELAXED);"
+#define SA "__atomic_store_n(&d.a, v, __ATOMIC_RELAXED);"
+#define SB "__atomic_store_n(&d.b, v, __ATOMIC_RELAXED);"
+
+Test(seqlock, wrappers_of_wrappers_with_their_fences_are_no_finding)
+{
+	expect_one(TWO_DEEP(ACQ_FENCE, REL_FENCE, GA, GB, SA, SB));
+}
+
+Test(seqlock, a_retry_two_calls_deep_without_its_fence_is_missing_acquire)
+{
+	expect_one(TWO_DEEP("", REL_FENCE, GA " /*R*/", GB " /*R*/", SA, SB));
+	cr_assert(strstr(last_findings_text(), "atomic_thread_fence(memory_order_acquire)"), "%s",
+		  last_findings_text());
+}
+
+Test(seqlock, a_write_begin_two_calls_deep_without_its_fence_is_missing_release)
+{
+	expect_one(TWO_DEEP(ACQ_FENCE, "", GA, GB, SA " /*W*/", SB " /*W*/"));
+}
+
+/* A function that returns what it returns itself (recursion) is asked
+ * about while it is being worked out: it is no wrapper then, and the scan
+ * ends. */
+Test(seqlock, a_recursive_reader_ends)
+{
+	expect_one(HEAD "static unsigned get(struct snap *p, int n) { return n ? get(p, n - 1) : READ_ONCE(p->seq); }\n"
+		   "static void *reader(void *x) { unsigned s; long a;\n"
+		   "  do { s = get(&S, 2);\n" RMB "\n" RA "\n" RMB "\n  } while (get(&S, 1) != s);\n"
+		   "  return (void *)a; }\n"
+		   "int main(void) { pthread_t r; pthread_create(&r, 0, reader, 0); pthread_join(r, 0); return 0; }\n");
+}
