@@ -138,6 +138,14 @@ const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum
  * is not known. */
 int event_constant(const struct event *e, int expected, long long *v);
 
+/* Does an address dependency on marked read R order what is reached
+ * through it?  In the LKMM it does (READ_ONCE(gp)->x, rcu_dereference).
+ * C11 orders nothing by a dependency (memory_order_consume, which would,
+ * is taken for acquire), so a C11 or GNU atomic load with relaxed order
+ * leaves what its value leads to unordered (DPDK's MCS unlock: the relaxed
+ * load of me->next, then the store to me->next->locked; transfer.c). */
+int dependency_orders(const struct event *r);
+
 /* The constant K (in *K) that E stores on top of what it read of its own
  * object ("~!step:K", extract_compare.c): a compare-and-swap that stores
  * what it expected plus K, or a store of a read of its object plus K (a

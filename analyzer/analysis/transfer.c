@@ -319,6 +319,15 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 		marked_data_check(c, s, m, extra_killed);
 }
 
+int dependency_orders(const struct event *r)
+{
+	const char *n = r->name;
+
+	return !(r->ord == ORD_RELAXED && n &&
+		 (strncmp(n, "__atomic_", 9) == 0 || strncmp(n, "__c11_atomic_", 13) == 0 ||
+		  strncmp(n, "atomic_load", 11) == 0 || strstr(n, "_explicit")));
+}
+
 /* P, a plain access, is reached in state S.  READER_ORDERED: a callee
  * ordered earlier reads before P.  OWN: P is an event of this function
  * (dependencies through locals are only known then). */
@@ -361,25 +370,34 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 	/* Writes count too: a control dependency does not order a later plain
 	 * store in the LKMM (only an address dependency or a fence does).  It
 	 * does order a later marked store, which the compiler may not make
-	 * before its test.  A marked access is no reader candidate: it is
-	 * R's only when reached through R's pointer, which orders it. */
-	if (reader_ordered || quiet(s) || p->marked)
+	 * before its test.  A marked access is a reader candidate only when
+	 * reached through R's pointer, and only when that dependency orders
+	 * nothing (dependency_orders). */
+	if (reader_ordered || quiet(s))
 		return;
 	for (int i = 0; i < s->pend_reads.n; i++) {
 		struct event *r = s->pend_reads.v[i];
+		int dep;
 
 		if (same_object(p, r) || !r->object || !guarded(c, r) || r->ord == ORD_CONSUME)
 			continue;   /* (a pointer read guards only what it points to,
 				       which its dependency orders) */
-		if (own && r->func == c->fn->name && depends_on(&c->derived, p, r))
-			continue;   /* address dependency: ordered */
-		if (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r))
-			continue;   /* the same, through the callee's parameter */
+		if (p->marked) {
+			if (!marked_data_dependence(c, p, r, own) || dependency_orders(r))
+				continue;
+			dep = 1;
+		} else {
+			dep = (own && r->func == c->fn->name && depends_on(&c->derived, p, r)) ||
+			      (call && r->func == c->fn->name && depends_through_call(&c->derived, call, callee, p, r));
+			if (dep && dependency_orders(r))
+				continue;   /* address dependency (also through the
+					       callee's parameter): ordered */
+		}
 		/* (a copy of a callee's event carries its flag: clones copy
 		 * the event, made after the callee's run worked it out) */
-		if (through_pointer < 0)
+		if (!dep && through_pointer < 0)
 			through_pointer = own ? address_from_marked_read(c, p) : p->via_marked_read;
-		if (through_pointer)
+		if (!dep && through_pointer)
 			continue;   /* reached through a pointer read with a dependency */
 		{
 			struct vrange values = tested_values(c, r);

@@ -21,7 +21,7 @@ enum confidence confidence_of(unsigned f)
 
 	if (f & FACT_POLLED)
 		return threads && (f & FACT_VARIABLES) ? CONFIDENCE_HIGH : threads ? CONFIDENCE_MEDIUM : CONFIDENCE_LOW;
-	if (f & (FACT_COUNTER | FACT_DATA_POLLED))
+	if (f & (FACT_COUNTER | FACT_DATA_POLLED | FACT_C11_DEPENDENCY))
 		return CONFIDENCE_LOW;
 	/* (marked data is no data race: it is a bug only where the reader
 	 * relies on the order, so only threads of the tree's own that run
@@ -275,6 +275,8 @@ static const struct {
 	{ FACT_LOCKED_WRITES, "'%s' is written holding a lock at two or more sites", DATA_NAME, NO_NAME },
 	{ FACT_COUNTER, "against: '%s' is only updated by arithmetic read-modify-writes, a counter rather than a flag",
 	  FLAG_NAME, NO_NAME },
+	{ FACT_C11_DEPENDENCY, "against: '%s' is reached through the pointer a C11 relaxed load of '%s' returned; the address dependency orders it everywhere but in C11's rules",
+	  DATA_NAME, FLAG_NAME },
 	{ FACT_DISCARDED, "against: the reader's retry throws away a value read while '%s' changes: no torn value is kept, only the accesses race",
 	  DATA_NAME, NO_NAME },
 	{ FACT_DATA_POLLED, "against: '%s' is itself a plain flag, polled in a loop elsewhere; its own races come first",

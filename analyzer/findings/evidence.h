@@ -90,6 +90,11 @@ enum evidence_fact {
 	 * meets the write (a sequence lock's retry): no torn value is kept,
 	 * only the two accesses race. */
 	FACT_DISCARDED     = 1u << 20,
+	/* Against: the reader reaches the data through the pointer a C11
+	 * relaxed load returned.  The address dependency orders it for the
+	 * LKMM and on every CPU; only C11's rules, which know no dependency
+	 * order, leave it unordered (dependency_orders). */
+	FACT_C11_DEPENDENCY = 1u << 21,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };

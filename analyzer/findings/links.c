@@ -87,11 +87,12 @@ static int values_meet(const struct analysis *a, const struct link *l, const str
  * sees the initialisation whatever flag it tested.  Unless it found the
  * memory by plain pointer loads of its own, a plain walk of the list,
  * which the LKMM does not order (ck_stack's CK_STACK_FIRST and
- * CK_STACK_NEXT).  (Worked out last: reached_by_plain_loads walks the
- * reader's function.) */
+ * CK_STACK_NEXT), or by a C11 relaxed load, whose dependency orders
+ * nothing (dependency_orders).  (Worked out last: reached_by_plain_loads
+ * walks the reader's function.) */
 static int seen_through_the_pointer(const struct link *l, const struct link_want *w)
 {
-	return !w->consumer && !(l->how & LINK_OPEN_TO_READERS) && w->plain &&
+	return !w->consumer && !(l->how & LINK_OPEN_TO_READERS) && w->plain && dependency_orders(w->other) &&
 	       !reached_by_plain_loads(w->fn, w->plain);
 }
 

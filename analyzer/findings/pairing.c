@@ -280,14 +280,16 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		if (!prod)
 			continue;       /* nothing writes the data and then the flag */
 		pid = store_pair(w, p, r, 0, cid);
-		msg = xasprintf("plain %s %s '%s' is not ordered after the read of '%s' that guards it",
-				access_word(p), p->access == ACC_WRITE ? "to" : "of", name_of(p), name_of(r));
+		msg = xasprintf("%s %s %s '%s' is not ordered after the read of '%s' that guards it",
+				marking_word(p), access_word(p), p->access == ACC_WRITE ? "to" : "of", name_of(p),
+				name_of(r));
 		fix = fix_for(v, r, 0);
 		/* A reader candidate's flag read is always tested (transfer.c's
 		 * reader_check: only a guarded read leaves a candidate). */
 		facts = object_facts(a, p, r) | pairing_facts(a, c->fn, prod->fn, NULL, -1) | FACT_TESTED |
 			tie_facts(c->fn, p, r, r->oid, FACT_TIED_READER) |
-			tie_facts(prod->fn, prod->plain, prod->marked, r->oid, FACT_TIED_WRITER);
+			tie_facts(prod->fn, prod->plain, prod->marked, r->oid, FACT_TIED_WRITER) | marked_data(p) |
+			(!dependency_orders(r) && (p->marked || p->via_marked_read) ? FACT_C11_DEPENDENCY : 0);
 		found(w, "missing-acquire", msg, p, r, c->fn, r, fix, pid, facts, 4,
 		      (struct site_loc[]){ { "plain-access", p }, { "consume", r },
 					   { "publish", prod->marked }, { "racing-access", prod->plain } });

@@ -182,6 +182,73 @@ Test(c11model, an_acquire_order_passed_on_by_a_macro_is_an_acquire)
 #undef MARK
 }
 
+/* ---- dependencies: the LKMM's order, not C11's ---- */
+
+/* A node published with a release, found by a load of the head: READ
+ * is the reader's load, MARK the expected marker on the dependent read. */
+#define FOUND_BY(read) \
+	"#include <pthread.h>\n#include <stdlib.h>\n" \
+	"struct node { int val; };\nstatic struct node *head;\n" \
+	"static void *writer(void *a) { struct node *n = malloc(sizeof *n); if (!n) return a;\n" \
+	"  n->val = 42;\n  __atomic_store_n(&head, n, __ATOMIC_RELEASE); return a; }\n" \
+	"static void *reader(void *a) { struct node *p = " read ";\n" \
+	"  if (p)\n    return (void *)(long)p->val; " MARK "\n  return a; }\n" \
+	"int main(void) { pthread_t x, y;\n" \
+	"  pthread_create(&x, 0, writer, 0); pthread_create(&y, 0, reader, 0);\n" \
+	"  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n"
+
+/* C11 orders nothing by a dependency: a relaxed load leaves the read
+ * through the pointer it found unordered (a data race under C11). */
+Test(c11model, a_relaxed_c11_load_does_not_order_what_its_pointer_reaches)
+{
+#define MARK "/*R*/"
+	expect_one(FOUND_BY("__atomic_load_n(&head, __ATOMIC_RELAXED)"));
+#undef MARK
+}
+
+Test(c11model, an_acquire_c11_load_orders_what_its_pointer_reaches)
+{
+#define MARK ""
+	expect_one(FOUND_BY("__atomic_load_n(&head, __ATOMIC_ACQUIRE)"));
+#undef MARK
+}
+
+/* The MCS hand-over (DPDK's unlock before 8357af1): a relaxed load of the
+ * successor, then a store into the successor's node, which its owner
+ * initialised before linking it with a release.  In C11 the two stores
+ * to the node are unordered (the successor may wait for ever). */
+#define HAND_OVER(read, mark) \
+	"#include <pthread.h>\n#include <stdlib.h>\n" \
+	"struct qnode { int locked; };\nstatic struct qnode *succ;\n" \
+	"static void *waiter(void *a) { struct qnode *n = malloc(sizeof *n); if (!n) return a;\n" \
+	"  __atomic_store_n(&n->locked, 1, __ATOMIC_RELAXED);\n" \
+	"  __atomic_store_n(&succ, n, __ATOMIC_RELEASE);\n" \
+	"  while (__atomic_load_n(&n->locked, __ATOMIC_ACQUIRE)) ;\n  free(n); return a; }\n" \
+	"static void *holder(void *a) { struct qnode *p;\n" \
+	"  while (!(p = " read "))\n    ;\n" \
+	"  __atomic_store_n(&p->locked, 0, __ATOMIC_RELEASE); " mark "\n  return a; }\n" \
+	"int main(void) { pthread_t x, y;\n" \
+	"  pthread_create(&x, 0, waiter, 0); pthread_create(&y, 0, holder, 0);\n" \
+	"  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n"
+
+Test(c11model, a_relaxed_load_of_the_successor_leaves_the_hand_over_unordered)
+{
+	expect_one(HAND_OVER("__atomic_load_n(&succ, __ATOMIC_RELAXED)", "/*R*/"));
+}
+
+Test(c11model, an_acquire_load_of_the_successor_orders_the_hand_over)
+{
+	expect_one(HAND_OVER("__atomic_load_n(&succ, __ATOMIC_ACQUIRE)", ""));
+}
+
+/* The LKMM orders a read through the pointer READ_ONCE returned. */
+Test(c11model, a_read_once_orders_what_its_pointer_reaches)
+{
+#define MARK ""
+	expect_one("#include <kcsan/lkmm.h>\n" FOUND_BY("READ_ONCE(head)"));
+#undef MARK
+}
+
 /* ---- reference counts ---- */
 
 /* Open vSwitch's ovs_refcount: initialised, taken by relaxed increments
