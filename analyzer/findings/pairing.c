@@ -821,8 +821,8 @@ static void seqlock_findings(struct writer *w, const struct analysis *a, const s
 			msg = xasprintf("%s read of '%s' is not ordered after the read of '%s' that begins the read section "
 					"in %s(): it can see %s()'s new data while the sequence it validates is the old one",
 					how, name_of(q->site), name_of(c->begin.access), c->fn->name, u->fn->name);
-			found(w, "missing-acquire", msg, q->site, c->begin.access, c->fn, c->begin.access, fix_for(v, c->begin.access, 0), 0,
-			      facts, 4,
+			found(w, "missing-acquire", msg, q->site, c->begin.access, c->fn, c->begin.access,
+			      fix_for(v, c->begin.access, 0), 0, facts, 4,
 			      (struct site_loc[]){ { "plain-access", q->site }, { "consume", c->begin.access },
 						   { "publish", u->open.access }, { "racing-access", q->other } });
 			break;
@@ -854,8 +854,8 @@ static void seqlock_findings(struct writer *w, const struct analysis *a, const s
 			msg = xasprintf("%s write to '%s' is not ordered before the write of '%s' that closes the update in "
 					"%s(): a reader can see the new sequence before the new data",
 					how, name_of(q->site), name_of(u->close.access), u->fn->name);
-			found(w, "missing-release", msg, q->site, u->close.access, u->fn, u->close.access, fix_for(v, u->close.access, 1), 0,
-			      facts, 4,
+			found(w, "missing-release", msg, q->site, u->close.access, u->fn, u->close.access,
+			      fix_for(v, u->close.access, 1), 0, facts, 4,
 			      (struct site_loc[]){ { "plain-access", q->site }, { "publish", u->close.access },
 						   { "consume", c->check.access }, { "racing-access", q->other } });
 			break;
