@@ -138,6 +138,26 @@ const struct lock_word_op *analysis_lock_word_ops(const struct analysis *a, enum
  * is not known. */
 int event_constant(const struct event *e, int expected, long long *v);
 
+/* Which marked reads (and call results) each local of a function holds
+ * the value of, flow-insensitively and through other locals (s =
+ * READ_ONCE(seq); t = s & ~1): by event index, PARAM_SOURCE for a
+ * parameter's value (valuedeps.c). */
+struct derived { int *reads; int n, cap; };
+
+/* In a derived's reads: the value comes from a parameter ("$KEY:N"). */
+#define PARAM_SOURCE (-2)
+
+struct deriv_map {
+	struct derived *v;        /* by the local's number (facts.h) */
+	int n;
+};
+
+/* Fills M for F (dm_free frees it); the entry of local number LOCAL, or
+ * NULL (no local: -1). */
+void compute_derived(const struct function *f, struct deriv_map *m);
+struct derived *dm_get(struct deriv_map *m, int local);
+void dm_free(struct deriv_map *m);
+
 /* Does an address dependency on marked read R order what is reached
  * through it?  In the LKMM it does (READ_ONCE(gp)->x, rcu_dereference).
  * C11 orders nothing by a dependency (memory_order_consume, which would,

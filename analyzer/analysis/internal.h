@@ -309,15 +309,6 @@ struct program {
 	int nprivate_args;
 };
 
-struct derived { int *reads; int n, cap; };
-
-/* In a derived's reads: the value comes from a parameter ("$KEY:N"). */
-#define PARAM_SOURCE (-2)
-
-struct deriv_map {
-	struct derived *v;        /* by the local's number (facts.h) */
-	int n;
-};
 
 /* In recseen: the function reached the access only holding no lock, at a
  * call site; no record was stored (see record_locks). */
@@ -383,9 +374,6 @@ void kill_reads(struct state *s);
 void spawn(struct state *s);
 
 /* valuedeps.c */
-void dm_free(struct deriv_map *m);
-struct derived *dm_get(struct deriv_map *m, int local);
-void compute_derived(struct function *f, struct deriv_map *m);
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r);
 /* Is P's address computed from R's value (P reached through the pointer
  * or index R read)?  Unlike depends_on, a value P stores does not count. */

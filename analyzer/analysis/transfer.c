@@ -321,11 +321,7 @@ static void writer_check(struct fn_ctx *c, struct state *s, struct event *m, uns
 
 int dependency_orders(const struct event *r)
 {
-	const char *n = r->name;
-
-	return !(r->ord == ORD_RELAXED && n &&
-		 (strncmp(n, "__atomic_", 9) == 0 || strncmp(n, "__c11_atomic_", 13) == 0 ||
-		  strncmp(n, "atomic_load", 11) == 0 || strstr(n, "_explicit")));
+	return !(r->ord == ORD_RELAXED && is_c11_atomic(r->name));
 }
 
 /* P, a plain access, is reached in state S.  READER_ORDERED: a callee

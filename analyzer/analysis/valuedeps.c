@@ -54,7 +54,7 @@ static int add_source(struct deriv_map *m, struct derived *target, const struct 
 /* Flow-insensitively, which marked reads (by event index) can each local's
  * value come from, and whether a parameter's can (PARAM_SOURCE): a small
  * fixpoint over the local assignments. */
-void compute_derived(struct function *f, struct deriv_map *m)
+void compute_derived(const struct function *f, struct deriv_map *m)
 {
 	int changed = 1, rounds = 0;
 
@@ -64,7 +64,7 @@ void compute_derived(struct function *f, struct deriv_map *m)
 		changed = 0;
 		for (int b = 0; b < f->nblocks; b++)
 			for (int i = 0; i < f->blocks[b].nevents; i++) {
-				struct event *e = &f->blocks[b].events[i];
+				const struct event *e = &f->blocks[b].events[i];
 				struct derived *target;
 
 				if (e->kind != EV_LOCAL || !(target = dm_get(m, e->def_local)))

@@ -189,13 +189,6 @@ static void found(struct writer *w, const char *kind, char *msg, const struct ev
 	sites_add(w->sites, &p);
 }
 
-/* Was the read written with C11 or GNU atomics (so that the fix should be
- * too)? */
-static int is_c11(const struct event *e)
-{
-	return e->name && (strncmp(e->name, "atomic_load", 11) == 0 || strncmp(e->name, "__atomic", 8) == 0 ||
-			   strcmp(e->name, "_Atomic") == 0);
-}
 
 static const char *name_of(const struct event *e)
 {
@@ -311,7 +304,7 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 					l->fence->name ? l->fence->name : "barrier", name_of(l->plain),
 					name_of(l->marked), name_of(r), c->fn->name);
 			found(w, "unpaired-barrier", msg, l->plain, r, l->fn, r,
-			      xstrdup(is_c11(r) ? "atomic_thread_fence(memory_order_acquire); /* after this read */"
+			      xstrdup(is_c11_atomic(r->name) ? "atomic_thread_fence(memory_order_acquire); /* after this read */"
 						: "smp_rmb(); /* after this read */"), pid,
 			      object_facts(a, l->plain, r) | pairing_facts(a, l->fn, c->fn, NULL, -1) | FACT_TESTED |
 			      tie_facts(l->fn, l->plain, l->marked, r->oid, FACT_TIED_WRITER) |
@@ -788,7 +781,7 @@ static void store_buffering_findings(struct writer *w, const struct analysis *a)
 				    name_of(y->load), y->fn->name);
 
 		found(w, "missing-full-barrier", msg, x->store, x->load, x->fn, x->store,
-		      xstrdup(is_c11(x->store) || is_c11(x->load)
+		      xstrdup(is_c11_atomic(x->store->name) || is_c11_atomic(x->load->name)
 				      ? "atomic_thread_fence(memory_order_seq_cst); /* after this store, before the load */"
 				      : "smp_mb(); /* after this store, before the load */"),
 		      0, facts, 4,
@@ -810,7 +803,7 @@ static void seqlock_findings(struct writer *w, const struct analysis *a, const s
 		const struct seq_fault_site *q = &sf[i];
 		const struct seq_section *c = q->sec;
 		const struct seq_update *u = q->upd;
-		int c11 = is_c11(c->begin.access) || is_c11(u->open.access);
+		int c11 = is_c11_atomic(c->begin.access->name) || is_c11_atomic(u->open.access->name);
 		unsigned facts = FACT_SEQLOCK | pairing_facts(a, u->fn, c->fn, NULL, -1) |
 				 object_facts(a, q->site, c->begin.access) | marked_data(q->site);
 		const char *how = q->site->marked ? "marked (relaxed)" : "plain";

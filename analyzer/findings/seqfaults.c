@@ -90,46 +90,45 @@ static void add_fault(struct faults *out, enum seq_fault fault, const struct seq
 	out->v[out->n++] = (struct seq_fault_site){ fault, c, u, site, other };
 }
 
+/* What one pair of data accesses of a section and an update lacks. */
+struct pair_check {
+	const struct analysis *a;
+	const struct seq_update *u;
+	const struct seq_section *c;
+	struct faults *out;
+};
+
+static void check_pair(const struct event *w, const struct event *r, void *ctx)
+{
+	struct pair_check *p = ctx;
+	int fault;
+
+	if (!meet(p->a, p->u, p->c, w))
+		return;
+	if ((fault = write_fault(p->u, w)) >= 0)
+		add_fault(p->out, fault, p->c, p->u, w, r);
+	if ((fault = read_fault(p->c, r)) >= 0)
+		add_fault(p->out, fault, p->c, p->u, r, w);
+	/* (a site with an order fault keeps that one) */
+	if (!r->marked)
+		add_fault(p->out, SEQ_PLAIN_DATA, p->c, p->u, r, w);
+	else if (!w->marked)
+		add_fault(p->out, SEQ_PLAIN_DATA, p->c, p->u, w, r);
+}
+
 /* The accesses of the data that an update writes and a section of the
  * same sequence reads, for each pair of them that meet, checked on both
  * sides. */
 static void data_faults(const struct analysis *a, const struct seqlocks *s, struct faults *out)
 {
-	for (int i = 0; i < s->nupd; i++) {
-		const struct seq_update *u = &s->upd[i];
-		int nw, seq = u->open.access->oid;
-		const struct event **w = events_by_index(u->fn, &nw);
-
+	for (int i = 0; i < s->nupd; i++)
 		for (int j = 0; j < s->nsec; j++) {
-			const struct seq_section *c = &s->sec[j];
-			int nr;
-			const struct event **r;
+			struct pair_check p = { a, &s->upd[i], &s->sec[j], out };
 
-			if (seq != c->begin.access->oid || !run_together(a, u->fn, c->fn))
-				continue;
-			r = events_by_index(c->fn, &nr);
-			for (int x = u->open.at->index + 1; x < u->close.at->index; x++)
-				for (int y = c->begin.at->index + 1; w[x] && y < c->check.at->index; y++) {
-					int fault;
-
-					if (!r[y] || !seq_data_write(w[x], seq) || !seq_data_read(r[y], seq) ||
-					    r[y]->oid != w[x]->oid || !seq_inside(u->fn, u->open.at, u->close.at, w[x]) ||
-					    !seq_inside(c->fn, c->begin.at, c->check.at, r[y]) || !meet(a, u, c, w[x]))
-						continue;
-					if ((fault = write_fault(u, w[x])) >= 0)
-						add_fault(out, fault, c, u, w[x], r[y]);
-					if ((fault = read_fault(c, r[y])) >= 0)
-						add_fault(out, fault, c, u, r[y], w[x]);
-					/* (a site with an order fault keeps that one) */
-					if (!r[y]->marked)
-						add_fault(out, SEQ_PLAIN_DATA, c, u, r[y], w[x]);
-					else if (!w[x]->marked)
-						add_fault(out, SEQ_PLAIN_DATA, c, u, w[x], r[y]);
-				}
-			free(r);
+			if (s->upd[i].open.access->oid == s->sec[j].begin.access->oid &&
+			    run_together(a, s->upd[i].fn, s->sec[j].fn))
+				seq_shared_data(&s->upd[i], &s->sec[j], check_pair, &p);
 		}
-		free(w);
-	}
 }
 
 /* A plain bump of a sequence (of the function's own) that a section of a

@@ -33,7 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int seq_inside(const struct function *f, const struct event *first, const struct event *second,
+/* Is E, an event of F's own, between FIRST and SECOND: after the one and
+ * before the other in F's order, and on a path from the one to the
+ * other? */
+static int seq_inside(const struct function *f, const struct event *first, const struct event *second,
 	       const struct event *e)
 {
 	struct point p1, p2, pe;
@@ -43,7 +46,8 @@ int seq_inside(const struct function *f, const struct event *first, const struct
 	       event_reaches(f, pe.b, pe.k, p2.b, p2.k);
 }
 
-const struct event **events_by_index(const struct function *f, int *n)
+/* F's events by their index ('@N' in uses), *N of them; to be freed. */
+static const struct event **events_by_index(const struct function *f, int *n)
 {
 	const struct event **v;
 	int max = 0;
@@ -63,54 +67,11 @@ const struct event **events_by_index(const struct function *f, int *n)
 
 /* --- The values locals hold ------------------------------------------ */
 
-/* Which events' values each local of F holds: (local, event index)
- * pairs, through other locals too (s = READ_ONCE(seq); t = s & ~1). */
-struct local_reads {
-	struct { int local, event; } *v;
-	int n, cap;
-};
-
-static void add_pair(struct local_reads *lr, int local, int event)
-{
-	for (int i = 0; i < lr->n; i++)
-		if (lr->v[i].local == local && lr->v[i].event == event)
-			return;
-	grow(&lr->v, &lr->cap, lr->n + 1, sizeof *lr->v);
-	lr->v[lr->n].local = local;
-	lr->v[lr->n++].event = event;
-}
-
-static void local_reads_of(const struct function *f, struct local_reads *lr)
-{
-	int changed = 1;
-
-	for (int pass = 0; changed && pass <= f->nlocals + 1; pass++) {
-		changed = 0;
-		for (int b = 0; b < f->nblocks; b++)
-			for (int i = 0; i < f->blocks[b].nevents; i++) {
-				const struct event *e = &f->blocks[b].events[i];
-
-				if (e->kind != EV_LOCAL || e->sink != SINK_LOCAL || e->def_local < 0)
-					continue;
-				for (int k = 0; k < e->deps.n; k++) {
-					const struct dep_item *d = &e->deps.v[k];
-					int before = lr->n;
-
-					if (d->kind == DEP_EVENT)
-						add_pair(lr, e->def_local, d->n);
-					for (int j = 0; d->kind == DEP_LOCAL && d->local >= 0 && j < before; j++)
-						if (lr->v[j].local == d->local)
-							add_pair(lr, e->def_local, lr->v[j].event);
-					changed |= lr->n != before;
-				}
-			}
-	}
-}
-
 /* The events whose values T depends on (directly, or through the locals
- * holding them), by index, into *OUT (grown); their count returned.  T
- * itself first when T is an access (a read tested in place). */
-static int values_of(const struct event *t, const struct local_reads *lr, const struct event **byidx, int nidx,
+ * holding them, M: compute_derived), by index, into *OUT (grown); their
+ * count returned.  T itself first when T is an access (a read tested in
+ * place). */
+static int values_of(const struct event *t, struct deriv_map *m, const struct event **byidx, int nidx,
 		     const struct event ***out, int *cap)
 {
 	int n = 0;
@@ -121,16 +82,16 @@ static int values_of(const struct event *t, const struct local_reads *lr, const 
 	}
 	for (int k = 0; k < t->deps.n; k++) {
 		const struct dep_item *d = &t->deps.v[k];
+		const struct derived *l = d->kind == DEP_LOCAL ? dm_get(m, d->local) : NULL;
 
 		if (d->kind == DEP_EVENT && d->n >= 0 && d->n < nidx && byidx[d->n]) {
 			grow(out, cap, n + 1, sizeof **out);
 			(*out)[n++] = byidx[d->n];
 		}
-		for (int j = 0; d->kind == DEP_LOCAL && d->local >= 0 && j < lr->n; j++)
-			if (lr->v[j].local == d->local && lr->v[j].event >= 0 && lr->v[j].event < nidx &&
-			    byidx[lr->v[j].event]) {
+		for (int j = 0; l && j < l->n; j++)
+			if (l->reads[j] >= 0 && l->reads[j] < nidx && byidx[l->reads[j]]) {
 				grow(out, cap, n + 1, sizeof **out);
-				(*out)[n++] = byidx[lr->v[j].event];
+				(*out)[n++] = byidx[l->reads[j]];
 			}
 	}
 	return n;
@@ -204,13 +165,29 @@ static const struct event *read_in(struct wrappers *ws, const struct event *e, c
 	return w->access;
 }
 
+/* E, an event of a function, as a bump of a sequence: a bump of its own,
+ * or a call of a wrapper that bumps.  The bump, or NULL; the wrapper in
+ * *INNER (NULL for an own bump). */
+static const struct event *bump_in(struct wrappers *ws, const struct event *e, const struct wrapper **inner)
+{
+	const struct wrapper *w;
+
+	*inner = NULL;
+	if (bumps(e))
+		return e;
+	if (!(w = wrapper_of(ws, e)) || w->role != WRAP_BUMP)
+		return NULL;
+	*inner = w;
+	return w->access;
+}
+
 /* F's returns: the reads their values come from (of one object, else
  * none: *OID -1), and whether one compares such a value with a parameter
  * (not the pointer the read went through: return s != oldseq in
  * read_seqretry(), but not READ_ONCE(p->seq) & ~1) or returns what a
  * check returned. */
 static int returned_reads(struct wrappers *ws, const struct function *f, const struct event **byidx, int nidx,
-			  const struct local_reads *lr, int *oid)
+			  struct deriv_map *m, int *oid)
 {
 	const struct event **vals = NULL;
 	int cap = 0, compared = 0, mixed = 0;
@@ -224,7 +201,7 @@ static int returned_reads(struct wrappers *ws, const struct function *f, const s
 
 			if (e->sink != SINK_RETURN)
 				continue;
-			n = values_of(e, lr, byidx, nidx, &vals, &cap);
+			n = values_of(e, m, byidx, nidx, &vals, &cap);
 			for (int j = 0; j < n; j++)
 				if ((r = read_in(ws, vals[j], &inner))) {
 					mixed |= *oid >= 0 && r->oid != *oid;
@@ -274,14 +251,14 @@ static void wrapper_orders(const struct function *f, const struct event *at, con
 static struct wrapper find_wrapper(struct wrappers *ws, const struct function *f)
 {
 	struct wrapper w = { WRAP_NONE, NULL, 1, 1 };
-	struct local_reads lr = { 0 };
+	struct deriv_map m = { 0 };
 	const struct event **byidx, *bump = NULL, *bump_at = NULL;
 	const struct wrapper *inner, *bump_inner = NULL;
-	int nidx, oid, compared, bumps_seen = 0;
+	int nidx, oid, compared, writes = 0;     /* (bumps, and other writes of the bumped object) */
 
 	byidx = events_by_index(f, &nidx);
-	local_reads_of(f, &lr);
-	compared = returned_reads(ws, f, byidx, nidx, &lr, &oid);
+	compute_derived(f, &m);
+	compared = returned_reads(ws, f, byidx, nidx, &m, &oid);
 	for (int i = 0; oid >= 0 && i < nidx; i++) {
 		const struct event *r = byidx[i] ? read_in(ws, byidx[i], &inner) : NULL;
 
@@ -295,29 +272,25 @@ static struct wrapper find_wrapper(struct wrappers *ws, const struct function *f
 	/* (a bump, and no other write of its object: write_seqlock() may
 	 * take a lock word too) */
 	for (int i = 0; !w.access && i < nidx; i++) {
-		const struct event *e = byidx[i];
+		const struct event *b = byidx[i] ? bump_in(ws, byidx[i], &inner) : NULL;
 
-		if (e && bumps(e)) {
-			bumps_seen++;
-			bump = bump_at = e;
-			bump_inner = NULL;
-		} else if (e && (inner = wrapper_of(ws, e)) && inner->role == WRAP_BUMP) {
-			bumps_seen++;
-			bump = inner->access;
-			bump_at = e;
+		if (b) {
+			writes++;
+			bump = b;
+			bump_at = byidx[i];
 			bump_inner = inner;
 		}
 	}
 	for (int i = 0; bump && i < nidx; i++)
 		if (byidx[i] && byidx[i] != bump && byidx[i]->kind == EV_ACCESS && byidx[i]->access != ACC_READ &&
 		    byidx[i]->oid == bump->oid)
-			bumps_seen++;
-	if (bump && bumps_seen == 1) {
+			writes++;
+	if (bump && writes == 1) {
 		w.role = WRAP_BUMP;
 		w.access = bump;
 		wrapper_orders(f, bump_at, bump, bump_inner, 0, &w.ordered_after, &w.ordered_before);
 	}
-	free(lr.v);
+	dm_free(&m);
 	free(byidx);
 	return w;
 }
@@ -377,37 +350,29 @@ static const struct wrapper *wrapper_of(struct wrappers *ws, const struct event 
 	return ws->w[i].role == WRAP_NONE ? NULL : &ws->w[i];
 }
 
-/* E as one end of a section: a marked read of F's own, or a call of a
- * wrapper that reads (BEGIN: the first end, which a check cannot be);
- * 0 when it is none. */
+/* E as one end of a section (BEGIN: the first, which a check cannot be)
+ * or of an update (an update's first end is its OPEN), in *END: the
+ * order a wrapper gives is the one towards its caller's side of it; 0
+ * when E is no such end. */
 static int read_end(struct wrappers *ws, const struct event *e, int begin, struct seq_end *end)
 {
-	const struct wrapper *w;
+	const struct wrapper *inner;
+	const struct event *r = read_in(ws, e, &inner);
 
-	if (marked_read(e)) {
-		*end = (struct seq_end){ e, e, 0 };
-		return 1;
-	}
-	if (!(w = wrapper_of(ws, e)) || w->role == WRAP_BUMP || (begin && w->role == WRAP_CHECK))
+	if (!r || (begin && inner && inner->role == WRAP_CHECK))
 		return 0;
-	*end = (struct seq_end){ e, w->access, begin ? w->ordered_after : w->ordered_before };
+	*end = (struct seq_end){ e, r, inner ? (begin ? inner->ordered_after : inner->ordered_before) : 0 };
 	return 1;
 }
 
-/* E as one end of an update: a bump of F's own, or a call of a wrapper
- * that bumps (OPEN: the first end, whose order after it counts, else the
- * second); 0 when it is none. */
 static int bump_end(struct wrappers *ws, const struct event *e, int open, struct seq_end *end)
 {
-	const struct wrapper *w;
+	const struct wrapper *inner;
+	const struct event *b = bump_in(ws, e, &inner);
 
-	if (bumps(e)) {
-		*end = (struct seq_end){ e, e, 0 };
-		return 1;
-	}
-	if (!(w = wrapper_of(ws, e)) || w->role != WRAP_BUMP)
+	if (!b)
 		return 0;
-	*end = (struct seq_end){ e, w->access, open ? w->ordered_after : w->ordered_before };
+	*end = (struct seq_end){ e, b, inner ? (open ? inner->ordered_after : inner->ordered_before) : 0 };
 	return 1;
 }
 
@@ -427,12 +392,12 @@ static void add_section(struct seqlocks *s, const struct function *f, struct seq
  * locals holding them). */
 static void find_sections(const struct function *f, struct wrappers *ws, struct seqlocks *s)
 {
-	struct local_reads lr = { 0 };
+	struct deriv_map m = { 0 };
 	const struct event **byidx, **vals = NULL;
 	int nidx, cap = 0;
 
 	byidx = events_by_index(f, &nidx);
-	local_reads_of(f, &lr);
+	compute_derived(f, &m);
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			const struct event *t = &f->blocks[b].events[i];
@@ -440,7 +405,7 @@ static void find_sections(const struct function *f, struct wrappers *ws, struct 
 
 			if (t->sink != SINK_TEST && t->sink != SINK_LOOP && t->sink != SINK_POLLED)
 				continue;
-			n = values_of(t, &lr, byidx, nidx, &vals, &cap);
+			n = values_of(t, &m, byidx, nidx, &vals, &cap);
 			for (int x = 0; x < n; x++)
 				for (int y = 0; y < n; y++) {
 					struct seq_end begin, check;
@@ -454,19 +419,19 @@ static void find_sections(const struct function *f, struct wrappers *ws, struct 
 				}
 		}
 	free(vals);
-	free(lr.v);
+	dm_free(&m);
 	free(byidx);
 }
 
 /* Is E a write (or a read-modify-write) of a shared object, other than
  * the sequence SEQ, that another thread may see?  DATA_READ likewise. */
-int seq_data_write(const struct event *e, int seq)
+static int seq_data_write(const struct event *e, int seq)
 {
 	return e->kind == EV_ACCESS && (e->access == ACC_WRITE || e->access == ACC_RMW) && e->oid >= 0 &&
 	       e->oid != seq && !e->thread_private && !e->fresh_init;
 }
 
-int seq_data_read(const struct event *e, int seq)
+static int seq_data_read(const struct event *e, int seq)
 {
 	return e->kind == EV_ACCESS && e->access == ACC_READ && e->oid >= 0 && e->oid != seq && !e->thread_private &&
 	       !e->fresh_init;
@@ -508,17 +473,21 @@ static void find_updates(const struct function *f, struct wrappers *ws, struct s
 	free(byidx);
 }
 
-/* Does update U write an object that section C reads? */
-static int shares_data(const struct seq_update *u, const struct seq_section *c)
+int seq_shared_data(const struct seq_update *u, const struct seq_section *c,
+		    void (*fn)(const struct event *w, const struct event *r, void *ctx), void *ctx)
 {
 	int nw, nr, found = 0, seq = u->open.access->oid;
 	const struct event **w = events_by_index(u->fn, &nw), **r = events_by_index(c->fn, &nr);
 
-	for (int i = u->open.at->index + 1; i < u->close.at->index && !found; i++)
-		for (int j = c->begin.at->index + 1; w[i] && j < c->check.at->index && !found; j++)
-			found = r[j] && seq_data_write(w[i], seq) && seq_data_read(r[j], seq) && r[j]->oid == w[i]->oid &&
-				seq_inside(u->fn, u->open.at, u->close.at, w[i]) &&
-				seq_inside(c->fn, c->begin.at, c->check.at, r[j]);
+	for (int i = u->open.at->index + 1; i < u->close.at->index && (fn || !found); i++)
+		for (int j = c->begin.at->index + 1; w[i] && j < c->check.at->index && (fn || !found); j++)
+			if (r[j] && seq_data_write(w[i], seq) && seq_data_read(r[j], seq) && r[j]->oid == w[i]->oid &&
+			    seq_inside(u->fn, u->open.at, u->close.at, w[i]) &&
+			    seq_inside(c->fn, c->begin.at, c->check.at, r[j])) {
+				found++;
+				if (fn)
+					fn(w[i], r[j], ctx);
+			}
 	free(w);
 	free(r);
 	return found;
@@ -528,7 +497,8 @@ void seqlocks_find(const struct analysis *a, struct seqlocks *s)
 {
 	int nfns;
 	const struct function *fns = analysis_functions(a, &nfns);
-	struct pairset sequences = { 0 }, paired = { 0 };
+	struct pairset sequences = { 0 };
+	unsigned char *keep_upd, *keep_sec;
 	struct seqlocks all = { 0 };
 	struct wrappers ws;
 
@@ -541,26 +511,27 @@ void seqlocks_find(const struct analysis *a, struct seqlocks *s)
 	for (int g = 0; g < nfns && all.nsec; g++)
 		find_updates(&fns[g], &ws, &all, &sequences);
 	/* (a sequence is one whose updates write what its sections read) */
+	keep_upd = xcalloc((size_t)all.nupd + 1, 1);
+	keep_sec = xcalloc((size_t)all.nsec + 1, 1);
 	for (int i = 0; i < all.nupd; i++)
 		for (int j = 0; j < all.nsec; j++)
 			if (all.upd[i].open.access->oid == all.sec[j].begin.access->oid &&
-			    shares_data(&all.upd[i], &all.sec[j])) {
-				pairset_put(&paired, 1, i, 1);
-				pairset_put(&paired, 2, j, 1);
-			}
+			    seq_shared_data(&all.upd[i], &all.sec[j], NULL, NULL))
+				keep_upd[i] = keep_sec[j] = 1;
 	for (int i = 0; i < all.nupd; i++)
-		if (pairset_get(&paired, 1, i) >= 0) {
+		if (keep_upd[i]) {
 			grow(&s->upd, &s->updcap, s->nupd + 1, sizeof *s->upd);
 			s->upd[s->nupd++] = all.upd[i];
 		}
 	for (int j = 0; j < all.nsec; j++)
-		if (pairset_get(&paired, 2, j) >= 0) {
+		if (keep_sec[j]) {
 			grow(&s->sec, &s->seccap, s->nsec + 1, sizeof *s->sec);
 			s->sec[s->nsec++] = all.sec[j];
 		}
+	free(keep_upd);
+	free(keep_sec);
 	seqlocks_free(&all);
 	pairset_free(&sequences);
-	pairset_free(&paired);
 	wrappers_free(&ws);
 }
 

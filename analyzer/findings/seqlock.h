@@ -78,17 +78,11 @@ int seqlock_owns(const struct seqlocks *s, const struct function *fn, const stru
  * their count, *OUT to be freed (seqfaults.c). */
 int seqlock_faults(const struct analysis *a, const struct seqlocks *s, struct seq_fault_site **out);
 
-/* Shared by seqlock.c and seqfaults.c: */
-/* F's events by their index ('@N' in uses), *N of them; to be freed. */
-const struct event **events_by_index(const struct function *f, int *n);
-/* Is E, an event of F's own, between FIRST and SECOND: after the one and
- * before the other in F's order, and on a path from the one to the
- * other? */
-int seq_inside(const struct function *f, const struct event *first, const struct event *second,
-	       const struct event *e);
-/* Is E a write (or an RMW; a read) of a shared object other than the
- * sequence SEQ, that another thread may see? */
-int seq_data_write(const struct event *e, int seq);
-int seq_data_read(const struct event *e, int seq);
+/* Calls FN(W, R, CTX) for each data write W of update U and data read R
+ * of section C of the same object (other than the sequence), each inside
+ * its own side; with FN NULL, stops at the first.  The count of pairs
+ * met. */
+int seq_shared_data(const struct seq_update *u, const struct seq_section *c,
+		    void (*fn)(const struct event *w, const struct event *r, void *ctx), void *ctx);
 
 #endif

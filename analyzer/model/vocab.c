@@ -54,6 +54,12 @@ int is_seq_cst_order(const char *t)
 	return ((strstr(t, "seq_cst") || strstr(t, "SEQ_CST")) && !strstr(t, "FENCE")) || strcmp(t, "5") == 0;
 }
 
+int is_c11_atomic(const char *n)
+{
+	return n && (strncmp(n, "__atomic", 8) == 0 || strncmp(n, "__c11_atomic_", 13) == 0 ||
+		     strncmp(n, "atomic_load", 11) == 0 || strstr(n, "_explicit") || strcmp(n, "_Atomic") == 0);
+}
+
 static const struct { const char *name; enum op op; } op_names[] = {
 	{ "read", OP_READ }, { "write", OP_WRITE }, { "rmw", OP_RMW },
 	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },

@@ -182,4 +182,10 @@ enum ord ord_from_memory_order(const char *text);
 /* Is TEXT a seq_cst memory order (not liburcu's CMM_SEQ_CST_FENCE)? */
 int is_seq_cst_order(const char *text);
 
+/* Is NAME, the primitive an access came through, a C11 or GNU atomic
+ * (<stdatomic.h>'s atomic_load and *_explicit functions, the __atomic_*
+ * and __c11_atomic_* builtins, an _Atomic object's own access), whose
+ * memory model is C11's rather than the LKMM's?  NULL: no. */
+int is_c11_atomic(const char *name);
+
 #endif
