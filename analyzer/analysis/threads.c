@@ -33,6 +33,64 @@ static int in_loop(const struct function *f, int b)
 	return successors_reach(f, b, b);
 }
 
+/* The thread handle a pthread_create or pthread_join call E names: its
+ * first argument without the '&' (pthread_create(&t[i], ...) and
+ * pthread_join(t[i], ...) both give "t[i]"), or NULL. */
+static const char *thread_handle(const struct event *e)
+{
+	const char *h = call_argument(e, 0, NULL);
+
+	while (h && (*h == '&' || *h == ' '))
+		h++;
+	return h && *h ? h : NULL;
+}
+
+/* Does block B of F hold a pthread_join of HANDLE? */
+static int joins_handle(const struct function *f, int b, const char *handle)
+{
+	for (int i = 0; i < f->blocks[b].nevents; i++) {
+		const struct event *e = &f->blocks[b].events[i];
+		const char *h;
+
+		if (is_named(e, "pthread_join") && (h = thread_handle(e)) && strcmp(h, handle) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Is the pthread_create CREATE, in block B of F, made again while the
+ * thread it started may still run: is B on a cycle of the CFG that no
+ * join of the same handle cuts?  A test harness that creates and joins
+ * its threads in each round of a loop (for (...) { pthread_create(&c,
+ * ...); ...; pthread_join(c, NULL); }) runs one of them at a time; one
+ * that creates them in a loop and joins them in another runs them all
+ * at once. */
+static int creates_again_while_running(const struct function *f, int b, const struct event *create)
+{
+	const char *handle = thread_handle(create);
+	unsigned char *seen;
+	int *stack, top = 0, again = 0;
+
+	if (!handle)
+		return in_loop(f, b);
+	if (joins_handle(f, b, handle))
+		return 0;
+	seen = xcalloc(f->nblocks + 1, 1);
+	stack = xcalloc(f->nblocks + 1, sizeof *stack);
+	for (int k = 0; k < f->nblocks; k++)
+		seen[k] = joins_handle(f, k, handle);
+	push_successors(f, b, seen, stack, &top);
+	while (top && !again) {
+		int cur = stack[--top];
+
+		again = cur == b;
+		push_successors(f, cur, seen, stack, &top);
+	}
+	free(seen);
+	free(stack);
+	return again;
+}
+
 /* The function named by pthread_create's third argument, or -1. */
 int start_routine(const struct program *p, const struct event *create)
 {
@@ -157,9 +215,8 @@ struct start_edge *find_starts(struct program *p, int *n)
 				if (is_named(e, "pthread_create") && (t = start_routine(p, e)) >= 0) {
 					const char *arg = call_argument(e, 3, NULL);
 
-					if (loop < 0)
-						loop = in_loop(&p->fns[fi], b);
-					add_edge(&edges, n, &cap, fi, t, 1, loop, e->gid);
+					add_edge(&edges, n, &cap, fi, t, 1,
+						 creates_again_while_running(&p->fns[fi], b, e), e->gid);
 					started[t] = 1;
 					own_arg[t] &= arg && arg[0] == '&' && strchr(arg, '[') != NULL;
 					continue;

@@ -1602,3 +1602,33 @@ Test(spawn, a_test_outside_the_lock_races)
 {
 	expect_one(LAZY_WORKER("if (wq) return; /*D*/"));
 }
+
+/* ---- threads created and joined in one round of a loop ---- */
+
+/* A thread created in a loop runs several times at once only when the
+ * loop comes round again before it is joined (threads.c,
+ * creates_again_while_running); the join may be blocks away. */
+#define COUNTED(main_body) \
+	"#include <pthread.h>\n#include <sched.h>\n" \
+	"static long counter;\n" \
+	"static void *worker(void *a) { counter++; " main_body
+
+Test(context, threads_created_in_one_loop_and_joined_in_another_run_together)
+{
+	expect_one(COUNTED("/*D*/ return a; }\n"
+			   "int main(void) { pthread_t t[2];\n"
+			   "  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, 0);\n"
+			   "  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);\n"
+			   "  return counter != 2; }\n"));
+}
+
+Test(context, a_thread_joined_in_the_round_that_created_it_runs_alone)
+{
+	expect_one(COUNTED("return a; }\n"
+			   "int main(void) { pthread_t t;\n"
+			   "  for (int i = 0; i < 2; i++) {\n"
+			   "    pthread_create(&t, 0, worker, 0);\n"
+			   "    if (i == 1)\n      sched_yield();\n"
+			   "    pthread_join(t, 0);\n  }\n"
+			   "  return counter != 2; }\n"));
+}
