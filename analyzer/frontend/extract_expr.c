@@ -16,6 +16,7 @@
 #include "extract_primitive.h"
 #include "extract_uneval.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,41 @@ static void note_reread(struct ectx *x, int from, struct deps *uses)
 		}
 }
 
+/* Adds to INTO the value item ITEM of a store ("~@N", "~local"), without
+ * its role mark: what a plain re-read of the stored lvalue carries. */
+static void add_forwarded_item(const char *item, void *into)
+{
+	if (item[0] == '~' && (item[1] == '@' || item[1] == '_' || isalpha((unsigned char)item[1])))
+		deps_add(into, item + 1);
+}
+
+/* Plain read E (of this function) reads back what an earlier plain store
+ * of this function wrote to the same lvalue, written the same way
+ * (*entries = r->prod.tail - head; if (n > *entries) ...; a cached copy
+ * q->seen = READ_ONCE(q->head) tested later): the value read is that
+ * store's (or a racing write's, which is a race of its own), for what it
+ * decides and for what it addresses (issue 12, shape 4: the flag's value
+ * stored rather than tested).  The stored value's marked reads and
+ * locals go to INTO, the enclosing expression's value.  An address
+ * computed from it depends on the marked read as if no store were
+ * between: a CPU's load cannot take the stored value before the store
+ * has it (Armv8 orders data dependency; rfi), and the compiler may keep
+ * it in a register. */
+static void note_forwarded(struct ectx *x, const struct event *e, struct deps *into)
+{
+	if (!into || e->marked || e->access != ACC_READ || !e->object || !e->display)
+		return;
+	for (int b = 0; b < x->fn->nblocks; b++)
+		for (int i = 0; i < x->fn->blocks[b].nevents; i++) {
+			const struct event *w = &x->fn->blocks[b].events[i];
+
+			if (w->index < e->index && w->kind == EV_ACCESS && w->access == ACC_WRITE && !w->marked &&
+			    w->object && w->display && w->uses && strcmp(w->object, e->object) == 0 &&
+			    strcmp(w->display, e->display) == 0)
+				dep_list_each(w->uses, add_forwarded_item, into);
+		}
+}
+
 /* Emits the access of lvalue C (already stripped) in mode M, after walking
  * the sub-expressions that compute its address. */
 static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
@@ -212,6 +248,8 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 			e->ord = !atomic ? ORD_RELAXED : e->access == ACC_READ ? ORD_ACQUIRE
 				: e->access == ACC_WRITE ? ORD_RELEASE : ORD_FULL;
 			note_marked_read(x, e);
+		} else {
+			note_forwarded(x, e, outer);
 		}
 		/* a read the loop waits on (pairing.c's plain flags, tally.c's
 		 * counters that readers wait for) */
