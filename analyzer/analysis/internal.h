@@ -374,6 +374,9 @@ void kill_reads(struct state *s);
 void spawn(struct state *s);
 
 /* valuedeps.c */
+/* Does the value write W stores (its "~" items) come from marked read R
+ * (both of the function whose map is M)? */
+int stores_value_of(struct deriv_map *m, const struct event *w, const struct event *r);
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r);
 /* Is P's address computed from R's value (P reached through the pointer
  * or index R read)?  Unlike depends_on, a value P stores does not count. */

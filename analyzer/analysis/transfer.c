@@ -324,6 +324,26 @@ int dependency_orders(const struct event *r)
 	return !(r->ord == ORD_RELAXED && is_c11_atomic(r->name));
 }
 
+/* Is P, a plain read of this function, a read back of what an earlier
+ * plain store of the function stored from marked read R's value (q->seen
+ * = READ_ONCE(q->head); ... q->seen)?  Such a read is the flag's value
+ * itself, which the front end passes on to what it decides
+ * (extract_expr.c, note_forwarded), not data that the flag guards. */
+static int reads_back(const struct fn_ctx *c, const struct event *p, const struct event *r)
+{
+	if (p->marked || p->access != ACC_READ || !p->display || r->func != c->fn->name)
+		return 0;
+	for (int k = 0; k < p->index && k < c->nevents; k++) {
+		const struct event *w = c->by_index[k];
+
+		if (w && w->kind == EV_ACCESS && w->access == ACC_WRITE && !w->marked && w->display &&
+		    same_object(w, p) && strcmp(w->display, p->display) == 0 &&
+		    stores_value_of((struct deriv_map *)&c->derived, w, r))
+			return 1;
+	}
+	return 0;
+}
+
 /* P, a plain access, is reached in state S.  READER_ORDERED: a callee
  * ordered earlier reads before P.  OWN: P is an event of this function
  * (dependencies through locals are only known then). */
@@ -346,7 +366,7 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 		 * (ordered_after_acquire) and the release its writer needs. */
 		unsigned how;
 
-		if (same_object(p, r) || !r->object)
+		if (same_object(p, r) || !r->object || (own && reads_back(c, p, r)))
 			continue;
 		how = p->marked ? marked_data_dependence(c, p, r, own) : value_dependence(c, p, r, own, call, callee);
 		if (p->marked && !how)
@@ -375,7 +395,8 @@ static void reader_check(struct fn_ctx *c, struct state *s, struct event *p, int
 		struct event *r = s->pend_reads.v[i];
 		int dep;
 
-		if (same_object(p, r) || !r->object || !guarded(c, r) || r->ord == ORD_CONSUME)
+		if (same_object(p, r) || !r->object || !guarded(c, r) || r->ord == ORD_CONSUME ||
+		    (own && reads_back(c, p, r)))
 			continue;   /* (a pointer read guards only what it points to,
 				       which its dependency orders) */
 		if (p->marked) {

@@ -112,6 +112,14 @@ static int depends_by(struct deriv_map *m, const struct event *p, const struct e
 	return 0;
 }
 
+int stores_value_of(struct deriv_map *m, const struct event *w, const struct event *r)
+{
+	for (int k = 0; k < w->deps.n; k++)
+		if (w->deps.v[k].role == DEP_VALUE && source_is(m, &w->deps.v[k], r->index))
+			return 1;
+	return 0;
+}
+
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
 {
 	return depends_by(m, p, r, 0);
