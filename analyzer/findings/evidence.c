@@ -37,6 +37,11 @@ enum confidence confidence_of(unsigned f)
 	 * its authors made the word a lock; the sections are not in view) */
 	if (f & FACT_LOCK_WORD)
 		return threads ? CONFIDENCE_HIGH : CONFIDENCE_MEDIUM;
+	/* (the authors say the memory is shared and the missing order is in
+	 * view; the other side is assumed, not seen: it may order for both,
+	 * as a kernel's full barrier around a system call does) */
+	if (f & FACT_EXTERNAL)
+		return CONFIDENCE_MEDIUM;
 	/* (likewise: both halves of the protocol are in view; what is not
 	 * known without threads is only whether its two sides run together,
 	 * which is what a sequence lock is for) */
@@ -256,6 +261,8 @@ static const struct {
 	  FLAG_NAME, NO_NAME },
 	{ FACT_SEQLOCK, "'%s' is a sequence: a reader reads it, reads the data and reads it again to retry, and a writer writes it before and after the data",
 	  FLAG_NAME, NO_NAME },
+	{ FACT_EXTERNAL, "'%s' and '%s' are memory shared with an agent outside the tree (a profile's external line): its side is assumed, not seen",
+	  DATA_NAME, FLAG_NAME },
 	{ FACT_POLLED, "a loop waits on a plain read of '%s' that another thread writes: a flag itself, accessed plainly",
 	  DATA_NAME, NO_NAME },
 	{ FACT_LOST_UPDATE, "'%s' is updated by plain accesses that two threads can make at once, and no access of it holds a lock",

@@ -95,6 +95,10 @@ enum evidence_fact {
 	 * LKMM and on every CPU; only C11's rules, which know no dependency
 	 * order, leave it unordered (dependency_orders). */
 	FACT_C11_DEPENDENCY = 1u << 21,
+	/* The other side is not in the tree: the memory is declared shared
+	 * with an agent outside it (a profile's "external" line,
+	 * external.c), and the pattern is checked with that side assumed. */
+	FACT_EXTERNAL      = 1u << 22,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };

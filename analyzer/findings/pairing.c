@@ -32,6 +32,7 @@
 #include "pairing.h"
 #include "evidence.h"
 #include "sites.h"
+#include "external.h"
 #include "lockword.h"
 #include "lostupdate.h"
 #include "storebuffer.h"
@@ -149,6 +150,8 @@ struct writer {
 	struct sites *sites;       /* the pairings found, one finding per site */
 	signed char *lock_cache;   /* under_common_lock per object: -1 unknown */
 	struct seqlocks seq;       /* the tree's sequence locks (seqlock.h) */
+	int external;              /* the profiles declare memory external
+				      (external.h) */
 };
 
 static long long object_id(struct writer *w, const struct event *e)
@@ -211,6 +214,17 @@ static int seen_before(struct pairset *seen, const struct event *plain, const st
 	return 0;
 }
 
+/* Is the pattern of DATA and FLAG (accesses of FN's candidate) on memory
+ * shared with an agent outside the tree, both of them (external.c)?  Then
+ * the side the tree lacks is that agent's, and the pattern is checked with
+ * it assumed: the agent reads what the tree publishes, and publishes what
+ * it reads, as the LKMM's other side would. */
+static int assumed_other_side(const struct writer *w, const struct vocab *v, const struct function *fn,
+			      const struct event *data, const struct event *flag)
+{
+	return w->external && external_memory(v, fn, flag) && external_memory(v, fn, data);
+}
+
 static void writer_findings(struct writer *w, const struct analysis *a, const struct vocab *v)
 {
 	struct pairset seen = { 0 };
@@ -230,14 +244,21 @@ static void writer_findings(struct writer *w, const struct analysis *a, const st
 		    seqlock_owns(&w->seq, c->fn, c->plain, c->marked->oid))
 			continue;
 		cons = find_consumer(a, c->fn, c->marked, c->plain, c->plain->access == ACC_READ);
-		if (!cons)
+		if (!cons && !assumed_other_side(w, v, c->fn, c->plain, c->marked))
 			continue;       /* nothing reads the flag and then the data */
-		pid = store_pair(w, c->plain, c->marked, cid, 0);
 		msg = xasprintf("%s %s %s '%s' is not ordered before the %s of '%s' that publishes it",
 				marking_word(c->plain), access_word(c->plain), c->plain->access == ACC_WRITE ? "to" : "of",
 				name_of(c->plain), c->marked->access == ACC_RMW ? "atomic update" : "write",
 				name_of(c->marked));
 		fix = fix_for(v, c->marked, 1);
+		if (!cons) {
+			found(w, "missing-release", msg, c->plain, c->marked, c->fn, c->marked, fix, 0,
+			      object_facts(a, c->plain, c->marked) | FACT_EXTERNAL |
+			      tie_facts(c->fn, c->plain, c->marked, c->marked->oid, FACT_TIED_WRITER) | marked_data(c->plain),
+			      2, (struct site_loc[]){ { "plain-access", c->plain }, { "publish", c->marked } });
+			continue;
+		}
+		pid = store_pair(w, c->plain, c->marked, cid, 0);
 		facts = object_facts(a, c->plain, c->marked) | pairing_facts(a, c->fn, cons->fn, cons, c->marked->oid) |
 			tie_facts(c->fn, c->plain, c->marked, c->marked->oid, FACT_TIED_WRITER) |
 			tie_facts(cons->fn, cons->plain, cons->marked, c->marked->oid, FACT_TIED_READER) |
@@ -270,13 +291,20 @@ static void reader_findings(struct writer *w, const struct analysis *a, const st
 		    takes_a_ticket(a, r) || seqlock_owns(&w->seq, c->fn, p, r->oid))
 			continue;
 		prod = find_producer(a, c->fn, r, p, p->access == ACC_READ, analysis_range(a, c->range));
-		if (!prod)
+		if (!prod && !assumed_other_side(w, v, c->fn, p, r))
 			continue;       /* nothing writes the data and then the flag */
-		pid = store_pair(w, p, r, 0, cid);
 		msg = xasprintf("%s %s %s '%s' is not ordered after the read of '%s' that guards it",
 				marking_word(p), access_word(p), p->access == ACC_WRITE ? "to" : "of", name_of(p),
 				name_of(r));
 		fix = fix_for(v, r, 0);
+		if (!prod) {
+			found(w, "missing-acquire", msg, p, r, c->fn, r, fix, 0,
+			      object_facts(a, p, r) | FACT_EXTERNAL | FACT_TESTED |
+			      tie_facts(c->fn, p, r, r->oid, FACT_TIED_READER) | marked_data(p),
+			      2, (struct site_loc[]){ { "plain-access", p }, { "consume", r } });
+			continue;
+		}
+		pid = store_pair(w, p, r, 0, cid);
 		/* A reader candidate's flag read is always tested (transfer.c's
 		 * reader_check: only a guarded read leaves a candidate). */
 		facts = object_facts(a, p, r) | pairing_facts(a, c->fn, prod->fn, NULL, -1) | FACT_TESTED |
@@ -882,7 +910,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
 {
-	struct writer w = { NULL, a, sites_new(), NULL, { 0 } };
+	struct writer w = { NULL, a, sites_new(), NULL, { 0 }, vocab_declares_external(vocab) };
 	int rc;
 
 	memset(counts, 0, sizeof *counts);

@@ -168,6 +168,19 @@ void free_aliases(struct alias_table *t)
 
 void note_alias(struct ectx *x, const char *usr, char *target)
 {
+	/* A local pointer into memory that a declared function returns
+	 * (external_result) names its own part of it: a region mapped once
+	 * and reached through an index pointer and a slots pointer
+	 * (unsigned *idx = base; long *slots = base + 64) holds two
+	 * objects, not one.  The part is named after the local. */
+	const char *at = usr ? strrchr(usr, '@') : NULL, *end;
+
+	if (target && at && strncmp(target, "c:@F@", 5) == 0 && (end = strstr(target, "[]")) != NULL) {
+		char *part = xasprintf("%.*s@%s", (int)(end + 2 - target), target, at + 1);
+
+		free(target);
+		target = part;
+	}
 	for (int i = 0; i < x->aliases.n; i++)
 		if (strcmp(x->aliases.v[i].usr, usr) == 0) {
 			if (x->aliases.v[i].target && (!target || strcmp(x->aliases.v[i].target, target) != 0)) {
@@ -313,6 +326,26 @@ char *object_of_lvalue(struct ectx *x, CXCursor c)
 	return r;
 }
 
+/* The memory that call C returns, when a profile declares its function's
+ * result shared with an agent outside the tree (NAME external none; a
+ * driver's map_ring(), mmap() in a program that maps only shared
+ * memory): "c:@F@NAME[]", so that what is reached through locals it was
+ * stored in has an object (findings/external.c); each local pointer
+ * names its own part of it (note_alias).  NULL for any other call. */
+static char *external_result(struct ectx *x, CXCursor c)
+{
+	CXCursor callee = clang_getCursorReferenced(c);
+	char *name, *r = NULL;
+
+	if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || !contract_of(x, callee, OP_EXTERNAL))
+		return NULL;
+	name = spelling_of(callee);
+	if (name)
+		r = xasprintf("c:@F@%s[]", name);
+	free(name);
+	return r;
+}
+
 static char *object_of_pointer_in(struct ectx *x, CXCursor c)
 {
 	enum CXCursorKind k;
@@ -374,6 +407,8 @@ static char *object_of_pointer_in(struct ectx *x, CXCursor c)
 		free(kids);
 		return r;
 	}
+	if (k == CXCursor_CallExpr)
+		return external_result(x, c);
 	return NULL;
 }
 

@@ -65,13 +65,14 @@ static const struct { const char *name; enum op op; } op_names[] = {
 	{ "barrier", OP_BARRIER }, { "lock", OP_LOCK }, { "unlock", OP_UNLOCK },
 	{ "ignore", OP_IGNORE }, { "access", OP_ACCESS }, { "writer", OP_WRITER },
 	{ "fork_child", OP_FORK_CHILD }, { "owner", OP_OWNER }, { "alloc", OP_ALLOC },
-	{ "exclusive", OP_EXCLUSIVE },
+	{ "exclusive", OP_EXCLUSIVE }, { "external", OP_EXTERNAL },
 };
 
 /* A function's contract rather than a primitive (vocab_find_contract). */
 static int is_contract(enum op op)
 {
-	return op == OP_WRITER || op == OP_FORK_CHILD || op == OP_OWNER || op == OP_ALLOC || op == OP_EXCLUSIVE;
+	return op == OP_WRITER || op == OP_FORK_CHILD || op == OP_OWNER || op == OP_ALLOC || op == OP_EXCLUSIVE ||
+	       op == OP_EXTERNAL;
 }
 
 static const char *op_name(enum op op)
@@ -177,7 +178,7 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		if (strcmp(op, op_names[i].name) == 0)
 			break;
 	if (i == sizeof op_names / sizeof op_names[0]) {
-		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child, owner, alloc, exclusive)",
+		snprintf(err, errlen, "%s:%d: unknown operation '%s' (read, write, rmw, barrier, lock, unlock, ignore, access, writer, fork_child, owner, alloc, exclusive, external)",
 			 origin, lineno, op);
 		return -1;
 	}
@@ -277,6 +278,12 @@ static int parse_line(struct vocab_entry *e, char *line, const char *origin, int
 		e->group = xstrdup("writer");
 	if (e->op == OP_OWNER && !e->obj_mask) {
 		snprintf(err, errlen, "%s:%d: 'owner' needs obj=N, the parameter (0 to 31) that is the caller's own", origin, lineno);
+		entry_free(e);
+		return -1;
+	}
+	if (e->op == OP_EXTERNAL && (e->ord != ORD_NONE || e->obj_arg >= 0 || e->obj_mask)) {
+		snprintf(err, errlen, "%s:%d: 'external' takes order none and no obj=N: NAME is the memory (a type, TYPE.FIELD, a variable or a function returning it)",
+			 origin, lineno);
 		entry_free(e);
 		return -1;
 	}

@@ -81,6 +81,12 @@ enum op {
 			     the instances its pointer parameters obj=N,...
 			     point to to itself (CK's ck_stack_push_spnc,
 			     "single producer, no concurrent consumers") */
+	OP_EXTERNAL,      /* not a primitive: memory shared with an agent
+			     outside the tree (another process, the kernel,
+			     a device): a struct or union (every field), a
+			     field TYPE.FIELD, a global variable, or a
+			     function whose result points to such memory
+			     (findings/external.c) */
 };
 
 /* Memory orderings, as the analysis sees them.  The writer-side and
@@ -154,7 +160,8 @@ const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
  * OP_FORK_CHILD: runs in a fork child; OP_OWNER: its parameters obj_mask
  * are the caller's own instances; OP_ALLOC: returns memory its caller
  * owns; OP_EXCLUSIVE: nothing else touches what its parameters obj_mask
- * point to during the call) of
+ * point to during the call; OP_EXTERNAL: the memory NAME names or
+ * returns is shared with an agent outside the tree) of
  * function NAME (defined in
  * DEFINED_IN), or NULL.  vocab_find never returns such entries: a call of
  * such a function is an ordinary call. */

@@ -45,6 +45,7 @@ import time
 RACE = re.compile(r"//\s*RACE\((writer|reader)\)")
 TRUTH = re.compile(r"^\s*\*\s*lkmm:\s*(race|unordered|no-race)\b", re.M)
 DELAYED = re.compile(r"^\s*\*\s*delayed-in-publisher:\s*(yes|no|gcc|clang)\b", re.M)
+PROFILE = re.compile(r"^\s*\*\s*profile:\s*(.+?)\s*$", re.M)   # (tests/corpus/README.md)
 TSAN_FRAME0 = re.compile(r"^\s+#0 \S+ (\S+?\.[ch]):(\d+)")
 HUGE = "1000000000"     # iterations for a racy program: it runs until stopped
 
@@ -64,6 +65,7 @@ class Program:
         # other one compiles the publication with a stronger order).
         self.in_class = delayed.group(1) in ("yes", os.path.basename(cc).split("-")[0])
         self.lines = {n for n, l in enumerate(text.splitlines(), 1) if RACE.search(l)}
+        self.profile = PROFILE.findall(text.split("*/", 1)[0])
         self.name = os.path.basename(path)[:-2]
 
 
@@ -151,7 +153,13 @@ def ours(a, prog, work):
     env.pop("KCSAN_DB", None)
     build([a.bin, "cc", "-O1", "-g", "-std=gnu11", "-pthread", "-o", exe, prog.path],
           exe + ".log", env)   # (env: KCSAN_CC picks the compiler)
-    r = subprocess.run([a.bin, "scan", "-q", "--db", db, prog.path], capture_output=True, text=True)
+    scan = [a.bin, "scan", "-q", "--db", db]
+    if prog.profile:
+        prof = os.path.join(work, prog.name + ".prof")
+        with open(prof, "w") as f:
+            f.write("".join(line + "\n" for line in prog.profile))
+        scan += ["--profile", prof]
+    r = subprocess.run(scan + [prog.path], capture_output=True, text=True)
     if r.returncode not in (0, 1):
         raise RuntimeError("scan failed: " + r.stderr.strip())
     stat = prog.racy and static_hit(a.bin, db, prog)

@@ -13,7 +13,8 @@ compared with the labels written in the program itself:
                  unordered accesses `// UNORDERED(writer)` / `(reader)`.
                  A racy or unordered program is found when some finding has a
                  location on a labelled line; any finding on a no-race program
-                 is a false positive.
+                 is a false positive.  `profile: LINE` header lines are
+                 profile lines the program is scanned with.
   limitations    the reproducers of docs/limitations.md, each a file or a
                  directory (a directory is scanned as one tree: several
                  programs), labelled like the examples (`EXPECT:`) when it
@@ -41,18 +42,27 @@ import tempfile
 EXPECT = re.compile(r"//\s*EXPECT:\s*([a-z-]+)")
 RACE = re.compile(r"//\s*(RACE|UNORDERED)\((writer|reader)\)")
 TRUTH = re.compile(r"^\s*\*\s*lkmm:\s*(race|unordered|no-race)\b", re.M)
+# "profile: LINE" in a corpus header: a profile line the program is scanned
+# with (memory shared with an agent outside the tree: "NAME external none")
+PROFILE = re.compile(r"^\s*\*\s*profile:\s*(.+?)\s*$", re.M)
 # the roles of a finding's accesses that a marker can label (a flag's
 # publish/consume locations are not the racy accesses; a store-buffering
 # finding's four accesses all are)
 ACCESS_ROLES = ("plain-access", "racing-access", "store", "load", "other-store", "other-load")
 
 
-def scan(binary, path, workdir):
+def scan(binary, path, workdir, profile_lines=()):
     db = os.path.join(workdir, "k.db")
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(db + suffix):
             os.unlink(db + suffix)
-    r = subprocess.run([binary, "scan", "-q", "--db", db, path], capture_output=True, text=True)
+    cmd = [binary, "scan", "-q", "--db", db]
+    if profile_lines:
+        prof = os.path.join(workdir, "header.prof")
+        with open(prof, "w") as f:
+            f.write("".join(line + "\n" for line in profile_lines))
+        cmd += ["--profile", prof]
+    r = subprocess.run(cmd + [path], capture_output=True, text=True)
     if r.returncode not in (0, 1):
         raise RuntimeError("scan failed (%d): %s" % (r.returncode, r.stderr.strip()))
     if "does not parse" in r.stderr:
@@ -145,7 +155,7 @@ def check_corpus(binary, path, workdir):
         raise RuntimeError("no 'lkmm:' label in header")
     racy = truth.group(1) != "no-race"
     labelled = {n for n, line in enumerate(text.splitlines(), 1) if RACE.search(line)}
-    findings = scan(binary, path, workdir)
+    findings = scan(binary, path, workdir, PROFILE.findall(text.split("*/", 1)[0]))
     hit = any(same_file(l["file"], path) and l["line"] in labelled
               for fd in findings for l in all_locations(fd)
               if l["role"] in ACCESS_ROLES)
