@@ -333,6 +333,8 @@ struct fn_ctx {
 	unsigned char *decides;       /* per event index: decision_marks */
 	struct event **by_index;      /* fn's events by index */
 	int nevents;
+	const struct event **copies;  /* value_copies(fn) */
+	int ncopies;
 	struct guards guards;         /* per block: the values it runs on */
 	struct value_tests values;    /* per block: what those values were */
 	int cur_block;                /* the block being walked */
@@ -377,6 +379,10 @@ void spawn(struct state *s);
 /* Does the value write W stores (its "~" items) come from marked read R
  * (both of the function whose map is M)? */
 int stores_value_of(struct deriv_map *m, const struct event *w, const struct event *r);
+/* The plain stores of F that store a value read from memory or returned
+ * by a call (the copies a later plain read may read back: transfer.c,
+ * reads_back), into *OUT (the caller frees it); their count. */
+int value_copies(const struct function *f, struct deriv_map *m, const struct event ***out);
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r);
 /* Is P's address computed from R's value (P reached through the pointer
  * or index R read)?  Unlike depends_on, a value P stores does not count. */

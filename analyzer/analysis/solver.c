@@ -229,6 +229,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 				c.by_index[e->index] = e;
 			fresh.returns_value |= defines_sink(e, SINK_RETURN);
 		}
+	c.ncopies = value_copies(f, &c.derived, &c.copies);
 	guards_compute(f, test_deps, &c, &c.guards);
 	if (emit & EMIT_READER)
 		value_tests_compute(f, compared_read, &c, &c.values);
@@ -369,6 +370,7 @@ done:
 	free(c.used);
 	free(c.decides);
 	free(c.by_index);
+	free(c.copies);
 	free(c.returns_read);
 	guards_free(&c.guards);
 	value_tests_free(&c.values);

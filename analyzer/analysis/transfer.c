@@ -333,11 +333,10 @@ static int reads_back(const struct fn_ctx *c, const struct event *p, const struc
 {
 	if (p->marked || p->access != ACC_READ || !p->display || r->func != c->fn->name)
 		return 0;
-	for (int k = 0; k < p->index && k < c->nevents; k++) {
-		const struct event *w = c->by_index[k];
+	for (int k = 0; k < c->ncopies; k++) {
+		const struct event *w = c->copies[k];
 
-		if (w && w->kind == EV_ACCESS && w->access == ACC_WRITE && !w->marked && w->display &&
-		    same_object(w, p) && strcmp(w->display, p->display) == 0 &&
+		if (w->index < p->index && same_object(w, p) && strcmp(w->display, p->display) == 0 &&
 		    stores_value_of((struct deriv_map *)&c->derived, w, r))
 			return 1;
 	}

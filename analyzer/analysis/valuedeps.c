@@ -120,6 +120,34 @@ int stores_value_of(struct deriv_map *m, const struct event *w, const struct eve
 	return 0;
 }
 
+int value_copies(const struct function *f, struct deriv_map *m, const struct event ***out)
+{
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *w = &f->blocks[b].events[i];
+			int copies = 0;
+
+			if (w->kind != EV_ACCESS || w->access != ACC_WRITE || w->marked || !w->display)
+				continue;
+			for (int k = 0; k < w->deps.n && !copies; k++) {
+				const struct dep_item *d = &w->deps.v[k];
+				const struct derived *l;
+
+				copies = d->role == DEP_VALUE &&
+					 (d->kind == DEP_EVENT ||
+					  (d->kind == DEP_LOCAL && (l = dm_get(m, d->local)) != NULL && l->n > 0));
+			}
+			if (copies) {
+				grow(out, &cap, n + 1, sizeof **out);
+				(*out)[n++] = w;
+			}
+		}
+	return n;
+}
+
 int depends_on(struct deriv_map *m, const struct event *p, const struct event *r)
 {
 	return depends_by(m, p, r, 0);

@@ -123,3 +123,26 @@ Test(external, profile_line_takes_order_none_and_no_parameters)
 	cr_assert(strstr(err, "t.prof:1: 'external' takes order none and no obj=N") != NULL, "%s", err);
 	vocab_free(&v);
 }
+
+/* Typed memory reached through a declared function's result: the fields
+ * are external there, through the local the result was stored in, and
+ * only there (external.c, declared_source). */
+#define MAPPED(publish, marker) \
+	HEAD "struct ring { unsigned head; long slot[16]; };\n" \
+	"static struct ring mem;\n" \
+	"struct ring *map_ring(void) { return &mem; }\n" \
+	"static void *side(void *a) { struct ring *r = map_ring();\n" \
+	"  for (unsigned h = 0; h < 100; h++) {\n" \
+	"    r->slot[h % 16] = h; " marker "\n" \
+	"    " publish "\n  }\n  return a; }\n" \
+	"int main(void) { pthread_t t; pthread_create(&t, 0, side, 0); pthread_join(t, 0); return 0; }\n"
+
+Test(external, typed_memory_a_declared_function_returns_is_external)
+{
+	expect_with(MAPPED("WRITE_ONCE(r->head, h + 1);", "/*W*/"), "map_ring external none\n");
+}
+
+Test(external, typed_memory_a_declared_function_returns_published_with_a_release)
+{
+	expect_with(MAPPED("smp_store_release(&r->head, h + 1);", ""), "map_ring external none\n");
+}
