@@ -4,11 +4,17 @@
  * (may_run_concurrently). */
 #include "internal.h"
 
-int successors_reach(const struct function *f, int from, int to)
+/* Is block TO of F reachable from a successor of block FROM without
+ * entering a block B for which AVOID(F, B, CTX) holds (AVOID NULL:
+ * any block)? */
+static int reaches_avoiding(const struct function *f, int from, int to,
+			    int (*avoid)(const struct function *f, int b, const void *ctx), const void *ctx)
 {
 	unsigned char *seen = xcalloc(f->nblocks + 1, 1);
 	int *stack = xcalloc(f->nblocks + 1, sizeof *stack), top = 0, found = 0;
 
+	for (int b = 0; avoid && b < f->nblocks; b++)
+		seen[b] = avoid(f, b, ctx) != 0;
 	push_successors(f, from, seen, stack, &top);
 	while (top && !found) {
 		int cur = stack[--top];
@@ -20,6 +26,11 @@ int successors_reach(const struct function *f, int from, int to)
 	free(seen);
 	free(stack);
 	return found;
+}
+
+int successors_reach(const struct function *f, int from, int to)
+{
+	return reaches_avoiding(f, from, to, NULL, NULL);
 }
 
 int event_reaches(const struct function *f, int ba, int ka, int bb, int kb)
@@ -45,8 +56,8 @@ static const char *thread_handle(const struct event *e)
 	return h && *h ? h : NULL;
 }
 
-/* Does block B of F hold a pthread_join of HANDLE? */
-static int joins_handle(const struct function *f, int b, const char *handle)
+/* Does block B of F hold a pthread_join of HANDLE (a string)? */
+static int joins_handle(const struct function *f, int b, const void *handle)
 {
 	for (int i = 0; i < f->blocks[b].nevents; i++) {
 		const struct event *e = &f->blocks[b].events[i];
@@ -68,27 +79,10 @@ static int joins_handle(const struct function *f, int b, const char *handle)
 static int creates_again_while_running(const struct function *f, int b, const struct event *create)
 {
 	const char *handle = thread_handle(create);
-	unsigned char *seen;
-	int *stack, top = 0, again = 0;
 
 	if (!handle)
 		return in_loop(f, b);
-	if (joins_handle(f, b, handle))
-		return 0;
-	seen = xcalloc(f->nblocks + 1, 1);
-	stack = xcalloc(f->nblocks + 1, sizeof *stack);
-	for (int k = 0; k < f->nblocks; k++)
-		seen[k] = joins_handle(f, k, handle);
-	push_successors(f, b, seen, stack, &top);
-	while (top && !again) {
-		int cur = stack[--top];
-
-		again = cur == b;
-		push_successors(f, cur, seen, stack, &top);
-	}
-	free(seen);
-	free(stack);
-	return again;
+	return !joins_handle(f, b, handle) && reaches_avoiding(f, b, b, joins_handle, handle);
 }
 
 /* The function named by pthread_create's third argument, or -1. */

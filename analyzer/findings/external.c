@@ -40,11 +40,14 @@ static const struct vocab_entry *declared(const struct vocab *v, const char *nam
 
 /* The declaration of object KEY by its record, field or variable name:
  * "c:@S@TAG@FI@FIELD" (also @SA@, @U@, @UA@ for anonymous structs and
- * unions, named by their typedef) or "c:@NAME". */
+ * unions, named by their typedef), a declared function's result
+ * (object_external_name) or "c:@NAME". */
 static const struct vocab_entry *declared_object(const struct vocab *v, const char *key)
 {
 	static const char *records[] = { "c:@S@", "c:@SA@", "c:@U@", "c:@UA@" };
 	const struct vocab_entry *d;
+	const char *name;
+	size_t len;
 
 	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
 		size_t n = strlen(records[i]);
@@ -61,10 +64,11 @@ static const struct vocab_entry *declared_object(const struct vocab *v, const ch
 	}
 	/* (memory a declared function returns: extract_object.c,
 	 * external_result) */
-	if (strncmp(key, "c:@F@", 5) == 0)
-		return declared(v, key + 5, strcspn(key + 5, "@[]"));
-	if (strncmp(key, "c:@", 3) == 0 && key[3] != '@')
-		return declared(v, key + 3, strcspn(key + 3, "@[]"));
+	if ((name = object_external_name(key, &len)) != NULL)
+		return declared(v, name, len);
+	/* (a global variable: no '@' after its name, as items.c has it) */
+	if (strncmp(key, "c:@", 3) == 0 && key[3] != '@' && !strchr(key + 3, '@'))
+		return declared(v, key + 3, strcspn(key + 3, "[]"));
 	return NULL;
 }
 

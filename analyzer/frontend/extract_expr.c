@@ -87,6 +87,36 @@ static int is_signal_flag(CXType t)
 	return r;
 }
 
+/* Calls FN(W, CTX) for each access W of the function being walked that
+ * was made before plain read E, to E's lvalue: the same object, written
+ * the same way (me->next both times, *entries both times). */
+static void each_earlier_access_of(struct ectx *x, const struct event *e,
+				   void (*fn)(const struct event *w, void *ctx), void *ctx)
+{
+	if (e->kind != EV_ACCESS || e->access != ACC_READ || e->marked || !e->object || !e->display)
+		return;
+	for (int b = 0; b < x->fn->nblocks; b++)
+		for (int i = 0; i < x->fn->blocks[b].nevents; i++) {
+			const struct event *w = &x->fn->blocks[b].events[i];
+
+			if (w->index < e->index && w->kind == EV_ACCESS && w->object && w->display &&
+			    strcmp(w->object, e->object) == 0 && strcmp(w->display, e->display) == 0)
+				fn(w, ctx);
+		}
+}
+
+/* (each_earlier_access_of) A marked read of the lvalue: "!reread:N". */
+static void add_reread_item(const struct event *r, void *uses)
+{
+	char *item;
+
+	if (!r->marked || r->access != ACC_READ)
+		return;
+	item = xasprintf("!reread:%d", r->index);
+	deps_add(uses, item);
+	free(item);
+}
+
 /* The base of an access was just walked (events from index FROM on): when
  * its value is a plain read of an lvalue that a marked read of this
  * function read before (me->next->locked = 0 after while
@@ -101,22 +131,8 @@ static void note_reread(struct ectx *x, int from, struct deps *uses)
 	const struct event *last = cur->nevents ? &cur->events[cur->nevents - 1] : NULL;
 
 	/* (the base's read is the last event, in the block being walked) */
-	if (!last || last->index < from || last->kind != EV_ACCESS || last->access != ACC_READ ||
-	    last->marked || !last->object || !last->display)
-		return;
-	for (int b = 0; b < x->fn->nblocks; b++)
-		for (int i = 0; i < x->fn->blocks[b].nevents; i++) {
-			const struct event *r = &x->fn->blocks[b].events[i];
-
-			if (r->index < last->index && r->kind == EV_ACCESS && r->marked && r->access == ACC_READ &&
-			    r->object && r->display && strcmp(r->object, last->object) == 0 &&
-			    strcmp(r->display, last->display) == 0) {
-				char *item = xasprintf("!reread:%d", r->index);
-
-				deps_add(uses, item);
-				free(item);
-			}
-		}
+	if (last && last->index >= from)
+		each_earlier_access_of(x, last, add_reread_item, uses);
 }
 
 /* Adds to INTO the value item ITEM of a store ("~@N", "~local"), without
@@ -125,6 +141,13 @@ static void add_forwarded_item(const char *item, void *into)
 {
 	if (item[0] == '~' && (item[1] == '@' || item[1] == '_' || isalpha((unsigned char)item[1])))
 		deps_add(into, item + 1);
+}
+
+/* (each_earlier_access_of) A plain store to the lvalue: what it stored. */
+static void add_stored_items(const struct event *w, void *into)
+{
+	if (w->access == ACC_WRITE && !w->marked && w->uses)
+		dep_list_each(w->uses, add_forwarded_item, into);
 }
 
 /* Plain read E (of this function) reads back what an earlier plain store
@@ -141,17 +164,8 @@ static void add_forwarded_item(const char *item, void *into)
  * it in a register. */
 static void note_forwarded(struct ectx *x, const struct event *e, struct deps *into)
 {
-	if (!into || e->marked || e->access != ACC_READ || !e->object || !e->display)
-		return;
-	for (int b = 0; b < x->fn->nblocks; b++)
-		for (int i = 0; i < x->fn->blocks[b].nevents; i++) {
-			const struct event *w = &x->fn->blocks[b].events[i];
-
-			if (w->index < e->index && w->kind == EV_ACCESS && w->access == ACC_WRITE && !w->marked &&
-			    w->object && w->display && w->uses && strcmp(w->object, e->object) == 0 &&
-			    strcmp(w->display, e->display) == 0)
-				dep_list_each(w->uses, add_forwarded_item, into);
-		}
+	if (into)
+		each_earlier_access_of(x, e, add_stored_items, into);
 }
 
 /* Emits the access of lvalue C (already stripped) in mode M, after walking

@@ -173,10 +173,11 @@ void note_alias(struct ectx *x, const char *usr, char *target)
 	 * and reached through an index pointer and a slots pointer
 	 * (unsigned *idx = base; long *slots = base + 64) holds two
 	 * objects, not one.  The part is named after the local. */
-	const char *at = usr ? strrchr(usr, '@') : NULL, *end;
+	const char *at = usr ? strrchr(usr, '@') : NULL, *name;
+	size_t len;
 
-	if (target && at && strncmp(target, "c:@F@", 5) == 0 && (end = strstr(target, "[]")) != NULL) {
-		char *part = xasprintf("%.*s@%s", (int)(end + 2 - target), target, at + 1);
+	if (target && at && (name = object_external_name(target, &len)) != NULL) {
+		char *part = object_external_key(name, len, at + 1);
 
 		free(target);
 		target = part;
@@ -329,8 +330,8 @@ char *object_of_lvalue(struct ectx *x, CXCursor c)
 /* The memory that call C returns, when a profile declares its function's
  * result shared with an agent outside the tree (NAME external none; a
  * driver's map_ring(), mmap() in a program that maps only shared
- * memory): "c:@F@NAME[]", so that what is reached through locals it was
- * stored in has an object (findings/external.c); each local pointer
+ * memory): object_external_key(), so that what is reached through locals
+ * it was stored in has an object (findings/external.c); each local pointer
  * names its own part of it (note_alias).  NULL for any other call. */
 static char *external_result(struct ectx *x, CXCursor c)
 {
@@ -341,7 +342,7 @@ static char *external_result(struct ectx *x, CXCursor c)
 		return NULL;
 	name = spelling_of(callee);
 	if (name)
-		r = xasprintf("c:@F@%s[]", name);
+		r = object_external_key(name, strlen(name), NULL);
 	free(name);
 	return r;
 }

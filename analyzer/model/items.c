@@ -381,6 +381,25 @@ char *object_param_key(const char *fn, int n)
 	return xasprintf("p:%s:%d", fn, n);
 }
 
+#define EXTERNAL_RESULT "c:@F@"
+
+char *object_external_key(const char *name, size_t len, const char *part)
+{
+	return part ? xasprintf(EXTERNAL_RESULT "%.*s[]@%s", (int)len, name, part)
+		    : xasprintf(EXTERNAL_RESULT "%.*s[]", (int)len, name);
+}
+
+const char *object_external_name(const char *key, size_t *len)
+{
+	const char *name = key + strlen(EXTERNAL_RESULT), *end;
+
+	if (strncmp(key, EXTERNAL_RESULT, strlen(EXTERNAL_RESULT)) != 0 || !(end = strstr(name, "[]")) ||
+	    memchr(name, '@', (size_t)(end - name)))
+		return NULL;
+	*len = (size_t)(end - name);
+	return name;
+}
+
 char *object_function_key(const char *fn)
 {
 	return xasprintf("f:%s", fn);

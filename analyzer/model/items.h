@@ -195,6 +195,14 @@ int object_is_shared(const char *key);
  * FN itself.  The caller frees them. */
 char *object_param_key(const char *fn, int n);
 char *object_function_key(const char *fn);
+/* The key of the memory that function NAME (LEN bytes), declared
+ * external by a profile, returns: "c:@F@NAME[]", or, for the part of it a
+ * local pointer PART reaches, "c:@F@NAME[]@PART" (PART NULL: the whole).
+ * The caller frees it. */
+char *object_external_key(const char *name, size_t len, const char *part);
+/* The function's name in such a KEY (its length in *LEN), or NULL when
+ * KEY is no such key. */
+const char *object_external_name(const char *key, size_t *len);
 
 /* Parses object key KEY (NULL: OBJ_NONE) into OUT. */
 void object_ref_parse(const char *key, struct object_ref *out);

@@ -146,3 +146,21 @@ Test(external, typed_memory_a_declared_function_returns_published_with_a_release
 {
 	expect_with(MAPPED("smp_store_release(&r->head, h + 1);", ""), "map_ring external none\n");
 }
+
+/* Global variables declared by name. */
+#define GLOBALS(publish, marker) \
+	HEAD "long shm_slots[16];\nunsigned shm_idx;\n" \
+	"static void *side(void *a) { for (unsigned h = 0; h < 100; h++) {\n" \
+	"    shm_slots[h % 16] = h; " marker "\n" \
+	"    " publish "\n  }\n  return a; }\n" \
+	"int main(void) { pthread_t t; pthread_create(&t, 0, side, 0); pthread_join(t, 0); return 0; }\n"
+
+Test(external, declared_global_variables_are_external)
+{
+	expect_with(GLOBALS("WRITE_ONCE(shm_idx, h + 1);", "/*W*/"), "shm_slots external none\nshm_idx external none\n");
+}
+
+Test(external, declared_global_variables_published_with_a_release)
+{
+	expect_with(GLOBALS("smp_store_release(&shm_idx, h + 1);", ""), "shm_slots external none\nshm_idx external none\n");
+}
