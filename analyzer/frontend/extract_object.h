@@ -57,4 +57,17 @@ int is_array_type(CXType t);
 struct fields { CXCursor *v; int n, cap; };
 void record_fields(CXType t, struct fields *out);
 
+/* The objects a copy of a struct or union accesses, each with how it is
+ * shown (the caller frees both strings and the array). */
+struct copied {
+	struct { char *object, *display; } *v;
+	int n, cap;
+};
+
+/* Appends to OUT the fields of record type T, shown as BASE, then SEP,
+ * then the field's name (cfg.rate, p->rate, p->in.lo), nested records
+ * field by field; DEPTH is how deep T already is (1 for a copy's
+ * outermost record). */
+void copied_fields(CXType t, const char *base, const char *sep, int depth, struct copied *out);
+
 #endif

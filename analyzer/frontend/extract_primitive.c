@@ -93,52 +93,9 @@ static int is_thread_creation(const struct vocab_entry *v)
 }
 
 /* The objects that a plain copy reads through pointer argument C (its
- * source, profiles' src=N), each with how it is shown.  A field is an object of its own
- * whatever the instance (object_of_lvalue: s->f is the field f), so
- * copying a struct or union accesses each of its fields: nested ones and
- * the fields of arrays of them too, as s->in.f and s->items[i].f name
- * them (COPY_DEPTH levels).  Anything else is the one object C points
- * to. */
-#define COPY_DEPTH 4
-
-struct copied {
-	struct { char *object, *display; } *v;
-	int n, cap;
-};
-
-/* The fields of record type T, shown as BASE, then SEP, then the field's
- * name (cfg.rate, p->rate, p->in.lo). */
-static void copied_fields(CXType t, const char *base, const char *sep, int depth, struct copied *out)
-{
-	struct fields fields = { 0 };
-
-	record_fields(t, &fields);
-	for (int i = 0; i < fields.n; i++) {
-		CXType ft = clang_getCanonicalType(clang_getCursorType(fields.v[i]));
-		char *name = spelling_of(fields.v[i]);
-		char *display = xasprintf("%s%s%s", base, sep, name ? name : "?");
-
-		while (is_array_type(ft))
-			ft = clang_getCanonicalType(clang_getArrayElementType(ft));
-		if (ft.kind == CXType_Record && depth < COPY_DEPTH) {
-			copied_fields(ft, display, ".", depth + 1, out);
-			free(display);
-		} else {
-			char *usr = usr_of(fields.v[i]);
-
-			if (usr) {
-				grow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
-				out->v[out->n].object = usr;
-				out->v[out->n++].display = display;
-			} else {
-				free(display);
-			}
-		}
-		free(name);
-	}
-	free(fields.v);
-}
-
+ * source, profiles' src=N), each with how it is shown: a struct's or a
+ * union's fields (copied_fields, extract_object.c), or the one object C
+ * points to. */
 /* How pointer argument C is shown as the object it points to: &cfg as
  * cfg (then *ADDRESS, unless NULL, is set), anything else as written. */
 static char *pointee_display(struct ectx *x, CXCursor c, int *address)

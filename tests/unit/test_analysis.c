@@ -682,6 +682,103 @@ Test(libc, memcpy_out_through_a_pointer_nested_fields)
 		   "}\n");
 }
 
+/* A struct copied whole by assignment reads each field, as memcpy's
+ * source does (extract_expr.c, record_copy), and so does *p copied. */
+Test(libc, struct_assigned_out_of_the_published_struct)
+{
+	expect_one(LKMM "struct config { int rate, burst; };\n"
+		   "struct config cfg; int ready;\n"
+		   "void publish(void) { cfg.rate = 10; cfg.burst = 20; smp_store_release(&ready, 1); }\n"
+		   "int snapshot(struct config *out) {\n"
+		   "	if (!READ_ONCE(ready))\n"
+		   "		return 0;\n"
+		   "	*out = cfg; /*R*/\n"
+		   "	return 1;\n"
+		   "}\n");
+}
+
+Test(libc, struct_assigned_out_after_the_acquire_silent)
+{
+	expect_one(LKMM "struct config { int rate, burst; };\n"
+		   "struct config cfg; int ready;\n"
+		   "void publish(void) { cfg.rate = 10; cfg.burst = 20; smp_store_release(&ready, 1); }\n"
+		   "int snapshot(struct config *out) {\n"
+		   "	if (!smp_load_acquire(&ready))\n"
+		   "		return 0;\n"
+		   "	*out = cfg;\n"
+		   "	return 1;\n"
+		   "}\n");
+}
+
+/* ... and a struct stored whole writes each field: the publisher's
+ * assignment before a relaxed flag store. */
+Test(libc, struct_assigned_into_the_published_struct)
+{
+	expect_one(LKMM "struct config { int rate, burst; };\n"
+		   "struct config cfg; int ready;\n"
+		   "void publish(const struct config *c) {\n"
+		   "	cfg = *c; /*W*/\n"
+		   "	WRITE_ONCE(ready, 1);\n"
+		   "}\n"
+		   "int rate(void) { return smp_load_acquire(&ready) ? cfg.rate : -1; }\n");
+}
+
+/* A part of a named instance copied whole, and a struct passed by value,
+ * read their fields too. */
+Test(libc, struct_copied_out_of_a_field_of_a_global)
+{
+	expect_one(LKMM "struct config { int rate, burst; };\n"
+		   "struct state { int gen; struct config cfg; } st; int ready;\n"
+		   "void publish(void) { st.cfg.rate = 10; st.cfg.burst = 20; smp_store_release(&ready, 1); }\n"
+		   "int snapshot(struct config *out) {\n"
+		   "	if (!READ_ONCE(ready))\n"
+		   "		return 0;\n"
+		   "	*out = st.cfg; /*R*/\n"
+		   "	return 1;\n"
+		   "}\n");
+}
+
+Test(libc, struct_passed_by_value_after_the_flag)
+{
+	expect_one(LKMM "struct config { int rate, burst; };\n"
+		   "struct config cfg; int ready;\n"
+		   "extern int apply(struct config c);\n"
+		   "void publish(void) { cfg.rate = 10; cfg.burst = 20; smp_store_release(&ready, 1); }\n"
+		   "int use(void) { return READ_ONCE(ready) ? apply(cfg) : 0; } /*R*/\n");
+}
+
+/* A struct reached through a pointer, copied whole, stays one access: it
+ * is most often a value handed from record to record (a uuid, a key), and
+ * its fields would meet every access of the type's fields in the tree
+ * (named_instance). */
+Test(libc, struct_copied_through_a_pointer_is_one_access)
+{
+	expect_one(LKMM "struct config { int rate, burst; };\n"
+		   "struct config cfg; int ready;\n"
+		   "void publish(void) { cfg.rate = 10; cfg.burst = 20; smp_store_release(&ready, 1); }\n"
+		   "int copy(struct config *out, const struct config *in) {\n"
+		   "	if (!READ_ONCE(ready))\n"
+		   "		return 0;\n"
+		   "	*out = *in;\n"
+		   "	return 1;\n"
+		   "}\n");
+}
+
+/* ... and so does a const one, which no one writes. */
+Test(libc, const_struct_copied_is_one_access)
+{
+	expect_one(LKMM "struct config { int rate, burst; };\n"
+		   "struct config cfg; int ready;\n"
+		   "static const struct config defaults = { 1, 2 };\n"
+		   "void publish(void) { cfg.rate = 10; cfg.burst = 20; smp_store_release(&ready, 1); }\n"
+		   "int reset(struct config *out) {\n"
+		   "	if (!READ_ONCE(ready))\n"
+		   "		return 0;\n"
+		   "	*out = defaults;\n"
+		   "	return 1;\n"
+		   "}\n");
+}
+
 Test(pointers, local_pointer_into_a_shared_array)
 {
 	expect_one(LKMM "int slots[16]; int count;\n"
