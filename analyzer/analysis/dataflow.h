@@ -146,6 +146,10 @@ struct derived { int *reads; int n, cap; };
 
 /* In a derived's reads: the value comes from a parameter ("$KEY:N"). */
 #define PARAM_SOURCE (-2)
+/* In a derived's reads: the value is what call event I stored through the
+ * local's address (get(&r)), in a function of N events: kept apart from
+ * the call's result, I itself, which says nothing of the local. */
+#define OUT_SOURCE(n, i) ((n) + (i))
 
 struct deriv_map {
 	struct derived *v;        /* by the local's number (facts.h) */
@@ -155,6 +159,12 @@ struct deriv_map {
 /* Fills M for F (dm_free frees it); the entry of local number LOCAL, or
  * NULL (no local: -1). */
 void compute_derived(const struct function *f, struct deriv_map *m);
+/* The same, where a call that is passed the address of a local of F
+ * (get(&r)) is a source of that local's value (OUT_SOURCE), when
+ * STORES_READ(CTX, CALL, ARG) says the callee stores a marked read's value
+ * through argument ARG (summary.out_tells). */
+void compute_derived_through_calls(const struct function *f, struct deriv_map *m,
+				   int (*stores_read)(void *ctx, const struct event *call, int arg), void *ctx);
 struct derived *dm_get(struct deriv_map *m, int local);
 void dm_free(struct deriv_map *m);
 

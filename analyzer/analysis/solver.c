@@ -139,6 +139,7 @@ static int summary_same(const struct summary *a, const struct summary *b)
 	       a->lock_param == b->lock_param && a->unlock_param == b->unlock_param &&
 	       a->lock_global == b->lock_global && a->unlock_global == b->unlock_global &&
 	       a->returns_read == b->returns_read && a->result_tells == b->result_tells &&
+	       a->out_tells == b->out_tells &&
 	       es_same(&a->exit_plain, &b->exit_plain) && es_same(&a->exit_reads, &b->exit_reads) &&
 	       es_same(&a->all_plain, &b->all_plain) && es_same(&a->all_reads, &b->all_reads) &&
 	       es_same(&a->all_mwrites, &b->all_mwrites) && es_same(&a->waited, &b->waited) &&
@@ -190,6 +191,39 @@ static int may_hold_locks(struct program *p, const struct function *f)
 	return 0;
 }
 
+/* (compute_derived_through_calls) Does the callee of CALL store a marked
+ * read's value through its argument ARG?  Its summary says so once it is
+ * solved: callees first, and a component's members again until they
+ * settle. */
+static int call_stores_read(void *ctx, const struct event *call, int arg)
+{
+	struct fn_ctx *c = ctx;
+	const struct summary *cs = callee_of(c->p, call, c->fn);
+
+	return cs && arg >= 0 && arg < 32 && (cs->out_tells >> arg & 1u);
+}
+
+/* The parameters of C's function that it passes on to a call that stores
+ * a marked read's value through them (get(out); summary.out_tells): its
+ * own stores of one are noted as they are walked (transfer.c,
+ * note_stored_read). */
+static unsigned passed_on_reads(const struct fn_ctx *c)
+{
+	const struct function *f = c->fn;
+	unsigned bits = 0;
+
+	for (int b = 0; b < f->nblocks; b++)
+		for (int i = 0; i < f->blocks[b].nevents; i++) {
+			const struct event *e = &f->blocks[b].events[i];
+
+			for (int k = 0; e->kind == EV_CALL && k < e->argv.n && k < 32; k++)
+				if (e->argv.v[k] && object_is_param_of(e->argv.v[k], &e->argv.ref[k], f->link_key) &&
+				    e->argv.ref[k].param < 32 && call_stores_read((void *)c, e, k))
+					bits |= 1u << e->argv.ref[k].param;
+		}
+	return bits;
+}
+
 /* Runs the dataflow of function FI to its fixpoint, then one more pass
  * over every block that records the summary (unless FOLLOWER) and the
  * facts of kinds EMIT (internal.h).
@@ -212,7 +246,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 	struct summary fresh = { 0 };
 	int changed = 1, rounds = 0, nevents;
 
-	compute_derived(f, &c.derived);
+	compute_derived_through_calls(f, &c.derived, call_stores_read, &c);
 	nevents = event_count(f);
 	c.used = value_marks(f, &c.derived, nevents, 0);
 	/* (what only some kinds of facts read is worked out for the runs
@@ -339,6 +373,7 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 			free(exported);
 		}
 		fresh.result_tells |= fresh.returns_read;
+		fresh.out_tells |= passed_on_reads(&c);
 	}
 	/* Replace the old summary, unless the new one is the same: the call
 	 * views made of it (callview.c) point into its arrays (a view's

@@ -146,11 +146,12 @@ static unsigned value_dependence(struct fn_ctx *c, const struct event *p, const 
 	return how;
 }
 
-/* Remembers that the reads in SET came into the caller through CALL. */
-static void note_origins(struct fn_ctx *c, const struct evset *set, const struct event *call, int waited)
+/* Remembers that the reads in SET came into the caller through the value
+ * of index AT: a call's result, or what it stored (OUT_SOURCE). */
+static void note_origins(struct fn_ctx *c, const struct evset *set, int at)
 {
 	for (int i = 0; i < set->n; i++)
-		pairset_put(&c->origins, set->v[i]->gid, waited ? WAITED_IN_CALLEE : call->index, 1);
+		pairset_put(&c->origins, set->v[i]->gid, at, 1);
 }
 
 /* Is the address of P, an access of this function, computed from the
@@ -746,8 +747,16 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 	 * futex_op(OP_WAKE) returning a constant says nothing of the futex
 	 * its OP_WAIT case waits on (W14). */
 	if (cs->result_tells) {
-		note_origins(c, view->set[VIEW_EXIT_READS], call, 0);
-		note_origins(c, view->set[VIEW_ALL_READS], call, 0);
+		note_origins(c, view->set[VIEW_EXIT_READS], call->index);
+		note_origins(c, view->set[VIEW_ALL_READS], call->index);
+	}
+	/* ... and so does a local the callee stored a read into (get(&r);
+	 * if (r)): the local's value comes from what the call stored
+	 * (OUT_SOURCE, compute_derived_through_calls), which carries its
+	 * reads. */
+	if (cs->out_tells && call->index >= 0 && call->index < c->nevents) {
+		note_origins(c, view->set[VIEW_EXIT_READS], OUT_SOURCE(c->nevents, call->index));
+		note_origins(c, view->set[VIEW_ALL_READS], OUT_SOURCE(c->nevents, call->index));
 	}
 	/* (as the call sees them: a read through a parameter is a clone, or
 	 * none when the caller passes a private local) */
@@ -798,6 +807,57 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 		s->reached = 0;
 }
 
+/* Does the value of event index I, reached in state S, carry a marked
+ * read of C's function that nothing has ordered yet: the read itself,
+ * still pending; a call whose result carries one (returns_read); or what
+ * a call stored into a local (OUT_SOURCE: only a call that stores such a
+ * read is one)? */
+static int carries_unordered_read(const struct fn_ctx *c, const struct state *s, int i)
+{
+	const struct event *e = i >= 0 && i < c->nevents ? c->by_index[i] : NULL;
+
+	if (i >= c->nevents)
+		return 1;
+	return e && ((e->kind == EV_ACCESS && e->marked && es_has(&s->pend_reads, e)) ||
+		     (e->kind == EV_CALL && c->returns_read[i]));
+}
+
+/* Plain store W, reached in state S: when it stores, through parameter N
+ * of this function, a value that carries an unordered marked read
+ * (carries_unordered_read; directly, or through the locals its value
+ * names), the local of the caller that N points to carries that read
+ * too: bit N of summary.out_tells (get(int *out) { *out =
+ * READ_ONCE(flag); }, read back by the caller as if (r)).  A read that a
+ * fence or an acquire has ordered before the store orders whatever the
+ * caller does with the value (ck_ring's dequeue: a load fence after the
+ * index loads, then the slot copied out), so it tells the caller of no
+ * order it must keep. */
+static void note_stored_read(struct fn_ctx *c, const struct state *s, const struct event *w)
+{
+	const struct function *f = c->fn;
+
+	if (!c->sum || w->obj.kind != OBJ_PARAM || w->obj.param >= 32 ||
+	    !object_is_param_of(w->object, &w->obj, f->link_key))
+		return;
+	for (int k = 0; k < w->deps.n; k++) {
+		const struct dep_item *d = &w->deps.v[k];
+		const struct derived *l;
+		int carries = 0;
+
+		if (d->role != DEP_VALUE)
+			continue;
+		if (d->kind == DEP_EVENT)
+			carries = carries_unordered_read(c, s, d->n);
+		else if (d->kind == DEP_LOCAL && (l = dm_get(&c->derived, d->local)))
+			for (int i = 0; i < l->n && !carries; i++)
+				carries = carries_unordered_read(c, s, l->reads[i]);
+		if (carries) {
+			c->sum->out_tells |= 1u << w->obj.param;
+			return;
+		}
+	}
+}
+
 /* Applies CALL to S: its callee's effects as the call sees them.  A call
  * through a pointer that several functions of the tree were stored into
  * (ck_rhs's map->probe_func) may reach any of them: each is applied to a
@@ -835,6 +895,9 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 
 	switch (e->kind) {
 	case EV_ACCESS:
+		/* (a caller's private local filled in is the point of it) */
+		if (e->object && !e->marked && e->access == ACC_WRITE)
+			note_stored_read(c, s, e);
 		/* (memory private to the thread: no side of any pairing) */
 		if (!e->object || e->thread_private)
 			break;

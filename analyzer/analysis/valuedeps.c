@@ -4,6 +4,8 @@
  * and which reads' values are used at all or leave the function. */
 #include "internal.h"
 
+#include <string.h>
+
 void dm_free(struct deriv_map *m)
 {
 	for (int i = 0; i < m->n; i++)
@@ -51,12 +53,26 @@ static int add_source(struct deriv_map *m, struct derived *target, const struct 
 	return changed;
 }
 
+/* Is argument ARG of call E (of function F) the address of F's private
+ * local D names: get(&r), "#ARG=r" with the argument's object
+ * "l:F:r" (extract_pointee.c)? */
+static int passes_local(const struct function *f, const struct event *e, const struct dep_item *d, int arg)
+{
+	const char *key = arg < e->argv.n ? e->argv.v[arg] : NULL;
+	size_t fl = strlen(f->link_key);
+
+	return key && d->name && e->argv.ref[arg].kind == OBJ_LOCAL && strncmp(key + 2, f->link_key, fl) == 0 &&
+	       key[2 + fl] == ':' && strcmp(key + 3 + fl, d->name) == 0;
+}
+
 /* Flow-insensitively, which marked reads (by event index) can each local's
  * value come from, and whether a parameter's can (PARAM_SOURCE): a small
- * fixpoint over the local assignments. */
-void compute_derived(const struct function *f, struct deriv_map *m)
+ * fixpoint over the local assignments and, with STORES_READ, over the
+ * calls that store a read into a local whose address they are passed. */
+void compute_derived_through_calls(const struct function *f, struct deriv_map *m,
+				   int (*stores_read)(void *ctx, const struct event *call, int arg), void *ctx)
 {
-	int changed = 1, rounds = 0;
+	int changed = 1, rounds = 0, nevents = stores_read ? event_count(f) : 0;
 
 	m->n = f->nlocals;
 	m->v = xcalloc((size_t)m->n + 1, sizeof *m->v);
@@ -67,6 +83,16 @@ void compute_derived(const struct function *f, struct deriv_map *m)
 				const struct event *e = &f->blocks[b].events[i];
 				struct derived *target;
 
+				if (e->kind == EV_CALL && stores_read && e->index >= 0) {
+					for (int k = 0; k < e->deps.n; k++) {
+						const struct dep_item *d = &e->deps.v[k];
+
+						if (d->role == DEP_ARGUMENT && d->kind == DEP_LOCAL &&
+						    (target = dm_get(m, d->local)) && passes_local(f, e, d, d->arg) &&
+						    stores_read(ctx, e, d->arg))
+							changed |= dm_add(target, OUT_SOURCE(nevents, e->index));
+					}
+				}
 				if (e->kind != EV_LOCAL || !(target = dm_get(m, e->def_local)))
 					continue;
 				for (int k = 0; k < e->deps.n; k++)
@@ -75,6 +101,11 @@ void compute_derived(const struct function *f, struct deriv_map *m)
 	}
 	if (changed)
 		analysis_cap_hit(CAP_DERIVED);
+}
+
+void compute_derived(const struct function *f, struct deriv_map *m)
+{
+	compute_derived_through_calls(f, m, NULL, NULL);
 }
 
 /* Does the value of D's source (a local of map M, or an event) come

@@ -98,3 +98,72 @@ Test(storedflag, a_pointer_read_back_orders_what_it_reaches_and_guards_the_rest)
 		   "  pthread_create(&x, 0, writer, 0); pthread_create(&y, 0, reader, 0);\n"
 		   "  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n");
 }
+
+/* The value goes out through a pointer parameter into the caller's own
+ * local, which the caller tests (get(&n); if (n)): the callee's summary
+ * says which parameters it stores a read through (out_tells), and the
+ * local carries the read (compute_derived_through_calls).  FETCH is the
+ * helper's body; chains pass the pointer on. */
+#define INTO_LOCAL(fetch, marker) \
+	HEAD "struct ring { unsigned head; long slot[8]; } q;\n" \
+	"static void *producer(void *a) { for (unsigned h = 0; h < 100; h++) {\n" \
+	"  q.slot[h % 8] = h;\n  smp_store_release(&q.head, h + 1); } return a; }\n" \
+	"static void fetch(unsigned *n) { " fetch " }\n" \
+	"static void fetch_on(unsigned *n) { fetch(n); }\n" \
+	"static void *consumer(void *a) { unsigned n = 0; long sum = 0;\n" \
+	"  fetch_on(&n);\n" \
+	"  if (n)\n    sum = q.slot[0]; " marker "\n" \
+	"  return (void *)sum; }\n" \
+	"int main(void) { pthread_t x, y;\n" \
+	"  pthread_create(&x, 0, producer, 0); pthread_create(&y, 0, consumer, 0);\n" \
+	"  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n"
+
+Test(storedflag, a_read_stored_into_the_callers_local_guards_its_reads)
+{
+	expect_one(INTO_LOCAL("*n = READ_ONCE(q.head);", "/*R*/"));
+}
+
+Test(storedflag, an_acquire_stored_into_the_callers_local_orders_its_reads)
+{
+	expect_one(INTO_LOCAL("*n = smp_load_acquire(&q.head);", ""));
+}
+
+/* What the callee stores through the pointer is no read (its result is):
+ * the local's test says nothing of the flag and guards nothing, so the
+ * slot read is no reader of the producer's publication. */
+Test(storedflag, a_constant_stored_into_the_callers_local_guards_nothing)
+{
+	expect_one(HEAD "struct ring { unsigned head; long slot[8]; } q;\n"
+		   "static void *producer(void *a) { for (unsigned h = 0; h < 100; h++) {\n"
+		   "  q.slot[h % 8] = h;\n  smp_store_release(&q.head, h + 1); } return a; }\n"
+		   "static unsigned fetch(unsigned *n) { unsigned h = READ_ONCE(q.head); *n = 1; return h; }\n"
+		   "static void *consumer(void *a) { unsigned n = 0; long sum = 0;\n"
+		   "  unsigned h = fetch(&n);\n"
+		   "  if (n)\n    sum = q.slot[0];\n"
+		   "  return (void *)(sum + h); }\n"
+		   "int main(void) { pthread_t x, y;\n"
+		   "  pthread_create(&x, 0, producer, 0); pthread_create(&y, 0, consumer, 0);\n"
+		   "  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n");
+}
+
+/* A read that a fence orders before the store orders whatever the caller
+ * does with the value: the local carries no order the caller must keep
+ * (note_stored_read).  Taken as carried, the read is still pending in
+ * the caller on the path that returns early without the fence, and the
+ * slot read after the test would be reported (ck_ring's dequeues: a load
+ * fence after the index loads, then the slot copied out). */
+Test(storedflag, a_read_fenced_before_it_is_stored_carries_no_order)
+{
+	expect_one(HEAD "struct ring { unsigned head; long slot[8]; } q;\n"
+		   "static void *producer(void *a) { for (unsigned h = 0; h < 100; h++) {\n"
+		   "  q.slot[h % 8] = h;\n  smp_store_release(&q.head, h + 1); } return a; }\n"
+		   "static int fetch(unsigned *n) { unsigned h = READ_ONCE(q.head); if (!h) return 0;\n"
+		   "  smp_rmb(); *n = h; return 1; }\n"
+		   "static void *consumer(void *a) { unsigned n = 0; long sum = 0;\n"
+		   "  (void)fetch(&n);\n"
+		   "  if (n)\n    sum = q.slot[0];\n"
+		   "  return (void *)sum; }\n"
+		   "int main(void) { pthread_t x, y;\n"
+		   "  pthread_create(&x, 0, producer, 0); pthread_create(&y, 0, consumer, 0);\n"
+		   "  pthread_join(x, 0); pthread_join(y, 0); return 0; }\n");
+}
