@@ -204,10 +204,11 @@ struct summary {
 	int returns_read;         /* returns a value computed from an exit read */
 	int result_tells;         /* ... or a value chosen by testing one */
 	/* Bit N: it stores, through parameter N, a value that carries a
-	 * marked read (get(int *out) { *out = READ_ONCE(flag); }): its own, a
-	 * callee's result, or one a callee stored through a parameter of
-	 * its own it passed on.  The caller's local whose address it is
-	 * passed then carries the read too (compute_derived_through_calls). */
+	 * marked read nothing has ordered yet (get(int *out) { *out =
+	 * READ_ONCE(flag); }): its own, a callee's result, or one a callee
+	 * stored through a parameter of its own it passed on (transfer.c,
+	 * note_stored_read).  The caller's local whose address it is passed
+	 * then carries the read too (compute_derived_through_calls). */
 	unsigned out_tells;
 	/* A lock wrapper: the parameter whose lock it leaves held on every
 	 * path (call_rcu_lock(&m)), or releases; -1 for none. */

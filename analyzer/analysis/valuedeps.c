@@ -4,8 +4,6 @@
  * and which reads' values are used at all or leave the function. */
 #include "internal.h"
 
-#include <string.h>
-
 void dm_free(struct deriv_map *m)
 {
 	for (int i = 0; i < m->n; i++)
@@ -54,15 +52,11 @@ static int add_source(struct deriv_map *m, struct derived *target, const struct 
 }
 
 /* Is argument ARG of call E (of function F) the address of F's private
- * local D names: get(&r), "#ARG=r" with the argument's object
- * "l:F:r" (extract_pointee.c)? */
+ * local D names: get(&r), "#ARG=r" with the argument's object "l:F:r"? */
 static int passes_local(const struct function *f, const struct event *e, const struct dep_item *d, int arg)
 {
-	const char *key = arg < e->argv.n ? e->argv.v[arg] : NULL;
-	size_t fl = strlen(f->link_key);
-
-	return key && d->name && e->argv.ref[arg].kind == OBJ_LOCAL && strncmp(key + 2, f->link_key, fl) == 0 &&
-	       key[2 + fl] == ':' && strcmp(key + 3 + fl, d->name) == 0;
+	return arg < e->argv.n && e->argv.v[arg] && d->name &&
+	       object_is_local_of(e->argv.v[arg], &e->argv.ref[arg], f->link_key, d->name);
 }
 
 /* Flow-insensitively, which marked reads (by event index) can each local's

@@ -465,6 +465,16 @@ int object_is_param_of(const char *key, const struct object_ref *ref, const char
 	       memcmp(key + ref->fn_off, fn, ref->fn_len) == 0;
 }
 
+int object_is_local_of(const char *key, const struct object_ref *ref, const char *fn, const char *name)
+{
+	size_t fl = strlen(fn);
+
+	/* (a link key may hold ':', path:name for a static function: the
+	 * whole of FN, then ':', then NAME, is what extract_pointee.c wrote) */
+	return ref->kind == OBJ_LOCAL && !ref->shared && strncmp(key + 2, fn, fl) == 0 && key[2 + fl] == ':' &&
+	       strcmp(key + 3 + fl, name) == 0;
+}
+
 char *object_function(const char *key, const struct object_ref *ref)
 {
 	if (ref->kind != OBJ_PARAM && ref->kind != OBJ_FUNCTION)

@@ -211,6 +211,10 @@ void object_ref_parse(const char *key, struct object_ref *out);
  * (any N when N < 0)? */
 int object_is_param_of(const char *key, const struct object_ref *ref, const char *fn);
 
+/* Is KEY, parsed as REF, the private local NAME of the function whose
+ * link key is FN ("l:FN:NAME")? */
+int object_is_local_of(const char *key, const struct object_ref *ref, const char *fn, const char *name);
+
 /* The function a key of kind OBJ_FUNCTION or OBJ_PARAM names, copied
  * (NULL for other kinds).  The caller frees it. */
 char *object_function(const char *key, const struct object_ref *ref);

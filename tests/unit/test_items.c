@@ -140,6 +140,9 @@ Test(items, object_keys)
 	free(fn);
 	object_ref_parse("l:/x.c:f:v", &r);
 	cr_assert(r.kind == OBJ_LOCAL);
+	cr_assert(object_is_local_of("l:/x.c:f:v", &r, "/x.c:f", "v"));
+	cr_assert(!object_is_local_of("l:/x.c:f:v", &r, "/x.c:f", "w"));
+	cr_assert(!object_is_local_of("l:/x.c:f:v", &r, "/x.c:g", "v"));
 	object_ref_parse("t:struct node", &r);
 	cr_assert(r.kind == OBJ_TYPE);
 	object_ref_parse("p:nonumber", &r);
