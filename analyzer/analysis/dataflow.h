@@ -164,7 +164,7 @@ void compute_derived(const struct function *f, struct deriv_map *m);
  * STORES_READ(CTX, CALL, ARG) says the callee stores a marked read's value
  * through argument ARG (summary.out_tells). */
 void compute_derived_through_calls(const struct function *f, struct deriv_map *m,
-				   int (*stores_read)(void *ctx, const struct event *call, int arg), void *ctx);
+				   int (*stores_read)(const void *ctx, const struct event *call, int arg), const void *ctx);
 struct derived *dm_get(struct deriv_map *m, int local);
 void dm_free(struct deriv_map *m);
 

@@ -383,6 +383,11 @@ void kill_reads(struct state *s);
 void spawn(struct state *s);
 
 /* valuedeps.c */
+/* Does some source of the value write W stores (its "~" items: an event's
+ * index, or one a local's value comes from, in map M) satisfy PRED(CTX,
+ * INDEX)? */
+int stored_value_any(struct deriv_map *m, const struct event *w, int (*pred)(const void *ctx, int index),
+		     const void *ctx);
 /* Does the value write W stores (its "~" items) come from marked read R
  * (both of the function whose map is M)? */
 int stores_value_of(struct deriv_map *m, const struct event *w, const struct event *r);

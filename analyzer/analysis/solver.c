@@ -195,9 +195,9 @@ static int may_hold_locks(struct program *p, const struct function *f)
  * read's value through its argument ARG?  Its summary says so once it is
  * solved: callees first, and a component's members again until they
  * settle. */
-static int call_stores_read(void *ctx, const struct event *call, int arg)
+static int call_stores_read(const void *ctx, const struct event *call, int arg)
 {
-	struct fn_ctx *c = ctx;
+	const struct fn_ctx *c = ctx;
 	const struct summary *cs = callee_of(c->p, call, c->fn);
 
 	return cs && arg >= 0 && arg < 32 && (cs->out_tells >> arg & 1u);
@@ -218,7 +218,7 @@ static unsigned passed_on_reads(const struct fn_ctx *c)
 
 			for (int k = 0; e->kind == EV_CALL && k < e->argv.n && k < 32; k++)
 				if (e->argv.v[k] && object_is_param_of(e->argv.v[k], &e->argv.ref[k], f->link_key) &&
-				    e->argv.ref[k].param < 32 && call_stores_read((void *)c, e, k))
+				    e->argv.ref[k].param < 32 && call_stores_read(c, e, k))
 					bits |= 1u << e->argv.ref[k].param;
 		}
 	return bits;

@@ -807,19 +807,24 @@ static void apply_call_to(struct fn_ctx *c, struct state *s, struct event *call,
 		s->reached = 0;
 }
 
-/* Does the value of event index I, reached in state S, carry a marked
- * read of C's function that nothing has ordered yet: the read itself,
- * still pending; a call whose result carries one (returns_read); or what
- * a call stored into a local (OUT_SOURCE: only a call that stores such a
- * read is one)? */
-static int carries_unordered_read(const struct fn_ctx *c, const struct state *s, int i)
-{
-	const struct event *e = i >= 0 && i < c->nevents ? c->by_index[i] : NULL;
+/* Where a stored value's sources are asked about (note_stored_read). */
+struct store_at { const struct fn_ctx *c; const struct state *s; };
 
-	if (i >= c->nevents)
+/* (stored_value_any) Does the value of event index I, reached in state
+ * AT->s, carry a marked read of the function that nothing has ordered
+ * yet: the read itself, still pending; a call whose result carries one
+ * (returns_read); or what a call stored into a local (OUT_SOURCE: only a
+ * call that stores such a read is one)? */
+static int carries_unordered_read(const void *ctx, int i)
+{
+	const struct store_at *at = ctx;
+	const struct event *e;
+
+	if (i >= at->c->nevents)
 		return 1;
-	return e && ((e->kind == EV_ACCESS && e->marked && es_has(&s->pend_reads, e)) ||
-		     (e->kind == EV_CALL && c->returns_read[i]));
+	e = i >= 0 ? at->c->by_index[i] : NULL;
+	return e && ((e->kind == EV_ACCESS && e->marked && es_has(&at->s->pend_reads, e)) ||
+		     (e->kind == EV_CALL && at->c->returns_read[i]));
 }
 
 /* Plain store W, reached in state S: when it stores, through parameter N
@@ -834,28 +839,12 @@ static int carries_unordered_read(const struct fn_ctx *c, const struct state *s,
  * order it must keep. */
 static void note_stored_read(struct fn_ctx *c, const struct state *s, const struct event *w)
 {
-	const struct function *f = c->fn;
+	struct store_at at = { c, s };
 
-	if (!c->sum || w->obj.kind != OBJ_PARAM || w->obj.param >= 32 ||
-	    !object_is_param_of(w->object, &w->obj, f->link_key))
-		return;
-	for (int k = 0; k < w->deps.n; k++) {
-		const struct dep_item *d = &w->deps.v[k];
-		const struct derived *l;
-		int carries = 0;
-
-		if (d->role != DEP_VALUE)
-			continue;
-		if (d->kind == DEP_EVENT)
-			carries = carries_unordered_read(c, s, d->n);
-		else if (d->kind == DEP_LOCAL && (l = dm_get(&c->derived, d->local)))
-			for (int i = 0; i < l->n && !carries; i++)
-				carries = carries_unordered_read(c, s, l->reads[i]);
-		if (carries) {
-			c->sum->out_tells |= 1u << w->obj.param;
-			return;
-		}
-	}
+	if (c->sum && w->obj.kind == OBJ_PARAM && w->obj.param < 32 &&
+	    object_is_param_of(w->object, &w->obj, c->fn->link_key) &&
+	    stored_value_any(&c->derived, w, carries_unordered_read, &at))
+		c->sum->out_tells |= 1u << w->obj.param;
 }
 
 /* Applies CALL to S: its callee's effects as the call sees them.  A call

@@ -64,7 +64,7 @@ static int passes_local(const struct function *f, const struct event *e, const s
  * fixpoint over the local assignments and, with STORES_READ, over the
  * calls that store a read into a local whose address they are passed. */
 void compute_derived_through_calls(const struct function *f, struct deriv_map *m,
-				   int (*stores_read)(void *ctx, const struct event *call, int arg), void *ctx)
+				   int (*stores_read)(const void *ctx, const struct event *call, int arg), const void *ctx)
 {
 	int changed = 1, rounds = 0, nevents = stores_read ? event_count(f) : 0;
 
@@ -137,12 +137,42 @@ static int depends_by(struct deriv_map *m, const struct event *p, const struct e
 	return 0;
 }
 
+int stored_value_any(struct deriv_map *m, const struct event *w, int (*pred)(const void *ctx, int index),
+		     const void *ctx)
+{
+	for (int k = 0; k < w->deps.n; k++) {
+		const struct dep_item *d = &w->deps.v[k];
+		const struct derived *l;
+
+		if (d->role != DEP_VALUE)
+			continue;
+		if (d->kind == DEP_EVENT && pred(ctx, d->n))
+			return 1;
+		if (d->kind == DEP_LOCAL && (l = dm_get(m, d->local)) != NULL)
+			for (int i = 0; i < l->n; i++)
+				if (pred(ctx, l->reads[i]))
+					return 1;
+	}
+	return 0;
+}
+
+/* (stored_value_any) Is INDEX the one *CTX names? */
+static int is_index(const void *ctx, int index)
+{
+	return index == *(const int *)ctx;
+}
+
 int stores_value_of(struct deriv_map *m, const struct event *w, const struct event *r)
 {
-	for (int k = 0; k < w->deps.n; k++)
-		if (w->deps.v[k].role == DEP_VALUE && source_is(m, &w->deps.v[k], r->index))
-			return 1;
-	return 0;
+	return stored_value_any(m, w, is_index, &r->index);
+}
+
+/* (stored_value_any) Any source at all. */
+static int any_source(const void *ctx, int index)
+{
+	(void)ctx;
+	(void)index;
+	return 1;
 }
 
 int value_copies(const struct function *f, struct deriv_map *m, const struct event ***out)
@@ -153,19 +183,9 @@ int value_copies(const struct function *f, struct deriv_map *m, const struct eve
 	for (int b = 0; b < f->nblocks; b++)
 		for (int i = 0; i < f->blocks[b].nevents; i++) {
 			const struct event *w = &f->blocks[b].events[i];
-			int copies = 0;
 
-			if (w->kind != EV_ACCESS || w->access != ACC_WRITE || w->marked || !w->display)
-				continue;
-			for (int k = 0; k < w->deps.n && !copies; k++) {
-				const struct dep_item *d = &w->deps.v[k];
-				const struct derived *l;
-
-				copies = d->role == DEP_VALUE &&
-					 (d->kind == DEP_EVENT ||
-					  (d->kind == DEP_LOCAL && (l = dm_get(m, d->local)) != NULL && l->n > 0));
-			}
-			if (copies) {
+			if (w->kind == EV_ACCESS && w->access == ACC_WRITE && !w->marked && w->display &&
+			    stored_value_any(m, w, any_source, NULL)) {
 				grow(out, &cap, n + 1, sizeof **out);
 				(*out)[n++] = w;
 			}

@@ -179,7 +179,6 @@ void copied_fields(CXType t, const char *base, const char *sep, int depth, struc
 	free(fields.v);
 }
 
-
 int is_array_type(CXType t)
 {
 	t = clang_getCanonicalType(t);

@@ -92,10 +92,6 @@ static int is_thread_creation(const struct vocab_entry *v)
 	return v->name && strcmp(v->name, "pthread_create") == 0;
 }
 
-/* The objects that a plain copy reads through pointer argument C (its
- * source, profiles' src=N), each with how it is shown: a struct's or a
- * union's fields (copied_fields, extract_object.c), or the one object C
- * points to. */
 /* How pointer argument C is shown as the object it points to: &cfg as
  * cfg (then *ADDRESS, unless NULL, is set), anything else as written. */
 static char *pointee_display(struct ectx *x, CXCursor c, int *address)
@@ -131,7 +127,10 @@ static int address_of_const(struct ectx *x, CXCursor c)
 	return r;
 }
 
-/* Fills OUT for pointer argument C; returns how many objects (none when
+/* The objects that a plain copy reads through pointer argument C (its
+ * source, profiles' src=N), each with how it is shown: a struct's or a
+ * union's fields (copied_fields, extract_object.c), or the one object C
+ * points to.  Fills OUT for C; returns how many objects (none when
  * C points to no shared object: a private local, a const one, or nothing
  * known).  An array named as the argument is left out: the walk of the
  * argument already reads it (an array's name is taken as a read of it,
