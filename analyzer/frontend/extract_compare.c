@@ -29,14 +29,16 @@
 #include "extract_fresh.h"
 #include "extract_object.h"
 #include "extract_text.h"
+#include "extract_expr.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Parentheses, casts and __extension__ around C (an implicit cast is an
- * UnexposedExpr of one child; an atomic builtin is one of several, and is
- * kept; READ_ONCE is (__extension__ ({ ... })), whose operator
- * extract_text.c names "__ext"). */
+/* Parentheses, casts, __extension__ and __builtin_expect around C (an
+ * implicit cast is an UnexposedExpr of one child; an atomic builtin is one
+ * of several, and is kept; READ_ONCE is (__extension__ ({ ... })), whose
+ * operator extract_text.c names "__ext"; likely(E) is
+ * __builtin_expect(E, 1), whose value is E's). */
 static CXCursor strip_value(struct ectx *x, CXCursor c)
 {
 	for (;;) {
@@ -45,6 +47,16 @@ static CXCursor strip_value(struct ectx *x, CXCursor c)
 		char op[16] = "";
 		int n;
 
+		if (k == CXCursor_CallExpr && is_expect_call(c)) {
+			n = children(c, &kids);
+			if (n < 2) {
+				free(kids);
+				return c;
+			}
+			c = kids[1];     /* (kids[0] is the callee) */
+			free(kids);
+			continue;
+		}
 		if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr && k != CXCursor_CStyleCastExpr &&
 		    k != CXCursor_UnaryOperator)
 			return c;

@@ -745,16 +745,22 @@ static void walk_short_circuit(struct ectx *x, CXCursor *kids)
  * make a read only tested inside a helper look handed on to its callers
  * (liburcu's if (caa_unlikely(uatomic_load(&gp->futex) == -1))).
  * Returns 1 when C was such a call. */
-static int walk_expect(struct ectx *x, CXCursor c, enum mode m)
+int is_expect_call(CXCursor c)
 {
 	char *name = spelling_of(c);
-	int is_expect = name && (strcmp(name, "__builtin_expect") == 0 ||
-				 strcmp(name, "__builtin_expect_with_probability") == 0);
+	int is = name && (strcmp(name, "__builtin_expect") == 0 ||
+			  strcmp(name, "__builtin_expect_with_probability") == 0);
+
+	free(name);
+	return is;
+}
+
+static int walk_expect(struct ectx *x, CXCursor c, enum mode m)
+{
 	CXCursor *kids;
 	int n;
 
-	free(name);
-	if (!is_expect)
+	if (!is_expect_call(c))
 		return 0;
 	n = children(c, &kids);
 	if (n >= 2)

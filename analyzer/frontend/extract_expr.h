@@ -13,6 +13,9 @@ struct ectx;
 enum mode { M_READ, M_WRITE, M_RMW, M_ADDR };
 
 void walk_expr(struct ectx *x, CXCursor c, enum mode m);
+/* Is call C __builtin_expect (likely(), unlikely()), whose value is its
+ * first argument's? */
+int is_expect_call(CXCursor c);
 /* T var = INIT; — like an assignment to the local. */
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
 /* Inline assembly not behind a named macro. */

@@ -160,16 +160,18 @@ void fresh_restore(struct ectx *x, const struct fresh_table *saved)
 		table_add(&x->fresh, saved->v[i].usr, saved->v[i].mark, saved->v[i].group);
 }
 
-/* Did the events numbered FROM or later in the current block (the loop's
- * condition: its operands stay in one block) make a marked
+/* Did the events numbered FROM or later (the loop's condition, whose
+ * && and || operands have blocks of their own) make a marked
  * read-modify-write (a compare-and-swap, an exchange)? */
 static int tried_rmw(const struct ectx *x, int from)
 {
-	const struct block *b = &x->fn->blocks[x->cur];
+	for (int b = 0; b < x->fn->nblocks; b++)
+		for (int k = x->fn->blocks[b].nevents - 1; k >= 0 && x->fn->blocks[b].events[k].index >= from; k--) {
+			const struct event *e = &x->fn->blocks[b].events[k];
 
-	for (int k = b->nevents - 1; k >= 0 && b->events[k].index >= from; k--)
-		if (b->events[k].kind == EV_ACCESS && b->events[k].marked && b->events[k].access == ACC_RMW)
-			return 1;
+			if (e->kind == EV_ACCESS && e->marked && e->access == ACC_RMW)
+				return 1;
+		}
 	return 0;
 }
 

@@ -110,7 +110,7 @@ void keep_passed_fresh(struct ectx *x, const struct passed_fresh *v, int n, int 
  * on is still the function's own there, and no longer after the loop.
  * fresh_save copies the table before the condition is walked (into
  * SAVED, which the caller frees with free_fresh);
- * fresh_retry_body, after it (in the condition's block), makes the
+ * fresh_retry_body, after it, makes the
  * pointers the condition handed on fresh again when the condition made a
  * marked read-modify-write of an event numbered FROM or later, recording
  * them in LOST; fresh_after_retry,

@@ -155,20 +155,6 @@ static void walk_value(struct ectx *x, CXCursor c, const char *sink)
 	e->uses = d.buf;
 }
 
-/* The condition of a loop ("?loop"): a read tested there is waited on,
- * and what follows the loop runs only once it has the value wanted.
- * WAITS: the loop has no step of its own (a while or do loop, a for loop
- * without an increment), so a plain read in its condition polls the
- * object (pairing.c's plain flags); a counting loop (for (i = 0; i < n;
- * i++)) reads its bound, it does not wait for it. */
-static void walk_loop_cond(struct ectx *x, CXCursor c, int waits)
-{
-	x->no_escape++;
-	x->loop_cond += waits;
-	walk_value(x, c, "?loop");
-	x->loop_cond -= waits;
-	x->no_escape--;
-}
 
 /* A controlling expression: testing a pointer (if (!n)) hands it to no
  * one, so it does not end the pointer's freshness (extract_expr.c). */
@@ -176,6 +162,99 @@ void walk_cond(struct ectx *x, CXCursor c)
 {
 	x->no_escape++;
 	walk_value(x, c, "?test");
+	x->no_escape--;
+}
+
+/* The operator that condition C applies last, when it is "&&", "||" or
+ * "!" (in OP), with its operands in *KIDS (the caller frees them); 0 for
+ * any other expression.  Parentheses, implicit conversions and
+ * __builtin_expect (likely(), unlikely()) are looked through. */
+static int logical_operator(struct ectx *x, CXCursor c, char *op, size_t oplen, CXCursor **kids)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		int n = children(c, kids);
+
+		op[0] = '\0';
+		if ((k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr) && n == 1) {
+			c = (*kids)[0];
+		} else if (k == CXCursor_CallExpr && n >= 2 && is_expect_call(c)) {
+			c = (*kids)[1];
+		} else {
+			if (k == CXCursor_BinaryOperator || k == CXCursor_UnaryOperator)
+				operator_of(x, c, *kids, n, op, oplen);
+			if ((k == CXCursor_BinaryOperator && n == 2 && (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0)) ||
+			    (k == CXCursor_UnaryOperator && n == 1 && strcmp(op, "!") == 0))
+				return n;
+			free(*kids);
+			*kids = NULL;
+			return 0;
+		}
+		free(*kids);
+		*kids = NULL;
+	}
+}
+
+/* Walks condition C of a statement as jumping code: control goes on to
+ * block WHEN_TRUE where C holds and to WHEN_FALSE where it does not.  An
+ * &&, a || or a ! is taken apart into the branches it makes, so that the
+ * graph has no path that the program cannot take: with one test of the
+ * whole value after both operands, while (!(*lock == 0 && cas(lock, 0,
+ * 1))) seemed to leave the loop when *lock != 0 too, past the
+ * compare-and-swap that orders the critical section after the read.
+ * Every other operand is tested by a value event of its own, of kind
+ * SINK, at the end of its own block, whose edges are WHEN_TRUE then
+ * WHEN_FALSE, or the other way round when FALSE_FIRST (a for loop's test,
+ * whose exit is its first edge). */
+static void walk_jumps(struct ectx *x, CXCursor c, const char *sink, int when_true, int when_false,
+		       int false_first)
+{
+	CXCursor *kids = NULL;
+	char op[8];
+	int n = logical_operator(x, c, op, sizeof op, &kids);
+
+	if (n == 1) {                       /* !E: E's outcomes swapped */
+		walk_jumps(x, kids[0], sink, when_false, when_true, false_first);
+	} else if (n == 2) {
+		int right = new_block(x);
+
+		/* A && B: B runs where A holds; A || B: where A does not */
+		if (op[0] == '&')
+			walk_jumps(x, kids[0], sink, right, when_false, false_first);
+		else
+			walk_jumps(x, kids[0], sink, when_true, right, false_first);
+		x->cur = right;
+		walk_jumps(x, kids[1], sink, when_true, when_false, false_first);
+	} else {
+		x->cond_succ = false_first ? 2 : 1;
+		walk_value(x, c, sink);
+		block_add_edge(x->fn, x->cur, false_first ? when_false : when_true);
+		block_add_edge(x->fn, x->cur, false_first ? when_true : when_false);
+	}
+	free(kids);
+}
+
+/* An if's condition, as jumping code (walk_jumps). */
+static void walk_if_cond(struct ectx *x, CXCursor c, int then_b, int else_b)
+{
+	x->no_escape++;
+	walk_jumps(x, c, "?test", then_b, else_b, 0);
+	x->no_escape--;
+}
+
+/* The condition of a loop ("?loop"), as jumping code (walk_jumps): a read tested there is waited on,
+ * and what follows the loop runs only once it has the value wanted.
+ * WAITS: the loop has no step of its own (a while or do loop, a for loop
+ * without an increment), so a plain read in its condition polls the
+ * object (pairing.c's plain flags); a counting loop (for (i = 0; i < n;
+ * i++)) reads its bound, it does not wait for it.  BODY and OUT: where
+ * the loop goes on when the condition holds, and where it ends. */
+static void walk_loop_cond(struct ectx *x, CXCursor c, int waits, int body, int out, int out_first)
+{
+	x->no_escape++;
+	x->loop_cond += waits;
+	walk_jumps(x, c, "?loop", body, out, out_first);
+	x->loop_cond -= waits;
 	x->no_escape--;
 }
 
@@ -201,13 +280,10 @@ static void walk_if(struct ectx *x, CXCursor *k, int n)
 
 	if (n < 2)
 		return;
-	x->cond_succ = 1;           /* then: succ[0] */
-	walk_cond(x, k[0]);
 	then_b = new_block(x);
 	join = new_block(x);
 	else_b = n >= 3 ? new_block(x) : join;
-	block_add_edge(x->fn, x->cur, then_b);
-	block_add_edge(x->fn, x->cur, else_b);
+	walk_if_cond(x, k[0], then_b, else_b);
 	x->cur = then_b;
 	guarded = branch_guards_enter(x, k[0], 1);
 	walk_branch(x, k[1]);
@@ -234,11 +310,8 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 		return;
 	fall_into(x, head);
 	fresh_save(x, &saved);
-	x->cond_succ = 1;           /* the body: succ[0] */
-	walk_loop_cond(x, k[0], 1);
+	walk_loop_cond(x, k[0], 1, body, out, 0);
 	fresh_retry_body(x, &saved, from, &lost);
-	block_add_edge(x->fn, x->cur, body);
-	block_add_edge(x->fn, x->cur, out);
 	x->cur = body;
 	push_loop(x, out, head);
 	walk_any(x, k[1]);
@@ -268,10 +341,7 @@ static void walk_do(struct ectx *x, CXCursor *k, int n)
 	fresh_loop_again(x, &saved, from);
 	free_fresh(&saved);
 	fall_into(x, cond);
-	x->cond_succ = 1;           /* the body again: succ[0] */
-	walk_loop_cond(x, k[1], 1);
-	block_add_edge(x->fn, x->cur, body);
-	block_add_edge(x->fn, x->cur, out);
+	walk_loop_cond(x, k[1], 1, body, out, 0);
 	x->cur = out;
 }
 
@@ -339,12 +409,11 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	fall_into(x, head);
 	from = x->nevents;
 	fresh_save(x, &saved);
-	if (!clang_Cursor_isNull(cond)) {
-		x->cond_succ = 2;   /* the body: succ[1], after the exit */
-		walk_loop_cond(x, cond, clang_Cursor_isNull(inc));
-		block_add_edge(x->fn, x->cur, out);
-	}
-	block_add_edge(x->fn, x->cur, body);
+	/* (the exit is the test's first edge, the body its second) */
+	if (!clang_Cursor_isNull(cond))
+		walk_loop_cond(x, cond, clang_Cursor_isNull(inc), body, out, 1);
+	else
+		block_add_edge(x->fn, x->cur, body);
 	x->cur = body;
 	push_loop(x, out, step);
 	walk_any(x, k[n - 1]);

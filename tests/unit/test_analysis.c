@@ -1444,16 +1444,32 @@ Test(lockword, a_store_of_another_value_releases_nothing)
 
 /* The same through a project macro, on a word of 8 bytes: clang names the
  * builtin __sync_bool_compare_and_swap_8, the vocabulary's name with the
- * operand's size.  Take and give-back in one function. */
+ * operand's size.  (The take tests the word before it tries: the loop is
+ * left only through the compare-and-swap.) */
 Test(lockword, a_sized_sync_builtin_in_a_macro_takes_the_lock)
 {
 	expect_one("#define CMP_SET(p, o, n) __sync_bool_compare_and_swap(p, o, n)\n"
 		   "typedef struct { volatile unsigned long word; } lock_t;\n"
 		   "lock_t l;\n"
-		   "void section(void) {\n"
+		   "void take(void) {\n"
 		   "	while (!(l.word == 0 && CMP_SET(&l.word, 0, 1)))\n"
 		   "		;\n"
-		   "	l.word = 0; /*W*/\n"
+		   "}\n"
+		   "void give(void) { l.word = 0; /*W*/ }\n"
+		   "void section(void) { take(); give(); }\n");
+}
+
+/* Taken and given back in one function, nothing between: the section is
+ * empty, and the compare-and-swap, a full barrier on every way out of
+ * the loop, orders all that came before the store. */
+Test(lockword, taken_and_given_back_in_one_function_silent)
+{
+	expect_one("typedef struct { volatile unsigned long word; } lock_t;\n"
+		   "lock_t l;\n"
+		   "void section(void) {\n"
+		   "	while (!(l.word == 0 && __sync_bool_compare_and_swap(&l.word, 0, 1)))\n"
+		   "		;\n"
+		   "	l.word = 0;\n"
 		   "}\n");
 }
 

@@ -1,0 +1,96 @@
+/* tests/unit/test_conditions.c — conditions as the branches they make
+ * (analyzer/frontend/extract_stmt.c, walk_jumps): each operand of an &&,
+ * a || or a ! is tested in a block of its own, with edges to where the
+ * whole condition's outcome leads, so that no path of the graph skips an
+ * operand the program must run.  Real scans, through scan_helper.c. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "scan_helper.h"
+#include "analyzer/model/facts.h"
+
+/* The test events ("?test" or "?loop") of the one function of FACTS, in
+ * the order they were emitted, into OUT (at most MAX); their count. */
+static int tests_of(const struct tu_facts *facts, const struct event **out, int max)
+{
+	int n = 0;
+
+	cr_assert_eq(facts->nfunctions, 1);
+	for (int b = 0; b < facts->functions[0].nblocks; b++)
+		for (int k = 0; k < facts->functions[0].blocks[b].nevents; k++) {
+			const struct event *e = &facts->functions[0].blocks[b].events[k];
+
+			if (e->kind == EV_LOCAL && e->defines &&
+			    (strcmp(e->defines, "?test") == 0 || strcmp(e->defines, "?loop") == 0) && n < max)
+				out[n++] = e;
+		}
+	return n;
+}
+
+/* Each operand of an && is a test of its own, with its own comparison. */
+Test(conditions, each_operand_of_an_and_is_tested_apart)
+{
+	struct tu_facts f = { 0 };
+	const struct event *t[4];
+	int n;
+
+	extract_text("#include <kcsan/lkmm.h>\n"
+		     "int a, b, x;\n"
+		     "void f(void) { if (READ_ONCE(a) == 1 && __builtin_expect(READ_ONCE(b) != 2, 1)) x = 1; }\n", &f);
+	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
+	n = tests_of(&f, t, 4);
+	cr_assert_eq(n, 2, "%d tests", n);
+	cr_assert(t[0]->uses && strstr(t[0]->uses, "^0=1:@"), "%s", t[0]->uses);
+	cr_assert(t[1]->uses && strstr(t[1]->uses, "^0!2:@"), "%s", t[1]->uses);
+	facts_free(&f);
+}
+
+/* A test-and-test-and-set lock: the loop is left only through the
+ * compare-and-swap, a full barrier, so the section is ordered after the
+ * first read of the word.  With one test of the whole condition after
+ * both operands, the way out seemed open past the compare-and-swap. */
+#define TTAS(cas) \
+	"#include <pthread.h>\n" \
+	"static volatile int word;\n" \
+	"static long hits;\n" \
+	"static void take(void) {\n" \
+	"	int expected = 0;\n" \
+	"	while (!(word == 0 && " cas "))\n" \
+	"		expected = 0;\n" \
+	"}\n" \
+	"static void give(void) { __atomic_store_n(&word, 0, __ATOMIC_RELEASE); }\n" \
+	"static void *worker(void *arg) {\n" \
+	"	(void)arg;\n" \
+	"	for (int i = 0; i < 1000; i++) { take(); %s give(); }\n" \
+	"	return 0;\n" \
+	"}\n" \
+	"int main(void) {\n" \
+	"	pthread_t a, b;\n" \
+	"	pthread_create(&a, 0, worker, 0);\n" \
+	"	pthread_create(&b, 0, worker, 0);\n" \
+	"	pthread_join(a, 0);\n" \
+	"	pthread_join(b, 0);\n" \
+	"	return 0;\n" \
+	"}\n"
+
+static void expect_ttas(const char *format, const char *section)
+{
+	char text[2048];
+
+	snprintf(text, sizeof text, format, section);
+	expect_one(text);
+}
+
+Test(conditions, a_test_and_test_and_set_lock_orders_its_section_silent)
+{
+	expect_ttas(TTAS("__atomic_compare_exchange_n(&word, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)"),
+		    "hits++;");
+}
+
+/* The twin whose compare-and-swap is relaxed: nothing orders the section
+ * after the read that let the loop end. */
+Test(conditions, a_test_and_test_and_set_lock_with_a_relaxed_cas_races)
+{
+	expect_ttas(TTAS("__atomic_compare_exchange_n(&word, &expected, 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)"),
+		    "hits++; /*R*/");
+}
