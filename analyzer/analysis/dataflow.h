@@ -64,10 +64,15 @@ struct relay {
 /* A marked access of a lock word (lockword.c): a store of a constant made
  * with nothing ordering its function's earlier accesses before it
  * (STORE), or a compare-and-swap with acquire that expects one constant
- * and stores another (a lock taken). */
+ * and stores another (a lock taken).  SEEN_HELD (a store): its function
+ * stores only after a test saw the word hold the one value HELD, another
+ * than it stores (readers = *lock; if (readers == WLOCK) *lock = 0;
+ * valuetests.h). */
 struct lock_word_op {
 	struct event *e;
 	struct function *fn;
+	int seen_held;
+	long long held;
 };
 enum lock_word_role { LOCK_WORD_STORE, LOCK_WORD_TAKE };
 

@@ -391,6 +391,10 @@ int stored_value_any(struct deriv_map *m, const struct event *w, int (*pred)(con
 /* Does the value write W stores (its "~" items) come from marked read R
  * (both of the function whose map is M)? */
 int stores_value_of(struct deriv_map *m, const struct event *w, const struct event *r);
+/* The one definition of local LOCAL (an EV_LOCAL event) that reaches the
+ * event at position K of block B of F, or NULL when none or several may,
+ * or the local may be unset there. */
+const struct event *reaching_definition(const struct function *f, int b, int k, int local);
 /* The plain stores of F that store a value read from memory or returned
  * by a call (the copies a later plain read may read back: transfer.c,
  * reads_back), into *OUT (the caller frees it); their count. */
@@ -423,7 +427,9 @@ int add_link(struct link **arr, int *n, int *cap, struct pairset *seen, struct e
  * number *SLOT (-1 for every value) becomes R when the pattern is new
  * (ADDED), or holds the values of both. */
 void note_range(struct analysis *a, int *slot, int added, const struct vrange *r);
-void add_lock_word_op(struct analysis *a, struct event *e, struct function *fn, enum lock_word_role role);
+/* (HELD: the value a store's function saw the word hold, or NULL) */
+void add_lock_word_op(struct analysis *a, struct event *e, struct function *fn, enum lock_word_role role,
+		      const long long *held);
 void add_relay(struct analysis *a, const struct event *from, const struct event *to, const struct function *fn);
 void record_locks(struct analysis *a, struct event *e, struct function *fn,
 			 const struct strset *held, int complete);
@@ -461,7 +467,7 @@ void scope_program_globals(struct program *p);
 void number_events(struct program *p);
 
 /* transfer.c */
-int compared_read(void *ctx, const struct dep_item *d);     /* (valuetests.h) */
+int compared_read(void *ctx, int b, int i, const struct dep_item *d);     /* (valuetests.h) */
 int test_deps(void *ctx, const struct event *test, int **out, int *cap);
 void find_lock_wrapper(struct program *p, const struct function *f, const struct state *exit, struct summary *sum);
 /* The global lock F releases without ever taking it (so it is entered
@@ -560,6 +566,10 @@ void find_thread_roots(struct program *p);
 /* Is block TO of F reachable from a successor of block FROM (a path of at
  * least one edge)? */
 int successors_reach(const struct function *f, int from, int to);
+/* The same, without entering a block B for which AVOID(F, B, CTX) holds
+ * (AVOID NULL: any block). */
+int successors_reach_avoiding(const struct function *f, int from, int to,
+			      int (*avoid)(const struct function *f, int b, const void *ctx), const void *ctx);
 /* Is E a direct pthread_join, or a call of a function that joins threads
  * itself (after find_quiet_entries)? */
 int event_joins(struct program *p, const struct function *f, const struct event *e);

@@ -73,13 +73,14 @@ void note_range(struct analysis *a, int *slot, int added, const struct vrange *r
 	}
 }
 
-void add_lock_word_op(struct analysis *a, struct event *e, struct function *fn, enum lock_word_role role)
+void add_lock_word_op(struct analysis *a, struct event *e, struct function *fn, enum lock_word_role role,
+		      const long long *held)
 {
 	if (pairset_get(&a->lock_op_seen, e->gid, (int)role) >= 0)
 		return;
 	pairset_put(&a->lock_op_seen, e->gid, (int)role, 1);
 	grow(&a->lock_ops[role], &a->lock_op_cap[role], a->nlock_ops[role] + 1, sizeof *a->lock_ops[role]);
-	a->lock_ops[role][a->nlock_ops[role]++] = (struct lock_word_op){ e, fn };
+	a->lock_ops[role][a->nlock_ops[role]++] = (struct lock_word_op){ e, fn, held != NULL, held ? *held : 0 };
 }
 
 void add_relay(struct analysis *a, const struct event *from, const struct event *to, const struct function *fn)

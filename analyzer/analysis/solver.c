@@ -265,7 +265,9 @@ void run_function(struct program *p, int fi, unsigned emit, int follower)
 		}
 	c.ncopies = value_copies(f, &c.derived, &c.copies);
 	guards_compute(f, test_deps, &c, &c.guards);
-	if (emit & EMIT_READER)
+	/* (the writer side asks them too: a lock word's give-back after a
+	 * test that saw it held, note_lock_word_op) */
+	if (emit & (EMIT_READER | EMIT_WRITER))
 		value_tests_compute(f, compared_read, &c, &c.values);
 	if (emit)
 		c.pre_spawn = compute_pre_spawn(p, f);

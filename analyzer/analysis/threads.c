@@ -4,11 +4,8 @@
  * (may_run_concurrently). */
 #include "internal.h"
 
-/* Is block TO of F reachable from a successor of block FROM without
- * entering a block B for which AVOID(F, B, CTX) holds (AVOID NULL:
- * any block)? */
-static int reaches_avoiding(const struct function *f, int from, int to,
-			    int (*avoid)(const struct function *f, int b, const void *ctx), const void *ctx)
+int successors_reach_avoiding(const struct function *f, int from, int to,
+			      int (*avoid)(const struct function *f, int b, const void *ctx), const void *ctx)
 {
 	unsigned char *seen = xcalloc(f->nblocks + 1, 1);
 	int *stack = xcalloc(f->nblocks + 1, sizeof *stack), top = 0, found = 0;
@@ -30,7 +27,7 @@ static int reaches_avoiding(const struct function *f, int from, int to,
 
 int successors_reach(const struct function *f, int from, int to)
 {
-	return reaches_avoiding(f, from, to, NULL, NULL);
+	return successors_reach_avoiding(f, from, to, NULL, NULL);
 }
 
 int event_reaches(const struct function *f, int ba, int ka, int bb, int kb)
@@ -82,7 +79,7 @@ static int creates_again_while_running(const struct function *f, int b, const st
 
 	if (!handle)
 		return in_loop(f, b);
-	return !joins_handle(f, b, handle) && reaches_avoiding(f, b, b, joins_handle, handle);
+	return !joins_handle(f, b, handle) && successors_reach_avoiding(f, b, b, joins_handle, handle);
 }
 
 /* The function named by pthread_create's third argument, or -1. */

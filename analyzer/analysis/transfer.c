@@ -82,24 +82,44 @@ static struct vrange tested_values(const struct fn_ctx *c, const struct event *r
 	return r->func == c->fn->name ? value_tests_at(&c->values, c->cur_block, r->index) : vrange_any();
 }
 
-int compared_read(void *ctx, const struct dep_item *d)
+/* Is K the index of a marked read (or RMW) of C's function? */
+static int is_marked_read(const struct fn_ctx *c, int k)
+{
+	const struct event *e = k >= 0 && k < c->nevents ? c->by_index[k] : NULL;
+
+	return e && e->kind == EV_ACCESS && e->marked && e->access != ACC_WRITE;
+}
+
+/* The marked read that definition DEF of a local copies (its one "@N"
+ * item, extract_compare.c's copies_reads), or -1. */
+static int copied_read(const struct fn_ctx *c, const struct event *def)
+{
+	int k = -1;
+
+	for (int i = 0; def && i < def->deps.n; i++)
+		if (def->deps.v[i].role == DEP_ADDRESS && def->deps.v[i].kind == DEP_EVENT) {
+			if (k >= 0)
+				return -1;
+			k = def->deps.v[i].n;
+		}
+	return is_marked_read(c, k) ? k : -1;
+}
+
+int compared_read(void *ctx, int b, int i, const struct dep_item *d)
 {
 	struct fn_ctx *c = ctx;
 	const struct derived *l;
-	const struct event *e;
-	int k = -1;
 
-	if (d->kind == DEP_EVENT) {
-		k = d->n;
-	} else if (d->kind == DEP_LOCAL && d->local >= 0) {
-		/* (a local defined once, as a copy of one read: extract_compare.c) */
-		l = dm_get(&c->derived, d->local);
-		if (!l || l->n != 1)
-			return -1;
-		k = l->reads[0];
-	}
-	e = k >= 0 && k < c->nevents ? c->by_index[k] : NULL;
-	return e && e->kind == EV_ACCESS && e->marked && e->access != ACC_WRITE ? k : -1;
+	if (d->kind == DEP_EVENT)
+		return is_marked_read(c, d->n) ? d->n : -1;
+	if (d->kind != DEP_LOCAL || d->local < 0)
+		return -1;
+	/* (a local every definition of which copies a read: extract_compare.c;
+	 * the test sees the one that reaches it, if only one does) */
+	l = dm_get(&c->derived, d->local);
+	if (l && l->n == 1)
+		return is_marked_read(c, l->reads[0]) ? l->reads[0] : -1;
+	return copied_read(c, reaching_definition(c->fn, b, i, d->local));
 }
 
 /* Is the address of P, an access of R's function, computed from a plain
@@ -457,6 +477,27 @@ static int decides(struct fn_ctx *c, const struct event *e)
 	return e->index >= 0 && e->index < c->nevents && c->decides[e->index];
 }
 
+/* Does store W (of the constant STORED) run, in the block being walked,
+ * only where a marked read of its own object made by its function saw one
+ * value, another than STORED (in *HELD): the word seen held by the value
+ * a take stores, before the holder gives it back? */
+static int seen_holding(const struct fn_ctx *c, const struct event *w, long long stored, long long *held)
+{
+	for (int k = 0; k < c->nevents; k++) {
+		const struct event *r = c->by_index[k];
+		struct vrange v;
+
+		if (!r || r->oid != w->oid || !is_marked_read(c, k))
+			continue;
+		v = value_tests_at(&c->values, c->cur_block, k);
+		if (v.known && v.lo == v.hi && v.lo != stored) {
+			*held = v.lo;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Marked access E, reached in state S before its own ordering applies,
  * as lockword.c needs it: a store of a constant that nothing since the
  * function's entry orders the function's earlier reads and writes before
@@ -465,16 +506,17 @@ static int decides(struct fn_ctx *c, const struct event *e)
  * another (a lock taken; its result tested or used). */
 static void note_lock_word_op(struct fn_ctx *c, const struct state *s, struct event *e)
 {
-	long long stored, expected;
+	long long stored, expected, held;
 
 	if (!e->object || is_new(e) || !event_constant(e, 0, &stored))
 		return;
 	if (e->access == ACC_WRITE && (e->ord == ORD_RELAXED || e->ord == ORD_NONE) &&
 	    (s->killed & (K_READ | K_WRITE)) != (K_READ | K_WRITE) && !quiet(s) && !pre_spawn_at(c, e))
-		add_lock_word_op(c->p->out, e, c->fn, LOCK_WORD_STORE);
+		add_lock_word_op(c->p->out, e, c->fn, LOCK_WORD_STORE,
+				 seen_holding(c, e, stored, &held) ? &held : NULL);
 	else if (e->access == ACC_RMW && !e->discarded && event_constant(e, 1, &expected) && expected != stored &&
 		 (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL || e->ord == ORD_FULL))
-		add_lock_word_op(c->p->out, e, c->fn, LOCK_WORD_TAKE);
+		add_lock_word_op(c->p->out, e, c->fn, LOCK_WORD_TAKE, NULL);
 }
 
 /* A call of a lock wrapper (the callee's summary says which parameter it

@@ -102,6 +102,59 @@ void compute_derived(const struct function *f, struct deriv_map *m)
 	compute_derived_through_calls(f, m, NULL, NULL);
 }
 
+/* Reaching definitions of one local (reaching_definition). */
+struct local_defs {
+	int local;
+	int skip;        /* the block of the use: entering it reaches the use */
+};
+
+/* Does block B of F define LD's local (and is it not the use's block)? */
+static int defines_local_in(const struct function *f, int b, const void *ctx)
+{
+	const struct local_defs *ld = ctx;
+
+	if (b == ld->skip)
+		return 0;
+	for (int i = 0; i < f->blocks[b].nevents; i++)
+		if (f->blocks[b].events[i].kind == EV_LOCAL && f->blocks[b].events[i].def_local == ld->local)
+			return 1;
+	return 0;
+}
+
+/* The definition of local LOCAL (an EV_LOCAL event defining it) that
+ * reaches the event at (B, K) of F when it is the only one that does, and
+ * no path from the function's entry reaches the event without passing a
+ * definition; else NULL.  (A retry loop's local, readers = *lock at entry
+ * and again at the loop's end: a test before the loop sees the first
+ * only; the loop's own test sees both.) */
+const struct event *reaching_definition(const struct function *f, int b, int k, int local)
+{
+	struct local_defs ld = { local, b };
+	const struct event *found = NULL;
+
+	/* the last definition before it in its own block hides the others */
+	for (int i = k - 1; i >= 0; i--)
+		if (f->blocks[b].events[i].kind == EV_LOCAL && f->blocks[b].events[i].def_local == local)
+			return &f->blocks[b].events[i];
+	/* (a path from the entry that defines nothing: an unset value) */
+	if (f->entry == b || (!defines_local_in(f, f->entry, &ld) &&
+			      successors_reach_avoiding(f, f->entry, b, defines_local_in, &ld)))
+		return NULL;
+	for (int d = 0; d < f->nblocks; d++) {
+		const struct event *last = NULL;
+
+		for (int i = 0; i < f->blocks[d].nevents; i++)
+			if (f->blocks[d].events[i].kind == EV_LOCAL && f->blocks[d].events[i].def_local == local)
+				last = &f->blocks[d].events[i];
+		if (!last || !successors_reach_avoiding(f, d, b, defines_local_in, &ld))
+			continue;
+		if (found)
+			return NULL;         /* two reach it */
+		found = last;
+	}
+	return found;
+}
+
 /* Does the value of D's source (a local of map M, or an event) come
  * from the event of index READ? */
 static int source_is(struct deriv_map *m, const struct dep_item *d, int read)

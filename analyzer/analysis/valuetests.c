@@ -152,7 +152,7 @@ void value_tests_compute(const struct function *f, compared_read_fn read_of, voi
 				const struct dep_item *d = &e->conds.v[k];
 				int read;
 
-				if (d->role != DEP_COMPARE || d->arg > 1 || (read = read_of(ctx, d)) < 0)
+				if (d->role != DEP_COMPARE || d->arg > 1 || (read = read_of(ctx, b, i, d)) < 0)
 					continue;
 				if (!out->v) {          /* the first comparison of F */
 					out->nblocks = n;

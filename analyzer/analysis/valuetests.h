@@ -38,9 +38,10 @@ int vrange_allows(const struct vrange *r, long long v);
 void vrange_join(struct vrange *r, const struct vrange *o);
 
 /* The event index of the marked read whose value comparison item D (a
- * DEP_COMPARE of a test event of the function) compares, or -1.  Supplied
- * by the caller, who knows the locals. */
-typedef int (*compared_read_fn)(void *ctx, const struct dep_item *d);
+ * DEP_COMPARE of the test event at position I of block B of the
+ * function) compares, or -1.  Supplied by the caller, who knows the
+ * locals. */
+typedef int (*compared_read_fn)(void *ctx, int b, int i, const struct dep_item *d);
 
 struct value_tests {
 	struct value_test { int read; struct vrange range; } **v;   /* per block */

@@ -259,6 +259,8 @@ static const struct {
 	{ FACT_TESTED, "the reader tests '%s' before the access", FLAG_NAME, NO_NAME },
 	{ FACT_LOCK_WORD, "'%s' is a lock word: a compare-and-swap with acquire takes it from the value this store writes back",
 	  FLAG_NAME, NO_NAME },
+	{ FACT_HELD_TEST, "the store comes after a test that saw '%s' hold the value the compare-and-swap stores: the holder gives the lock back",
+	  FLAG_NAME, NO_NAME },
 	{ FACT_SEQLOCK, "'%s' is a sequence: a reader reads it, reads the data and reads it again to retry, and a writer writes it before and after the data",
 	  FLAG_NAME, NO_NAME },
 	{ FACT_EXTERNAL, "'%s' and '%s' are memory shared with an agent outside the tree (a profile's external line): its side is assumed, not seen",

@@ -99,6 +99,10 @@ enum evidence_fact {
 	 * with an agent outside it (a profile's "external" line,
 	 * external.c), and the pattern is checked with that side assumed. */
 	FACT_EXTERNAL      = 1u << 22,
+	/* For a lock word's give-back (lockword.c): its function stores the
+	 * free value only after a test saw the word hold the value the take
+	 * stores, which an initialiser never does. */
+	FACT_HELD_TEST     = 1u << 23,
 };
 
 enum confidence { CONFIDENCE_HIGH, CONFIDENCE_MEDIUM, CONFIDENCE_LOW };

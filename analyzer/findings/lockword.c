@@ -10,9 +10,7 @@
  * WRITE_ONCE) with nothing since its function's entry ordering the
  * earlier reads and writes lets the section's accesses become visible
  * after the next holder took the lock (nginx's ngx_rwlock_unlock() stored
- * *lock = 0 so until 3f26c207; that library is not found, though: its
- * word is each function's own parameter and nothing in its file takes and
- * then gives it back, docs/limitations.md).
+ * *lock = 0 so until 3f26c207).
  *
  * The critical section is the callers', usually outside the tree (a
  * library's lock), so no data access is paired: the pattern is checked
@@ -22,9 +20,20 @@
  * store writes back, in a function that may run while the store's does;
  * and what makes the store a give-back is that it comes after a take: in
  * some function of the tree the take (or a call of its function) runs
- * before the store (or a call of its function).  The same store in an
+ * before the store (or a call of its function), or the store's own
+ * function stores only after a test saw the word hold the value the take
+ * stores (readers = *lock; if (readers == WLOCK) *lock = 0): only the
+ * holder gives back a word it sees held.  The same store in an
  * initialiser (rte_rwlock_init(): rwl->cnt = 0) comes after no take and
- * sets the word free before anyone holds it. */
+ * tests nothing: it sets the word free before anyone holds it.
+ *
+ * A lock library's functions are each given the word by their callers,
+ * often outside the tree: each sees its own parameter's pointee
+ * ("p:KEY:N"), two objects.  Those are taken for one word when the
+ * pointers are of one declared type and the protocol matches both ways
+ * (the take expects what the store writes, and the store's function saw
+ * the word hold what the take writes); a field (l->locked) is one object
+ * already. */
 #include "lockword.h"
 
 #include <stdlib.h>
@@ -74,6 +83,41 @@ static int gives_back(const struct analysis *a, const struct lock_word_op *store
 	return found;
 }
 
+/* The declared type of what the pointer parameter through which E
+ * accesses its word points to ("!type:T", items.h), or NULL. */
+static const char *param_word_type(const struct event *e)
+{
+	for (int i = 0; i < e->conds.n; i++)
+		if (e->conds.v[i].kind == DEP_TYPE)
+			return e->conds.v[i].name;
+	return NULL;
+}
+
+/* Did STORE's function see the word hold the value a take stores
+ * (TAKEN) before it gave it back: the holder's give-back? */
+static int seen_taken(const struct lock_word_op *store, long long taken)
+{
+	return store->seen_held && store->held == taken;
+}
+
+/* Are STORE and TAKE made on one word: one object, or each function's
+ * own pointer parameter to a word of one declared type (a lock library's
+ * API: ngx_rwlock_wlock(ngx_atomic_t *lock) and ngx_rwlock_unlock(
+ * ngx_atomic_t *lock), whose callers, outside the tree, pass the same
+ * word)?  The type is taken only with the protocol matched both ways:
+ * the store gives back the value the take expects, after its function
+ * saw the word hold the value the take stores (lock_word_releases). */
+static int same_word(const struct lock_word_op *store, const struct lock_word_op *take, long long taken)
+{
+	const char *st, *tt;
+
+	if (take->e->oid == store->e->oid)
+		return 1;
+	if (!seen_taken(store, taken) || !(st = param_word_type(store->e)) || !(tt = param_word_type(take->e)))
+		return 0;
+	return strcmp(st, tt) == 0;
+}
+
 int lock_word_releases(const struct analysis *a, struct lock_release **out)
 {
 	int nstores, ntakes, n = 0;
@@ -89,13 +133,17 @@ int lock_word_releases(const struct analysis *a, struct lock_release **out)
 
 		if (!event_constant(stores[i].e, 0, &freed))
 			continue;
-		for (int k = 0; k < ntakes; k++)
-			if (takes[k].e->oid == stores[i].e->oid && event_constant(takes[k].e, 1, &expected) &&
-			    expected == freed && run_together(a, stores[i].fn, takes[k].fn) &&
-			    gives_back(a, &stores[i], &takes[k])) {
-				(*out)[n++] = (struct lock_release){ &stores[i], &takes[k] };
+		for (int k = 0; k < ntakes; k++) {
+			long long taken;
+
+			if (event_constant(takes[k].e, 1, &expected) && expected == freed &&
+			    event_constant(takes[k].e, 0, &taken) && same_word(&stores[i], &takes[k], taken) &&
+			    run_together(a, stores[i].fn, takes[k].fn) &&
+			    (seen_taken(&stores[i], taken) || gives_back(a, &stores[i], &takes[k]))) {
+				(*out)[n++] = (struct lock_release){ &stores[i], &takes[k], seen_taken(&stores[i], taken) };
 				break;
 			}
+		}
 	}
 	return n;
 }

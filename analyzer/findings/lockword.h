@@ -6,9 +6,11 @@
 #include "analyzer/analysis/dataflow.h"
 
 /* A store that releases a lock word without ordering, and a
- * compare-and-swap that takes that lock. */
+ * compare-and-swap that takes that lock.  HELD_TEST: the store's function
+ * saw the word hold the value the take stores before it gave it back. */
 struct lock_release {
 	const struct lock_word_op *store, *take;
+	int held_test;
 };
 
 /* Every such store with the first take found for it, in the order the

@@ -364,7 +364,8 @@ static void lock_word_findings(struct writer *w, const struct analysis *a, const
 		/* (a lock's give-back orders its section's reads too: no smp_wmb) */
 		fix = fix_or(v, store, 1, "smp_mb(); /* before this store, or make it a release */");
 		found(w, "missing-release", msg, store, store, rel[i].store->fn, store, fix, 0,
-		      FACT_LOCK_WORD | (threads_started_together(a, rel[i].store->fn, rel[i].take->fn) ? FACT_THREADS : 0),
+		      FACT_LOCK_WORD | (rel[i].held_test ? FACT_HELD_TEST : 0) |
+			      (threads_started_together(a, rel[i].store->fn, rel[i].take->fn) ? FACT_THREADS : 0),
 		      2, (struct site_loc[]){ { "publish", store }, { "consume", take } });
 	}
 	free(rel);

@@ -21,8 +21,9 @@
  *     constant, o one of == != < > <= >=), and E's value is that of one
  *     marked read: E is the read itself (its event is the last access or
  *     call of the condition, and E is no arithmetic), an assignment of
- *     one to a local, or a local whose only definition in the function is
- *     a copy of a read (a local assigned twice may hold either value). */
+ *     one to a local, or a local whose every definition in the function
+ *     is a copy of a read (which one the test sees is the analysis' to
+ *     say: a local assigned twice may hold either value). */
 #include "extract_int.h"
 #include "extract_compare.h"
 #include "extract_guards.h"
@@ -257,14 +258,17 @@ static enum CXChildVisitResult count_defs(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
-/* Does VAR hold one read's value wherever it is used: defined once in the
- * function being walked, as a copy of a read? */
-static int copies_one_read(struct ectx *x, CXCursor var)
+/* Does VAR hold a read's value wherever it is used: is every definition
+ * of it in the function being walked a copy of a read?  Which one a test
+ * sees, when there are several (readers = *lock at entry and again in the
+ * retry loop), is the analysis' to say: the one definition that reaches
+ * the test, if only one does (analysis/transfer.c, compared_read). */
+static int copies_reads(struct ectx *x, CXCursor var)
 {
 	struct defs d = { x, var, 0, 0, 0, 0, 0, clang_getNullCursor() };
 
 	clang_visitChildren(x->fn_cursor, count_defs, &d);
-	return d.n == 1 && !d.other;
+	return d.n >= 1 && !d.other;
 }
 
 /* The one definition of local VAR in the function being walked (its
@@ -395,7 +399,7 @@ static char *tested_source(struct ectx *x, CXCursor e, int from)
 	if (!clang_Cursor_isNull(var)) {
 		char *name = spelling_of(var);
 
-		if (name && holds_a_read(x, name) && copies_one_read(x, var))
+		if (name && holds_a_read(x, name) && copies_reads(x, var))
 			return name;
 		free(name);
 		return NULL;

@@ -674,8 +674,10 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 		char *stored = w->marked ? stored_constant_item(rhs) : NULL;
 		/* (its own value plus a constant: "~!step:K") */
 		char *step = store_step_item(x, rhs, w->object);
+		/* (through a pointer parameter: what it points to, "!type:T") */
+		char *type = w->marked ? param_pointee_type_item(w->object, lhs, 1) : NULL;
 
-		if (value.buf || stored || step) {
+		if (value.buf || stored || step || type) {
 			struct deps all = { 0 };
 
 			deps_merge_text(&all, w->uses);
@@ -684,11 +686,13 @@ static void walk_assignment(struct ectx *x, CXCursor lhs, CXCursor rhs)
 				deps_add(&all, publishes);
 			deps_add(&all, stored);
 			deps_add(&all, step);
+			deps_add(&all, type);
 			free(w->uses);
 			w->uses = all.buf;
 		}
 		free(stored);
 		free(step);
+		free(type);
 	}
 	free(value.buf);
 	free(publishes);

@@ -270,6 +270,46 @@ char *parameter_target(struct ectx *x, CXCursor ref)
 	return n >= 0 ? object_param_key(x->fn->link_key, n) : NULL;
 }
 
+char *param_pointee_type_item(const char *object, CXCursor c, int lvalue)
+{
+	static const char *const qualifiers[] = { "const ", "volatile ", "restrict " };
+	struct object_ref ref;
+	CXType t = clang_getCursorType(strip(c));
+	CXString s;
+	const char *name;
+	char *item = NULL;
+	int again = 1;
+
+	if (!object)
+		return NULL;
+	object_ref_parse(object, &ref);
+	if (ref.kind != OBJ_PARAM)
+		return NULL;
+	if (!lvalue)
+		t = clang_getPointeeType(t);
+	if (t.kind == CXType_Invalid || t.kind == CXType_Void)
+		return NULL;
+	s = clang_getTypeSpelling(t);
+	name = clang_getCString(s);
+	/* (the word is the same whether a function sees it volatile or not:
+	 * volatile int * and int * point to one int) */
+	while (name && again) {
+		again = 0;
+		for (size_t i = 0; i < sizeof qualifiers / sizeof *qualifiers; i++)
+			if (strncmp(name, qualifiers[i], strlen(qualifiers[i])) == 0) {
+				name += strlen(qualifiers[i]);
+				again = 1;
+			}
+	}
+	if (name && *name) {
+		struct dep_item d = { DEP_ADDRESS, DEP_TYPE, 0, 0, (char *)name, -1, 0, 0, 0, 0 };
+
+		item = dep_item_text(&d);
+	}
+	clang_disposeString(s);
+	return item;
+}
+
 /* USR, the USR of variable REF, with a file-static's file named by its
  * whole path: clang names it by the file's base name ("c:serial.c@keys"),
  * which makes the statics of two serial.c files of a tree one object.

@@ -29,6 +29,11 @@ char *function_named(CXCursor c);
 /* The target of pointer parameter REF of the function being walked, as
  * "p:LINKKEY:N", or NULL if REF is no parameter. */
 char *parameter_target(struct ectx *x, CXCursor ref);
+/* "!type:T" (items.h) for a marked write or compare-and-swap whose object
+ * OBJECT is what a pointer parameter points to ("p:KEY:N"), C being the
+ * lvalue written (LVALUE) or the pointer to it: T is the type of the
+ * object as declared, without qualifiers.  NULL for another object. */
+char *param_pointee_type_item(const char *object, CXCursor c, int lvalue);
 /* The number of parameter REF of the function being walked, or -1 when
  * REF is not one of its parameters. */
 int parameter_number(struct ectx *x, CXCursor ref);

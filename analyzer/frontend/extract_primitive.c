@@ -209,6 +209,14 @@ void emit_primitive(struct ectx *x, struct use_of *u, CXCursor c)
 			 * nothing, transfer.c) */
 			deps_add(&uses, points_to_fresh(x, u->roots[a]));
 			deps_add(&uses, owned_mark(x, u->roots[a]));
+			/* (a lock word through a pointer parameter: its type,
+			 * "!type:T") */
+			if (!v->plain && (op == OP_WRITE || op == OP_RMW)) {
+				char *type = param_pointee_type_item(obj, u->roots[a], v->lvalue);
+
+				deps_add(&uses, type);
+				free(type);
+			}
 			display = v->lvalue ? display_text(x, u->roots[a]) : pointee_display(x, u->roots[a], NULL);
 		} else {
 			/* The values a primitive writes (WRITE_ONCE(ack,

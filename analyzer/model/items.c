@@ -94,6 +94,9 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 		} else if (len > 5 && memcmp(item, "!new:", 5) == 0) {
 			d->kind = DEP_NEW_FROM;
 			d->name = copy(item + 5, len - 5);
+		} else if (len > 6 && memcmp(item, "!type:", 6) == 0) {
+			d->kind = DEP_TYPE;
+			d->name = copy(item + 6, len - 6);
 		} else {
 			return -1;
 		}
@@ -276,6 +279,7 @@ char *dep_item_text(const struct dep_item *d)
 	case DEP_STEP:      source = xasprintf("!step:%lld", d->value); break;
 	case DEP_VOLATILE:  source = xstrdup("!volatile"); break;
 	case DEP_REREAD:    source = xasprintf("!reread:%d", d->n); break;
+	case DEP_TYPE:      source = xasprintf("!type:%s", name); break;
 	default:            source = xstrdup(name ? name : ""); break;
 	}
 	free(name);

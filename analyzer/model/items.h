@@ -47,6 +47,12 @@
  *                       plain, and the declaration says it is shared
  *             "!step:K" (role "~" of a compare-and-swap) the value it
  *                       expected plus the constant K: a CAS that counts
+ *             "!type:T" (a marked write or compare-and-swap through
+ *                       a pointer parameter, object "p:KEY:N") the type
+ *                       T of what the parameter points to, as declared
+ *                       without qualifiers (ngx_atomic_t): the word two
+ *                       functions of a lock library are each given
+ *                       (findings/lockword.c)
  * Inside NAME and KEY, ',' and '\' are written "\," and "\\" (a link key
  * holds a path, and a path may hold a comma).
  *
@@ -90,6 +96,9 @@ enum dep_kind {
 			    volatile in C11 code (extract_model.c) */
 	DEP_REREAD,      /* "!reread:N": the address comes from a plain
 			    re-read of what marked read event N read */
+	DEP_TYPE,        /* "!type:T": the type of the object a marked
+			    write through a pointer parameter reaches, as
+			    declared (typedef names kept) */
 };
 
 struct dep_item {
@@ -100,7 +109,8 @@ struct dep_item {
 	int n;           /* DEP_EVENT, DEP_KEPT: the event's index; DEP_PARAM
 			    and DEP_NEW_PARAM: the parameter's number */
 	char *name;      /* DEP_LOCAL: the local; DEP_PARAM and DEP_NEW_FROM:
-			    the function's link key; otherwise NULL */
+			    the function's link key; DEP_TYPE: the type;
+			    otherwise NULL */
 	int local;       /* DEP_LOCAL: the local's number in its function
 			    (function_number_locals, facts.h), -1 before */
 	int via;         /* DEP_KEPT: the argument of call event N that

@@ -1473,6 +1473,56 @@ Test(lockword, taken_and_given_back_in_one_function_silent)
 		   "}\n");
 }
 
+/* A lock library with no caller in the tree (nginx's ngx_rwlock.c): each
+ * function is given the word by a pointer of one type, and the unlock
+ * gives it back only after a test saw it held by a writer (the local is
+ * read again in the readers' retry loop, after the test: only the first
+ * read reaches it). */
+#define LIBRARY_LOCK(word_type, give_back) \
+	"typedef volatile unsigned long word_t;\n" \
+	"typedef volatile unsigned long other_t;\n" \
+	"#define WLOCK ((unsigned long)-1)\n" \
+	"void wlock(word_t *lock) {\n" \
+	"	while (!(*lock == 0 && __sync_bool_compare_and_swap(lock, 0, WLOCK)))\n" \
+	"		;\n" \
+	"}\n" \
+	"void unlock(" word_type " *lock) {\n" \
+	"	unsigned long readers = *lock;\n" \
+	give_back \
+	"	for (;;) {\n" \
+	"		if (__sync_bool_compare_and_swap(lock, readers, readers - 1))\n" \
+	"			return;\n" \
+	"		readers = *lock;\n" \
+	"	}\n" \
+	"}\n"
+
+Test(lockword, a_library_lock_given_back_after_a_holder_test)
+{
+	expect_one(LIBRARY_LOCK("word_t", "	if (readers == WLOCK) {\n		*lock = 0; /*W*/\n		return;\n	}\n"));
+	cr_assert(strstr(last_findings_text(), "releases the lock that the compare-and-swap in wlock()"), "%s",
+		  last_findings_text());
+}
+
+Test(lockword, a_library_lock_given_back_by_a_release_silent)
+{
+	expect_one(LIBRARY_LOCK("word_t", "	if (readers == WLOCK) {\n"
+					  "		__atomic_store_n(lock, 0, __ATOMIC_RELEASE);\n		return;\n	}\n"));
+}
+
+/* A test of another value than the take stores does not see the word
+ * held (and without a test the store may be an initialiser's: nothing in
+ * the tree takes the word before it): no give-back. */
+Test(lockword, a_store_after_a_test_of_another_value_silent)
+{
+	expect_one(LIBRARY_LOCK("word_t", "	if (readers == 5) {\n		*lock = 0;\n		return;\n	}\n"));
+}
+
+/* A word of another declared type is another word. */
+Test(lockword, a_word_of_another_type_is_another_lock_silent)
+{
+	expect_one(LIBRARY_LOCK("other_t", "	if (readers == WLOCK) {\n		*lock = 0;\n		return;\n	}\n"));
+}
+
 /* volatile through a typedef is still volatile: a flag of such a type is a
  * marked access, and the data it publishes is paired. */
 Test(values, a_flag_volatile_through_a_typedef_is_marked)

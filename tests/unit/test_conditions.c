@@ -2,7 +2,10 @@
  * (analyzer/frontend/extract_stmt.c, walk_jumps): each operand of an &&,
  * a || or a ! is tested in a block of its own, with edges to where the
  * whole condition's outcome leads, so that no path of the graph skips an
- * operand the program must run.  Real scans, through scan_helper.c. */
+ * operand the program must run; and a local read again in a retry loop is
+ * known by the one definition that reaches a test
+ * (analysis/valuedeps.c, reaching_definition).  Real scans, through
+ * scan_helper.c. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -93,4 +96,43 @@ Test(conditions, a_test_and_test_and_set_lock_with_a_relaxed_cas_races)
 {
 	expect_ttas(TTAS("__atomic_compare_exchange_n(&word, &expected, 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)"),
 		    "hits++; /*R*/");
+}
+
+/* A local read once before a retry loop and again at the loop's end: the
+ * test before the loop sees the first read only, so the branch it makes
+ * says what that read returned (here: the word held by a writer, which
+ * the unlock gives back; lockword.c).  In the loop's own test both reads
+ * may reach, and nothing is concluded. */
+Test(conditions, a_test_sees_the_one_definition_that_reaches_it)
+{
+	expect_one("typedef volatile unsigned long word_t;\n"
+		   "void wlock(word_t *lock) { while (!__sync_bool_compare_and_swap(lock, 0, 7)) ; }\n"
+		   "void unlock(word_t *lock) {\n"
+		   "	unsigned long v = *lock;\n"
+		   "	if (v == 7) {\n"
+		   "		*lock = 0; /*W*/\n"
+		   "		return;\n"
+		   "	}\n"
+		   "	while (!__sync_bool_compare_and_swap(lock, v, v - 1))\n"
+		   "		v = *lock;\n"
+		   "}\n");
+}
+
+/* Two definitions reach the test, one of another word: what the branch
+ * saw is not known to be the lock word's value. */
+Test(conditions, a_test_that_two_definitions_reach_concludes_nothing_silent)
+{
+	expect_one("typedef volatile unsigned long word_t;\n"
+		   "void wlock(word_t *lock) { while (!__sync_bool_compare_and_swap(lock, 0, 7)) ; }\n"
+		   "void unlock(word_t *lock, word_t *other, int mine) {\n"
+		   "	unsigned long v = *other;\n"
+		   "	if (mine)\n"
+		   "		v = *lock;\n"
+		   "	if (v == 7) {\n"
+		   "		*lock = 0;\n"
+		   "		return;\n"
+		   "	}\n"
+		   "	while (!__sync_bool_compare_and_swap(lock, v, v - 1))\n"
+		   "		v = *lock;\n"
+		   "}\n");
 }

@@ -60,6 +60,7 @@ Test(items, round_trip_with_commas_in_paths)
 		{ DEP_COMPARE, DEP_EVENT, 0, 9, NULL, -1, 0, 0, 0, '}' },
 		{ DEP_COMPARE, DEP_LOCAL, 1, 0, "fd", -1, 0, -5, 0, '<' },
 		{ DEP_ARGUMENT, DEP_TLS, 2, 0, NULL, -1, 0, 0, 0, 0 },
+		{ DEP_ADDRESS, DEP_TYPE, 0, 0, "int (*)(int, void *)", -1, 0, 0, 0, 0 },
 	};
 	size_t n = sizeof in / sizeof in[0], len = 0;
 	char *text = calloc(1, 1);
