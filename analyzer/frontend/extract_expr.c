@@ -744,11 +744,6 @@ static void walk_short_circuit(struct ectx *x, CXCursor *kids)
 	x->cur = join;
 }
 
-/* __builtin_expect(V, E) (likely/unlikely, caa_unlikely) is V: walked
- * as V itself, not as a call that V's value is passed to, which would
- * make a read only tested inside a helper look handed on to its callers
- * (liburcu's if (caa_unlikely(uatomic_load(&gp->futex) == -1))).
- * Returns 1 when C was such a call. */
 int is_expect_call(CXCursor c)
 {
 	char *name = spelling_of(c);
@@ -759,6 +754,11 @@ int is_expect_call(CXCursor c)
 	return is;
 }
 
+/* __builtin_expect(V, E) (likely/unlikely, caa_unlikely) is V: walked
+ * as V itself, not as a call that V's value is passed to, which would
+ * make a read only tested inside a helper look handed on to its callers
+ * (liburcu's if (caa_unlikely(uatomic_load(&gp->futex) == -1))).
+ * Returns 1 when C was such a call. */
 static int walk_expect(struct ectx *x, CXCursor c, enum mode m)
 {
 	CXCursor *kids;

@@ -3,10 +3,11 @@
  * Each function becomes basic blocks joined by edges: if/else, the three
  * loops, switch with fall-through, break, continue, return, and goto
  * (label by label; a computed goto may reach every label).  Expressions are
- * left to extract_expr.c, which appends events to the current block.
- * Short-circuit operators and ?: stay inside one block: the analysis treats
- * both of their operands as executed, which can only add orderings that
- * might not happen, never hide an access. */
+ * left to extract_expr.c, which appends events to the current block.  The
+ * condition of an if or a loop becomes the branches it makes: each operand
+ * of its &&, || and ! is tested in a block of its own (walk_jumps).
+ * Elsewhere (a value assigned or returned), && || and ?: join again after
+ * their operands (extract_expr.c). */
 #include "extract_int.h"
 #include "extract_compare.h"
 #include "extract_guards.h"
@@ -242,13 +243,14 @@ static void walk_if_cond(struct ectx *x, CXCursor c, int then_b, int else_b)
 	x->no_escape--;
 }
 
-/* The condition of a loop ("?loop"), as jumping code (walk_jumps): a read tested there is waited on,
- * and what follows the loop runs only once it has the value wanted.
- * WAITS: the loop has no step of its own (a while or do loop, a for loop
- * without an increment), so a plain read in its condition polls the
- * object (pairing.c's plain flags); a counting loop (for (i = 0; i < n;
- * i++)) reads its bound, it does not wait for it.  BODY and OUT: where
- * the loop goes on when the condition holds, and where it ends. */
+/* The condition of a loop ("?loop"), as jumping code (walk_jumps): a read
+ * tested there is waited on, and what follows the loop runs only once it
+ * has the value wanted.  WAITS: the loop has no step of its own (a while
+ * or do loop, a for loop without an increment), so a plain read in its
+ * condition polls the object (pairing.c's plain flags); a counting loop
+ * (for (i = 0; i < n; i++)) reads its bound, it does not wait for it.
+ * BODY and OUT: where the loop goes on when the condition holds, and where
+ * it ends (OUT_FIRST: the test's first edge). */
 static void walk_loop_cond(struct ectx *x, CXCursor c, int waits, int body, int out, int out_first)
 {
 	x->no_escape++;
