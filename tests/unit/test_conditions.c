@@ -13,8 +13,9 @@
 #include "analyzer/model/facts.h"
 
 /* The test events ("?test" or "?loop") of the one function of FACTS, in
- * the order they were emitted, into OUT (at most MAX); their count. */
-static int tests_of(const struct tu_facts *facts, const struct event **out, int max)
+ * the order of their blocks, into OUT (at most MAX), and their blocks
+ * into BLOCK (when not NULL); their count. */
+static int tests_in(const struct tu_facts *facts, const struct event **out, int *block, int max)
 {
 	int n = 0;
 
@@ -24,10 +25,18 @@ static int tests_of(const struct tu_facts *facts, const struct event **out, int 
 			const struct event *e = &facts->functions[0].blocks[b].events[k];
 
 			if (e->kind == EV_LOCAL && e->defines &&
-			    (strcmp(e->defines, "?test") == 0 || strcmp(e->defines, "?loop") == 0) && n < max)
+			    (strcmp(e->defines, "?test") == 0 || strcmp(e->defines, "?loop") == 0) && n < max) {
+				if (block)
+					block[n] = b;
 				out[n++] = e;
+			}
 		}
 	return n;
+}
+
+static int tests_of(const struct tu_facts *facts, const struct event **out, int max)
+{
+	return tests_in(facts, out, NULL, max);
 }
 
 /* Each operand of an && is a test of its own, with its own comparison. */
@@ -45,6 +54,37 @@ Test(conditions, each_operand_of_an_and_is_tested_apart)
 	cr_assert_eq(n, 2, "%d tests", n);
 	cr_assert(t[0]->uses && strstr(t[0]->uses, "^0=1:@"), "%s", t[0]->uses);
 	cr_assert(t[1]->uses && strstr(t[1]->uses, "^0!2:@"), "%s", t[1]->uses);
+	facts_free(&f);
+}
+
+/* A ||: the second operand is tested where the first fails (the first's
+ * second edge leads to it), and each comparison is its operand's own; a
+ * for loop's test leads to its exit first, so there the comparison holds
+ * on the way to the second successor. */
+Test(conditions, an_or_and_a_for_loop_test_their_operands_apart)
+{
+	struct tu_facts f = { 0 };
+	const struct event *t[4];
+	int blk[4], n;
+	const struct block *first;
+
+	extract_text("#include <kcsan/lkmm.h>\n"
+		     "int a, b, x;\n"
+		     "void f(void) {\n"
+		     "	if (READ_ONCE(a) == 1 || READ_ONCE(b) == 2)\n"
+		     "		x = 1;\n"
+		     "	for (int i = 0; i < 8 && READ_ONCE(b) != 3; i++)\n"
+		     "		x++;\n"
+		     "}\n", &f);
+	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
+	n = tests_in(&f, t, blk, 4);
+	cr_assert_eq(n, 4, "%d tests", n);
+	cr_assert(t[0]->uses && strstr(t[0]->uses, "^0=1:@"), "%s", t[0]->uses);
+	cr_assert(t[1]->uses && strstr(t[1]->uses, "^0=2:@"), "%s", t[1]->uses);
+	first = &f.functions[0].blocks[blk[0]];
+	cr_assert(first->nsucc == 2 && first->succ[1] == blk[1] && first->succ[0] != blk[1],
+		  "the first operand's edges: %d, %d; the second's block %d", first->succ[0], first->succ[1], blk[1]);
+	cr_assert(t[3]->uses && strstr(t[3]->uses, "^1!3:@"), "%s", t[3]->uses);
 	facts_free(&f);
 }
 
