@@ -193,8 +193,7 @@ static int address_from_marked_read(struct fn_ctx *c, const struct event *p)
 	for (int i = 0; i < n && !found; i++) {
 		const struct event *e = idx[i] >= 0 && idx[i] < c->nevents ? c->by_index[idx[i]] : NULL;
 
-		found = e && ((e->kind == EV_ACCESS && e->marked && e->access != ACC_WRITE) ||
-			      (e->kind == EV_CALL && c->returns_read[idx[i]]));
+		found = is_marked_read(c, idx[i]) || (e && e->kind == EV_CALL && c->returns_read[idx[i]]);
 	}
 	free(idx);
 	return found;

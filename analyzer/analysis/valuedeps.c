@@ -102,6 +102,16 @@ void compute_derived(const struct function *f, struct deriv_map *m)
 	compute_derived_through_calls(f, m, NULL, NULL);
 }
 
+/* The last definition of local LOCAL (an EV_LOCAL event defining it)
+ * among the first BEFORE events of block B of F, or NULL. */
+static const struct event *last_definition(const struct function *f, int b, int before, int local)
+{
+	for (int i = before - 1; i >= 0; i--)
+		if (f->blocks[b].events[i].kind == EV_LOCAL && f->blocks[b].events[i].def_local == local)
+			return &f->blocks[b].events[i];
+	return NULL;
+}
+
 /* Reaching definitions of one local (reaching_definition). */
 struct local_defs {
 	int local;
@@ -113,12 +123,7 @@ static int defines_local_in(const struct function *f, int b, const void *ctx)
 {
 	const struct local_defs *ld = ctx;
 
-	if (b == ld->skip)
-		return 0;
-	for (int i = 0; i < f->blocks[b].nevents; i++)
-		if (f->blocks[b].events[i].kind == EV_LOCAL && f->blocks[b].events[i].def_local == ld->local)
-			return 1;
-	return 0;
+	return b != ld->skip && last_definition(f, b, f->blocks[b].nevents, ld->local);
 }
 
 /* The definition of local LOCAL (an EV_LOCAL event defining it) that
@@ -130,22 +135,17 @@ static int defines_local_in(const struct function *f, int b, const void *ctx)
 const struct event *reaching_definition(const struct function *f, int b, int k, int local)
 {
 	struct local_defs ld = { local, b };
-	const struct event *found = NULL;
+	const struct event *found = NULL, *last = last_definition(f, b, k, local);
 
 	/* the last definition before it in its own block hides the others */
-	for (int i = k - 1; i >= 0; i--)
-		if (f->blocks[b].events[i].kind == EV_LOCAL && f->blocks[b].events[i].def_local == local)
-			return &f->blocks[b].events[i];
+	if (last)
+		return last;
 	/* (a path from the entry that defines nothing: an unset value) */
 	if (f->entry == b || (!defines_local_in(f, f->entry, &ld) &&
 			      successors_reach_avoiding(f, f->entry, b, defines_local_in, &ld)))
 		return NULL;
 	for (int d = 0; d < f->nblocks; d++) {
-		const struct event *last = NULL;
-
-		for (int i = 0; i < f->blocks[d].nevents; i++)
-			if (f->blocks[d].events[i].kind == EV_LOCAL && f->blocks[d].events[i].def_local == local)
-				last = &f->blocks[d].events[i];
+		last = last_definition(f, d, f->blocks[d].nevents, local);
 		if (!last || !successors_reach_avoiding(f, d, b, defines_local_in, &ld))
 			continue;
 		if (found)

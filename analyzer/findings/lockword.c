@@ -106,14 +106,14 @@ static int seen_taken(const struct lock_word_op *store, long long taken)
  * ngx_atomic_t *lock), whose callers, outside the tree, pass the same
  * word)?  The type is taken only with the protocol matched both ways:
  * the store gives back the value the take expects, after its function
- * saw the word hold the value the take stores (lock_word_releases). */
-static int same_word(const struct lock_word_op *store, const struct lock_word_op *take, long long taken)
+ * saw the word hold the value the take stores (HELD, seen_taken). */
+static int same_word(const struct lock_word_op *store, const struct lock_word_op *take, int held)
 {
 	const char *st, *tt;
 
 	if (take->e->oid == store->e->oid)
 		return 1;
-	if (!seen_taken(store, taken) || !(st = param_word_type(store->e)) || !(tt = param_word_type(take->e)))
+	if (!held || !(st = param_word_type(store->e)) || !(tt = param_word_type(take->e)))
 		return 0;
 	return strcmp(st, tt) == 0;
 }
@@ -135,12 +135,15 @@ int lock_word_releases(const struct analysis *a, struct lock_release **out)
 			continue;
 		for (int k = 0; k < ntakes; k++) {
 			long long taken;
+			int held;
 
-			if (event_constant(takes[k].e, 1, &expected) && expected == freed &&
-			    event_constant(takes[k].e, 0, &taken) && same_word(&stores[i], &takes[k], taken) &&
-			    run_together(a, stores[i].fn, takes[k].fn) &&
-			    (seen_taken(&stores[i], taken) || gives_back(a, &stores[i], &takes[k]))) {
-				(*out)[n++] = (struct lock_release){ &stores[i], &takes[k], seen_taken(&stores[i], taken) };
+			if (!event_constant(takes[k].e, 1, &expected) || expected != freed ||
+			    !event_constant(takes[k].e, 0, &taken))
+				continue;
+			held = seen_taken(&stores[i], taken);
+			if (same_word(&stores[i], &takes[k], held) && run_together(a, stores[i].fn, takes[k].fn) &&
+			    (held || gives_back(a, &stores[i], &takes[k]))) {
+				(*out)[n++] = (struct lock_release){ &stores[i], &takes[k], held };
 				break;
 			}
 		}

@@ -235,27 +235,22 @@ static void walk_jumps(struct ectx *x, CXCursor c, const char *sink, int when_tr
 	free(kids);
 }
 
-/* An if's condition, as jumping code (walk_jumps). */
-static void walk_if_cond(struct ectx *x, CXCursor c, int then_b, int else_b)
-{
-	x->no_escape++;
-	walk_jumps(x, c, "?test", then_b, else_b, 0);
-	x->no_escape--;
-}
-
-/* The condition of a loop ("?loop"), as jumping code (walk_jumps): a read
- * tested there is waited on, and what follows the loop runs only once it
- * has the value wanted.  WAITS: the loop has no step of its own (a while
- * or do loop, a for loop without an increment), so a plain read in its
- * condition polls the object (pairing.c's plain flags); a counting loop
- * (for (i = 0; i < n; i++)) reads its bound, it does not wait for it.
- * BODY and OUT: where the loop goes on when the condition holds, and where
- * it ends (OUT_FIRST: the test's first edge). */
-static void walk_loop_cond(struct ectx *x, CXCursor c, int waits, int body, int out, int out_first)
+/* The condition C of an if ("?test") or of a loop ("?loop"), as jumping
+ * code (walk_jumps): control goes on to WHEN_TRUE where it holds, to
+ * WHEN_FALSE where it does not (FALSE_FIRST: the test's first edge).
+ * Testing a pointer hands it to no one (it stays fresh, extract_expr.c).
+ * A read tested in a loop's condition is waited on, and what follows the
+ * loop runs only once it has the value wanted.  WAITS: the loop has no
+ * step of its own (a while or do loop, a for loop without an increment),
+ * so a plain read in its condition polls the object (pairing.c's plain
+ * flags); a counting loop (for (i = 0; i < n; i++)) reads its bound, it
+ * does not wait for it. */
+static void walk_condition(struct ectx *x, CXCursor c, const char *sink, int waits, int when_true, int when_false,
+			   int false_first)
 {
 	x->no_escape++;
 	x->loop_cond += waits;
-	walk_jumps(x, c, "?loop", body, out, out_first);
+	walk_jumps(x, c, sink, when_true, when_false, false_first);
 	x->loop_cond -= waits;
 	x->no_escape--;
 }
@@ -285,7 +280,7 @@ static void walk_if(struct ectx *x, CXCursor *k, int n)
 	then_b = new_block(x);
 	join = new_block(x);
 	else_b = n >= 3 ? new_block(x) : join;
-	walk_if_cond(x, k[0], then_b, else_b);
+	walk_condition(x, k[0], "?test", 0, then_b, else_b, 0);
 	x->cur = then_b;
 	guarded = branch_guards_enter(x, k[0], 1);
 	walk_branch(x, k[1]);
@@ -312,7 +307,7 @@ static void walk_while(struct ectx *x, CXCursor *k, int n)
 		return;
 	fall_into(x, head);
 	fresh_save(x, &saved);
-	walk_loop_cond(x, k[0], 1, body, out, 0);
+	walk_condition(x, k[0], "?loop", 1, body, out, 0);
 	fresh_retry_body(x, &saved, from, &lost);
 	x->cur = body;
 	push_loop(x, out, head);
@@ -343,7 +338,7 @@ static void walk_do(struct ectx *x, CXCursor *k, int n)
 	fresh_loop_again(x, &saved, from);
 	free_fresh(&saved);
 	fall_into(x, cond);
-	walk_loop_cond(x, k[1], 1, body, out, 0);
+	walk_condition(x, k[1], "?loop", 1, body, out, 0);
 	x->cur = out;
 }
 
@@ -413,7 +408,7 @@ static void walk_for(struct ectx *x, CXCursor c, CXCursor *k, int n)
 	fresh_save(x, &saved);
 	/* (the exit is the test's first edge, the body its second) */
 	if (!clang_Cursor_isNull(cond))
-		walk_loop_cond(x, cond, clang_Cursor_isNull(inc), body, out, 1);
+		walk_condition(x, cond, "?loop", clang_Cursor_isNull(inc), body, out, 1);
 	else
 		block_add_edge(x->fn, x->cur, body);
 	x->cur = body;

@@ -34,10 +34,6 @@ static int tests_in(const struct tu_facts *facts, const struct event **out, int 
 	return n;
 }
 
-static int tests_of(const struct tu_facts *facts, const struct event **out, int max)
-{
-	return tests_in(facts, out, NULL, max);
-}
 
 /* Each operand of an && is a test of its own, with its own comparison. */
 Test(conditions, each_operand_of_an_and_is_tested_apart)
@@ -50,7 +46,7 @@ Test(conditions, each_operand_of_an_and_is_tested_apart)
 		     "int a, b, x;\n"
 		     "void f(void) { if (READ_ONCE(a) == 1 && __builtin_expect(READ_ONCE(b) != 2, 1)) x = 1; }\n", &f);
 	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
-	n = tests_of(&f, t, 4);
+	n = tests_in(&f, t, NULL, 4);
 	cr_assert_eq(n, 2, "%d tests", n);
 	cr_assert(t[0]->uses && strstr(t[0]->uses, "^0=1:@"), "%s", t[0]->uses);
 	cr_assert(t[1]->uses && strstr(t[1]->uses, "^0!2:@"), "%s", t[1]->uses);
