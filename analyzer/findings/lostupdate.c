@@ -15,10 +15,15 @@
  *  - the object is shared: a named variable (a global, or a function's
  *    static: every thread that runs the function sees the same one), or a
  *    field of a struct type some field of which the tree accesses with a
- *    marked access (READ_ONCE, an atomic): its authors know instances of
- *    it are touched by several threads at once.  A field of a struct the
- *    tree never marks is as often memory its caller owns (one object for
- *    every instance, to the analysis): no finding;
+ *    marked access (READ_ONCE, an atomic), or that has an atomic member
+ *    (declared _Atomic or volatile, or a wrapper of one: DPDK's array of
+ *    per-lcore rte_atomic16_t flags in an adapter's struct): its authors
+ *    know instances of it are touched by several threads at once.  A
+ *    member struct with an atomic somewhere inside, beside other fields,
+ *    says so of itself only (a driver's device embeds its generic part).
+ *    A field of a struct the tree never marks is as often memory its
+ *    caller owns (one object for every instance, to the analysis): no
+ *    finding;
  *  - no lock: neither update holds one, by itself or through its callers,
  *    and no access of the object anywhere holds one (an object some
  *    access locks is the lockset rule's, inconsistent locking:
@@ -41,7 +46,10 @@
  *    function it calls makes: while (xchg(&l, 1)) ...) is made in a
  *    section that RMW made exclusive, a lock the tree builds itself or an
  *    item it claimed, which the analysis cannot name (without an acquire
- *    the section's accesses are unordered: the other rules' finding);
+ *    the section's accesses are unordered: the other rules' finding).
+ *    Not a claim of one element of an array picked by an index
+ *    (test_and_set(&in_use[lcore])): threads that claimed two elements
+ *    still meet on what else the section updates;
  *  - a write after a read is taken for one update only on a named
  *    variable (if (!warned) { warned = 1; ... }), and only an assignment
  *    of the program's own: a library's bulk write (memcpy(msg, s, n),
@@ -128,7 +136,7 @@ static int shared_object(const struct event *e, const struct marked_structs *ms)
 
 	if (picked_by_index(e))
 		return 0;
-	if (is_named_variable(e))
+	if (is_named_variable(e) || dep_list_has(&e->conds, DEP_ADDRESS, DEP_SHARED_TYPE))
 		return 1;
 	if (!(part = struct_part(e->object)))
 		return 0;
@@ -158,8 +166,19 @@ static void find_claimers(const struct function *fns, int nfns, struct hashmap *
 				}
 }
 
+/* Is C a claim of one element of an array picked by an index (its own
+ * access spells it, or a call is handed its address: "#N=!indexed")?  It
+ * makes that element exclusive, not what else the section updates: two
+ * threads that claimed two elements (each lcore its in_use[lcore] flag)
+ * still meet on a counter they share. */
+static int claims_an_element(const struct event *c)
+{
+	return c->kind == EV_CALL ? dep_list_has(&c->deps, DEP_ARGUMENT, DEP_INDEXED) : picked_by_index(c);
+}
+
 /* Is the event at (B, K) of F made after a claim of F's own, or after a
- * call of a function that makes one (CLAIMERS)? */
+ * call of a function that makes one (CLAIMERS), that is no claim of one
+ * element? */
 static int after_a_claim(const struct function *f, int b, int k, const struct hashmap *claimers)
 {
 	for (int cb = 0; cb < f->nblocks; cb++)
@@ -167,7 +186,7 @@ static int after_a_claim(const struct function *f, int b, int k, const struct ha
 			const struct event *c = &f->blocks[cb].events[ci];
 
 			if ((is_claim(c) || (c->kind == EV_CALL && c->target && hashmap_get_str(claimers, c->target))) &&
-			    event_reaches(f, cb, ci, b, k))
+			    !claims_an_element(c) && event_reaches(f, cb, ci, b, k))
 				return 1;
 		}
 	return 0;

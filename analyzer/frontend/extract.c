@@ -533,6 +533,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	free_macro_tables(&x.macros);
 	free_source_text(&x.text);
 	free_spans(&x.spans);
+	hashmap_free(&x.wrappers);
 	for (int i = 0; i < x.harness.n; i++)
 		free(x.harness.v[i]);
 	free(x.harness.v);

@@ -235,6 +235,17 @@ static void record_copy(struct ectx *x, CXCursor c, enum mode m, const char *use
 
 /* Emits the access of lvalue C (already stripped) in mode M, after walking
  * the sub-expressions that compute its address. */
+/* Is BASE, the struct (or pointer to it) whose member is accessed, of a
+ * type with an atomic member (extract_object.c, has_atomic_member)? */
+static int of_shared_type(struct ectx *x, CXCursor base)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(base));
+
+	if (t.kind == CXType_Pointer)
+		t = clang_getCanonicalType(clang_getPointeeType(t));
+	return t.kind == CXType_Record && has_atomic_member(x, t);
+}
+
 static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -319,6 +330,9 @@ static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 		/* (plain, and shared by its author's word: "!volatile") */
 		if (marking == C11_VOLATILE)
 			deps_add(&uses, "!volatile");
+		/* (a field of a type its author made for sharing) */
+		if (!marks(marking) && k == CXCursor_MemberRefExpr && n >= 1 && of_shared_type(x, kids[0]))
+			deps_add(&uses, "!sharedtype");
 		e->uses = uses.buf;
 		uses.buf = NULL;
 		if (marks(marking)) {
@@ -359,6 +373,41 @@ static char *private_local(struct ectx *x, CXCursor arg)
 	return private_pointee(x, arg);
 }
 
+/* The lvalue whose address argument ARG is: the operand of &, or an
+ * array that decays; a null cursor for any other argument. */
+static CXCursor address_taken(struct ectx *x, CXCursor arg)
+{
+	CXCursor c = strip(arg), *k, lv = clang_getNullCursor();
+	char op[8];
+	int n;
+
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
+		n = children(c, &k);
+		operator_of(x, c, k, n, op, sizeof op);
+		if (n == 1 && strcmp(op, "&") == 0)
+			lv = strip(k[0]);
+		free(k);
+		return lv;
+	}
+	return is_array_type(clang_getCursorType(c)) ? c : lv;
+}
+
+/* The base of member or element access C when it is reached without a
+ * pointer (s.a, arr[i]), else a null cursor (p->a, p[i]: memory the
+ * pointer holds). */
+static CXCursor direct_base(CXCursor c)
+{
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	CXCursor base;
+
+	if (kind != CXCursor_MemberRefExpr && kind != CXCursor_ArraySubscriptExpr)
+		return clang_getNullCursor();
+	base = strip(first_child(c));
+	if (clang_Cursor_isNull(base) || clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+		return clang_getNullCursor();
+	return base;
+}
+
 /* Does ARG point into a thread-local variable: &v, &v.a, &v[i] (through
  * members and elements of v itself, no pointer on the way), or an array v
  * that decays, where v is __thread or _Thread_local?  That memory is the
@@ -367,40 +416,38 @@ static char *private_local(struct ectx *x, CXCursor arg)
  * held in a thread-local variable may point anywhere: not this. */
 static int points_to_thread_local(struct ectx *x, CXCursor arg)
 {
-	CXCursor c = strip(arg), *k;
-	char op[8];
-	int n, addr = 0;
-
-	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
-		n = children(c, &k);
-		operator_of(x, c, k, n, op, sizeof op);
-		if (n == 1 && strcmp(op, "&") == 0) {
-			c = strip(k[0]);
-			addr = 1;
-		}
-		free(k);
-		if (!addr)
-			return 0;
-	} else if (!is_array_type(clang_getCursorType(c))) {
-		return 0;
-	}
-	for (;;) {
-		enum CXCursorKind kind = clang_getCursorKind(c);
-		CXCursor base;
-
-		if (kind == CXCursor_DeclRefExpr) {
+	for (CXCursor c = address_taken(x, arg); !clang_Cursor_isNull(c); c = direct_base(c)) {
+		if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 			CXCursor ref = clang_getCursorReferenced(c);
 
 			return clang_getCursorKind(ref) == CXCursor_VarDecl && clang_getCursorTLSKind(ref) != CXTLS_None;
 		}
-		if (kind != CXCursor_MemberRefExpr && kind != CXCursor_ArraySubscriptExpr)
-			return 0;
-		base = strip(first_child(c));
-		/* (p->a, p[i] through a pointer: memory the pointer holds) */
-		if (clang_Cursor_isNull(base) || clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
-			return 0;
-		c = base;
 	}
+	return 0;
+}
+
+/* Does ARG point into one element of an array picked by an index that is
+ * no constant: &flags[i], &sw->in_use[lcore].v (the element's members
+ * included, up to the first pointer on the way)?  A claim of that word
+ * claims the element alone ("#N=!indexed": findings/lostupdate.c). */
+static int points_into_indexed_element(struct ectx *x, CXCursor arg)
+{
+	long long v;
+
+	for (CXCursor c = address_taken(x, arg); !clang_Cursor_isNull(c);) {
+		CXCursor *k;
+		int n, indexed = 0;
+
+		if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
+			n = children(c, &k);
+			indexed = n == 2 && !integer_constant(k[1], &v);
+			free(k);
+			if (indexed)
+				return 1;
+		}
+		c = direct_base(c);
+	}
+	return 0;
 }
 
 /* ARG, argument N of a call, points into fresh memory (map_init(m) right
@@ -505,6 +552,12 @@ static void walk_call(struct ectx *x, CXCursor c)
 		}
 		if (points_to_thread_local(x, kids[i])) {
 			char *item = dep_item_with_role("!tls", DEP_ARGUMENT, i - 1);
+
+			deps_add(&calldeps, item);
+			free(item);
+		}
+		if (points_into_indexed_element(x, kids[i])) {
+			char *item = dep_item_with_role("!indexed", DEP_ARGUMENT, i - 1);
 
 			deps_add(&calldeps, item);
 			free(item);

@@ -39,6 +39,7 @@
 #include "extract_fnlocals.h"
 #include "extract_owned.h"
 #include "extract_span.h"
+#include "analyzer/model/hashmap.h"
 
 struct deps;
 
@@ -61,6 +62,9 @@ struct ectx {
 	struct site_table sites;
 	struct macro_tables macros;
 	struct span_memo spans;           /* extents and spellings asked (extract_span.h) */
+	struct hashmap wrappers;          /* per record type (its USR's hash): 1 +
+					     whether all its members are atomics
+					     (extract_object.c, has_atomic_member) */
 	int c11_atomics;                  /* the TU declares C11 atomics: its
 					     volatile objects are plain
 					     (extract_model.c) */

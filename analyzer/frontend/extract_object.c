@@ -140,6 +140,87 @@ void record_fields(CXType t, struct fields *out)
 		clang_Type_visitFields(t, collect_field, out);
 }
 
+/* How deep atomic_type looks into wrappers and arrays of them. */
+#define WRAP_DEPTH 6
+
+static int atomic_type(struct ectx *x, CXType t, int depth);
+
+struct member_walk {
+	struct ectx *x;
+	int depth, members, atomic;
+};
+
+static enum CXVisitorResult count_atomic_member(CXCursor c, CXClientData d)
+{
+	struct member_walk *w = d;
+
+	w->members++;
+	w->atomic += atomic_type(w->x, clang_getCursorType(c), w->depth);
+	return CXVisit_Continue;
+}
+
+/* Is T an atomic: a scalar declared _Atomic or volatile (but volatile
+ * sig_atomic_t, which talks to a signal handler), an array of atomics, or
+ * a struct or union whose members are all atomics (a wrapper:
+ * rte_atomic16_t, { rte_atomic16_t v; } per lcore)?  Records are
+ * remembered by their USR's hash. */
+static int atomic_type(struct ectx *x, CXType t, int depth)
+{
+	struct member_walk w = { x, depth + 1, 0, 0 };
+	CXType c = clang_getCanonicalType(t);
+	char *usr;
+	uint64_t key;
+	intptr_t *memo;
+	int added;
+
+	if (c.kind == CXType_Atomic)
+		return 1;
+	if (clang_isVolatileQualifiedType(t) || clang_isVolatileQualifiedType(c)) {
+		CXString s = clang_getTypeSpelling(t);
+		int signal = strstr(clang_getCString(s), "sig_atomic_t") != NULL;
+
+		clang_disposeString(s);
+		return !signal;
+	}
+	if (depth >= WRAP_DEPTH)
+		return 0;
+	if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
+		return atomic_type(x, clang_getArrayElementType(c), depth + 1);
+	if (c.kind != CXType_Record || !(usr = usr_of(clang_getTypeDeclaration(c))))
+		return 0;
+	key = fnv1a(FNV1A_START, usr, strlen(usr));
+	free(usr);
+	memo = hashmap_put(&x->wrappers, key, &added);
+	if (!added)
+		return (int)*memo - 1;
+	*memo = 1;                      /* a record that holds itself: no */
+	clang_Type_visitFields(c, count_atomic_member, &w);
+	/* (the walk may have grown the map: the value is looked up again) */
+	*hashmap_put(&x->wrappers, key, NULL) = 1 + (w.members > 0 && w.atomic == w.members);
+	return w.members > 0 && w.atomic == w.members;
+}
+
+static enum CXVisitorResult find_atomic_member(CXCursor c, CXClientData d)
+{
+	struct member_walk *w = d;
+
+	if (atomic_type(w->x, clang_getCursorType(c), 0)) {
+		w->atomic = 1;
+		return CXVisit_Break;
+	}
+	return CXVisit_Continue;
+}
+
+int has_atomic_member(struct ectx *x, CXType t)
+{
+	struct member_walk w = { x, 0, 0, 0 };
+	CXType c = clang_getCanonicalType(t);
+
+	if (c.kind == CXType_Record)
+		clang_Type_visitFields(c, find_atomic_member, &w);
+	return w.atomic;
+}
+
 /* A field is an object of its own whatever the instance
  * (object_of_lvalue: s->f is the field f), so copying a struct or union
  * accesses each of its fields: nested ones and the fields of arrays of

@@ -61,6 +61,13 @@ int is_array_type(CXType t);
  * first; none for another type).  The caller frees out->v. */
 struct fields { CXCursor *v; int n, cap; };
 void record_fields(CXType t, struct fields *out);
+/* Has struct or union T a member that is an atomic: a scalar declared
+ * _Atomic or volatile (but volatile sig_atomic_t), an array of them, or a
+ * wrapper whose members are all atomics (rte_atomic16_t; an array of
+ * per-lcore { rte_atomic16_t v; })?  Its author made T for threads to
+ * share.  (A member that is a struct with some atomic inside, beside other
+ * fields, says that of the member's type, not of T.) */
+int has_atomic_member(struct ectx *x, CXType t);
 
 /* The objects a copy of a struct or union accesses, each with how it is
  * shown (the caller frees both strings and the array). */

@@ -186,9 +186,10 @@ void function_number_locals(struct function *f)
 
 /* Moves the conditions, constant arguments, constants stored, tests'
  * comparisons, a compare-and-swap's step, the mark of a C11 volatile
- * object, the re-reads of a marked read's lvalue and the declared type of
- * what a pointer parameter points to from E's deps to E's conds: none
- * says what an address depends on. */
+ * object, the re-reads of a marked read's lvalue, the declared type of
+ * what a pointer parameter points to and the mark of a field of a type
+ * made for sharing from E's deps to E's conds: none says what an address
+ * depends on. */
 static void split_conds(struct event *e)
 {
 	int k = 0;
@@ -197,7 +198,8 @@ static void split_conds(struct event *e)
 		struct dep_item *d = &e->deps.v[i];
 
 		if (d->role == DEP_GUARD || d->role == DEP_COMPARE || d->kind == DEP_CONST || d->kind == DEP_STEP ||
-		    d->kind == DEP_VOLATILE || d->kind == DEP_REREAD || d->kind == DEP_TYPE) {
+		    d->kind == DEP_VOLATILE || d->kind == DEP_REREAD || d->kind == DEP_TYPE ||
+		    d->kind == DEP_SHARED_TYPE) {
 			grow(&e->conds.v, &(int){ e->conds.n }, e->conds.n + 1, sizeof *e->conds.v);
 			e->conds.v[e->conds.n++] = *d;
 		} else {

@@ -68,6 +68,10 @@ static int parse_source(const char *item, size_t len, struct dep_item *d)
 			return (d->n = number(item + 8, len - 8)) < 0 ? -1 : 0;
 		} else if (len == 9 && memcmp(item, "!volatile", 9) == 0) {
 			d->kind = DEP_VOLATILE;
+		} else if (len == 11 && memcmp(item, "!sharedtype", 11) == 0) {
+			d->kind = DEP_SHARED_TYPE;
+		} else if (len == 8 && memcmp(item, "!indexed", 8) == 0) {
+			d->kind = DEP_INDEXED;
 		} else if (len == 4 && memcmp(item, "!tls", 4) == 0) {
 			d->kind = DEP_TLS;
 		} else if (len > 7 && memcmp(item, "!kept:@", 7) == 0) {
@@ -280,6 +284,8 @@ char *dep_item_text(const struct dep_item *d)
 	case DEP_VOLATILE:  source = xstrdup("!volatile"); break;
 	case DEP_REREAD:    source = xasprintf("!reread:%d", d->n); break;
 	case DEP_TYPE:      source = xasprintf("!type:%s", name); break;
+	case DEP_SHARED_TYPE: source = xstrdup("!sharedtype"); break;
+	case DEP_INDEXED:   source = xstrdup("!indexed"); break;
 	default:            source = xstrdup(name ? name : ""); break;
 	}
 	free(name);

@@ -53,6 +53,16 @@
  *                       without qualifiers (ngx_atomic_t): the word two
  *                       functions of a lock library are each given
  *                       (findings/lockword.c)
+ *             "!sharedtype" (a plain access of a field) the struct
+ *                       whose field it is has a member that is an atomic
+ *                       (declared _Atomic or volatile, or a wrapper of
+ *                       such: rte_atomic16_t): a type made for threads
+ *                       to share (findings/lostupdate.c)
+ *             "!indexed" (role "#N=" of a call) argument N points into
+ *                       one element of an array, picked by an index that
+ *                       is no constant (&flags[i], &s->slot[cpu].word):
+ *                       a claim of it claims that element alone
+ *                       (findings/lostupdate.c)
  * Inside NAME and KEY, ',' and '\' are written "\," and "\\" (a link key
  * holds a path, and a path may hold a comma).
  *
@@ -99,6 +109,11 @@ enum dep_kind {
 	DEP_TYPE,        /* "!type:T": the type of the object a marked
 			    write through a pointer parameter reaches, as
 			    declared (typedef names kept) */
+	DEP_SHARED_TYPE, /* "!sharedtype": a field of a struct that has an
+			    atomic member (extract_object.c,
+			    has_atomic_member) */
+	DEP_INDEXED,     /* "!indexed": a call's argument points into an
+			    element picked by an index that is no constant */
 };
 
 struct dep_item {

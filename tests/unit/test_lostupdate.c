@@ -1,10 +1,11 @@
 /* tests/unit/test_lostupdate.c — lost updates (analyzer/findings/
  * lostupdate.c): a plain read-modify-write, or a plain test-and-set of a
  * named variable, that two threads can make at once with no lock held is a
- * data race at the update; locked, atomic, after a claim, made before the
- * threads exist, of a thread's own memory, of a field no marked access
- * shows to be shared, or in a library that synchronises nothing, it is
- * not.  Real scans, through scan_helper.c. */
+ * data race at the update; locked, atomic, after a claim (but a claim of
+ * one element of an array), made before the threads exist, of a thread's
+ * own memory, of a field that neither a marked access nor an atomic member
+ * of its struct shows to be shared, or in a library that synchronises
+ * nothing, it is not.  Real scans, through scan_helper.c. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -128,6 +129,85 @@ Test(lostupdate, an_update_after_a_claim_is_no_race)
 		   "static void give(int *l) { smp_store_release(l, 0); }\n"
 		   "static void *worker(void *a) { take(&lock); hits++; give(&lock); return a; }\n"
 		   MAIN_TWO_THREADS("worker"));
+}
+
+/* A claim of one element of an array, picked by the thread's own index:
+ * two threads claim two elements and both update the count.  Its twin
+ * claims one word for everyone and is exclusive (above); so is the same
+ * element's claim made through a helper whose argument is not indexed
+ * (the helper's own claim is of its parameter). */
+Test(lostupdate, an_update_after_a_claim_of_one_element_races)
+{
+	expect_one(HEAD "int in_use[64]; long n_poll;\n"
+		   "static void *worker(void *a) {\n"
+		   "	long cpu = (long)a;\n"
+		   "	if (cmpxchg(&in_use[cpu], 0, 1) == 0)\n"
+		   "		n_poll++; /*D*/\n"
+		   "	return a;\n"
+		   "}\n"
+		   MAIN_TWO_THREADS("worker"));
+}
+
+Test(lostupdate, an_update_after_a_claimer_is_handed_one_element_races)
+{
+	expect_one(HEAD "int in_use[64]; long n_poll;\n"
+		   "static int claim(int *w) { return cmpxchg(w, 0, 1) == 0; }\n"
+		   "static void *worker(void *a) {\n"
+		   "	long cpu = (long)a;\n"
+		   "	if (claim(&in_use[cpu]))\n"
+		   "		n_poll++; /*D*/\n"
+		   "	return a;\n"
+		   "}\n"
+		   MAIN_TWO_THREADS("worker"));
+}
+
+Test(lostupdate, an_update_after_a_claimer_is_handed_one_word_is_no_race)
+{
+	expect_one(HEAD "int busy; long n_poll;\n"
+		   "static int claim(int *w) { return cmpxchg(w, 0, 1) == 0; }\n"
+		   "static void *worker(void *a) {\n"
+		   "	if (claim(&busy))\n"
+		   "		n_poll++;\n"
+		   "	return a;\n"
+		   "}\n"
+		   MAIN_TWO_THREADS("worker"));
+}
+
+/* ---- a struct made for sharing ---- */
+
+/* DPDK's per-lcore flags: the adapter's struct embeds rte_atomic16_t, two
+ * levels down, whose counter is volatile.  Its other fields are shared. */
+#define ADAPTER(flag_type) \
+	HEAD "typedef struct { " flag_type " cnt; } atomic16_t;\n" \
+	"struct adapter { struct { atomic16_t v; } in_use[64]; unsigned poll[64]; int n_poll; };\n" \
+	"struct adapter ad;\n"
+
+Test(lostupdate, a_field_of_a_struct_embedding_a_volatile_member_races)
+{
+	expect_one(ADAPTER("volatile short") "static void *worker(void *a) { ad.n_poll++; /*D*/ return a; }\n"
+		   MAIN_TWO_THREADS("worker"));
+}
+
+Test(lostupdate, a_field_of_a_struct_embedding_a_signal_flag_is_left_alone)
+{
+	expect_one("#include <signal.h>\n" ADAPTER("volatile sig_atomic_t")
+		   "static void *worker(void *a) { ad.n_poll++; return a; }\n" MAIN_TWO_THREADS("worker"));
+}
+
+Test(lostupdate, a_field_of_a_struct_embedding_no_marked_member_is_left_alone)
+{
+	expect_one(ADAPTER("short") "static void *worker(void *a) { ad.n_poll++; return a; }\n"
+		   MAIN_TWO_THREADS("worker"));
+}
+
+/* A member struct with a volatile flag beside other fields says that its
+ * own type is shared, not the struct that embeds it. */
+Test(lostupdate, a_field_of_a_struct_whose_member_holds_an_atomic_among_others_is_left_alone)
+{
+	expect_one(HEAD "struct part { volatile int flag; int other; };\n"
+		   "struct device { struct part generic; int n; };\n"
+		   "struct device dev;\n"
+		   "static void *worker(void *a) { dev.n++; return a; }\n" MAIN_TWO_THREADS("worker"));
 }
 
 /* ---- library entry points (no thread of the tree's own) ---- */
