@@ -7,6 +7,7 @@
 #include "extract.h"
 #include "analyzer/model/paths.h"
 #include "extract_int.h"
+#include "extract_asm.h"
 #include "extract_model.h"
 #include "extract_guards.h"
 #include "extract_expr.h"
@@ -281,6 +282,7 @@ static void extract_function(struct ectx *x, CXCursor fn, char *link_key, char *
 	branch_guards_forget(x);
 	forget_active_sites(x);
 	forget_spans(&x->spans);
+	forget_asm(x);
 	x->no_escape = 0;
 	x->conditional = 0;
 	x->self_store = clang_getNullCursor();
@@ -533,6 +535,7 @@ int extract_tu(const char *path, const char *directory, char **args, int nargs,
 	free_macro_tables(&x.macros);
 	free_source_text(&x.text);
 	free_spans(&x.spans);
+	forget_asm(&x);
 	hashmap_free(&x.wrappers);
 	for (int i = 0; i < x.harness.n; i++)
 		free(x.harness.v[i]);

@@ -1059,34 +1059,19 @@ void walk_initializer(struct ectx *x, CXCursor var, CXCursor init)
 		assign_local(x, var, init, var);
 }
 
-/* Fence instructions of the common architectures, as they appear in the
- * asm text once white space is removed (text_of folds it). */
-static const struct { const char *insn; enum ord ord; } fences[] = {
-	{ "mfence", ORD_FULL }, { "\"dmbish\"", ORD_FULL }, { "\"dmbsy\"", ORD_FULL },
-	{ "\"sync\"", ORD_FULL }, { "hwsync", ORD_FULL }, { "lock;", ORD_FULL },
-	{ "fencerw,rw", ORD_FULL }, { "sfence", ORD_WMB }, { "dmbishst", ORD_WMB },
-	{ "fencew,w", ORD_WMB }, { "eieio", ORD_WMB }, { "lfence", ORD_RMB },
-	{ "dmbishld", ORD_RMB }, { "fencer,r", ORD_RMB }, { "lwsync", ORD_ACQ_REL },
-};
-
-/* Inline assembly not behind a named macro: recognise the fence
- * instructions by their mnemonics; anything else (a "memory" clobber) is a
- * compiler barrier, which orders nothing at run time. */
-void walk_asm(struct ectx *x, CXCursor c)
+/* Walks lvalue C as an access of mode M; returns the access event it made
+ * of the lvalue itself (the last one: its address's reads come first), or
+ * NULL when it names no object. */
+struct event *walk_lvalue(struct ectx *x, CXCursor c, enum mode m)
 {
-	char *text = display_text(x, c);
-	enum ord ord = ORD_NONE;
+	int from = x->nevents;
+	struct block *b;
 	struct event *e;
 
-	if (!text)
-		return;
-	for (size_t i = 0; i < sizeof fences / sizeof fences[0]; i++)
-		if (strstr(text, fences[i].insn)) {
-			ord = fences[i].ord;
-			break;
-		}
-	free(text);
-	e = emit(x, EV_BARRIER, c);
-	e->ord = ord;
-	e->name = xstrdup("asm");
+	walk_expr(x, c, m);
+	b = &x->fn->blocks[x->cur];
+	if (x->nevents == from || b->nevents == 0)
+		return NULL;
+	e = &b->events[b->nevents - 1];
+	return e->kind == EV_ACCESS && e->index >= from && e->object ? e : NULL;
 }

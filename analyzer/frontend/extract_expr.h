@@ -18,8 +18,10 @@ void walk_expr(struct ectx *x, CXCursor c, enum mode m);
 int is_expect_call(CXCursor c);
 /* T var = INIT; — like an assignment to the local. */
 void walk_initializer(struct ectx *x, CXCursor var, CXCursor init);
-/* Inline assembly not behind a named macro. */
-void walk_asm(struct ectx *x, CXCursor c);
+/* Walks lvalue C as an access of mode M; returns the access event it made
+ * of the lvalue itself, or NULL when it names no object (extract_asm.c
+ * makes such an access the asm's). */
+struct event *walk_lvalue(struct ectx *x, CXCursor c, enum mode m);
 /* A new event of kind KIND in the current block, at C's location. */
 struct event *emit(struct ectx *x, enum ev_kind kind, CXCursor at);
 /* A marked read's value may feed an address: records it ("@N") in the

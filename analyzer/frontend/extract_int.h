@@ -86,6 +86,9 @@ struct ectx {
 	 * assigned anew. */
 	struct fresh_table handed;
 	struct fn_local_table fnlocals;
+	char *asm_text;                   /* the function as clang prints it,
+					     once an asm statement asked
+					     (extract_asm.c) */
 	struct owned_table owned;
 	struct { char **v; int n, cap; } guards;   /* in force now (extract_guards.c) */
 	char **guard_of;                  /* per event index: its guards' items */

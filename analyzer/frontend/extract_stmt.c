@@ -12,6 +12,7 @@
 #include "extract_compare.h"
 #include "extract_guards.h"
 #include "extract_deps.h"
+#include "extract_asm.h"
 #include "extract_expr.h"
 #include "extract_primitive.h"
 
