@@ -1024,9 +1024,16 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 		if ((e->access == ACC_READ || e->access == ACC_RMW) && !e->discarded &&
 		    (e->access != ACC_READ || c->used[e->index])) {
 			/* A read after a publication is taken as a handshake (the
-			 * consumer's acknowledgement): it ends the "late" window. */
+			 * consumer's acknowledgement): it ends the "late" window.
+			 * An RMW whose value is used ends the window of what was
+			 * published through its own word: the word is taken again
+			 * after a failed try gave back what it had added
+			 * (plock's take: xadd, test, sub, retry). */
 			if (e->access == ACC_READ)
 				s->published.n = 0;
+			for (int i = s->published.n - 1; i >= 0; i--)
+				if (same_object(s->published.v[i], e))
+					es_remove_at(&s->published, i);
 			if (reader_kills(e->ord, 0))
 				kill_reads(s);
 			else if (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL)

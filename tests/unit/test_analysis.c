@@ -858,6 +858,58 @@ Test(data_race, write_after_a_handshake_silent)
 		   "int receive(void) { int b; while (!smp_load_acquire(&m.ready)); b = m.body; smp_store_release(&m.ack, 1); return b; }\n");
 }
 
+/* An RMW whose value is used reads, and ends the "late" window as a read
+ * does: a reader lock taken again after a failed try gave back what it had
+ * added (HAProxy's plock: xadd, test, sub, retry) is taken, not published.
+ * Its twin publishes with an RMW done for its effect and writes after it. */
+Test(data_race, an_access_after_a_lock_taken_again_after_its_undo_silent)
+{
+	expect_one(LKMM "struct rw { long word; int data; } g;\n"
+		   "int reader(void) {\n"
+		   "	int d;\n"
+		   "	for (;;) {\n"
+		   "		if (!(__atomic_fetch_add(&g.word, 1, __ATOMIC_ACQUIRE) & 0x100))\n"
+		   "			break;\n"
+		   "		__atomic_fetch_sub(&g.word, 1, __ATOMIC_RELAXED);\n"
+		   "	}\n"
+		   "	d = g.data;\n"
+		   "	__atomic_fetch_sub(&g.word, 1, __ATOMIC_RELEASE);\n"
+		   "	return d;\n"
+		   "}\n"
+		   "void writer(void) {\n"
+		   "	while (__atomic_fetch_or(&g.word, 0x100, __ATOMIC_ACQUIRE) & 0x1ff)\n"
+		   "		;\n"
+		   "	g.data = 1;\n"
+		   "	__atomic_fetch_and(&g.word, ~0x100L, __ATOMIC_RELEASE);\n"
+		   "}\n");
+}
+
+Test(data_race, write_after_a_publishing_rmw)
+{
+	expect_one(LKMM "struct msg { int hdr, body, ready; } m;\n"
+		   "void send(void) {\n"
+		   "	m.hdr = 1;\n"
+		   "	__atomic_fetch_add(&m.ready, 1, __ATOMIC_RELEASE);\n"
+		   "	m.body = 2; /*D*/\n"
+		   "}\n"
+		   "int receive(void) { while (!smp_load_acquire(&m.ready)); return m.hdr + m.body; }\n");
+}
+
+/* An RMW of another word whose value is used is no give-back of the
+ * publication: the last of the workers (lockwakelatency.c's shape) still
+ * writes after its publishing decrement. */
+Test(data_race, write_after_a_publishing_rmw_and_a_test_of_another_count)
+{
+	expect_one(LKMM "struct msg { int hdr, body; } m; int arrived, left;\n"
+		   "void send(void) {\n"
+		   "	m.hdr = 1;\n"
+		   "	__atomic_fetch_sub(&arrived, 1, __ATOMIC_RELEASE);\n"
+		   "	if (__atomic_sub_fetch(&left, 1, __ATOMIC_SEQ_CST) == 0)\n"
+		   "		m.body = 2; /*D*/\n"
+		   "}\n"
+		   "int receive(void) { while (smp_load_acquire(&arrived)); return m.hdr + m.body; }\n");
+}
+
 Test(interprocedural, publication_through_a_function_pointer)
 {
 	expect_one(LKMM "struct job { int result, done; void (*complete)(struct job *); } J;\n"
