@@ -197,6 +197,24 @@ static int logical_operator(struct ectx *x, CXCursor c, char *op, size_t oplen, 
 	}
 }
 
+/* Is condition C a constant the compiler folds (1, 0, sizeof(long) ==
+ * 8, an enumerator)?  Its value into *V. */
+static int constant_condition(CXCursor c, long long *v)
+{
+	CXEvalResult ev;
+	int ok;
+
+	if (!clang_isExpression(clang_getCursorKind(c)))
+		return 0;
+	ev = clang_Cursor_Evaluate(c);
+	ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
+	if (ok)
+		*v = clang_EvalResult_getAsLongLong(ev);
+	if (ev)
+		clang_EvalResult_dispose(ev);
+	return ok;
+}
+
 /* Walks condition C of a statement as jumping code: control goes on to
  * block WHEN_TRUE where C holds and to WHEN_FALSE where it does not.  An
  * &&, a || or a ! is taken apart into the branches it makes, so that the
@@ -214,6 +232,7 @@ static void walk_jumps(struct ectx *x, CXCursor c, const char *sink, int when_tr
 	CXCursor *kids = NULL;
 	char op[8];
 	int n = logical_operator(x, c, op, sizeof op, &kids);
+	long long value;
 
 	if (n == 1) {                       /* !E: E's outcomes swapped */
 		walk_jumps(x, kids[0], sink, when_false, when_true, false_first);
@@ -227,6 +246,11 @@ static void walk_jumps(struct ectx *x, CXCursor c, const char *sink, int when_tr
 			walk_jumps(x, kids[0], sink, when_true, right, false_first);
 		x->cur = right;
 		walk_jumps(x, kids[1], sink, when_true, when_false, false_first);
+	} else if (constant_condition(c, &value)) {
+		/* while (1), do ... while (0), if (sizeof(long) == 8): one
+		 * way only.  With the other edge, a path left while (1) at its
+		 * head, past the body that takes a lock before the break. */
+		block_add_edge(x->fn, x->cur, value ? when_true : when_false);
 	} else {
 		x->cond_succ = false_first ? 2 : 1;
 		walk_value(x, c, sink);

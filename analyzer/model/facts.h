@@ -14,7 +14,7 @@
 
 /* The version of what the front end records: a translation unit scanned
  * by an older format is parsed again, not reused (scan.c). */
-#define FACTS_FORMAT 34
+#define FACTS_FORMAT 35
 
 enum ev_kind { EV_ACCESS, EV_BARRIER, EV_CALL, EV_LOCK, EV_UNLOCK, EV_LOCAL };
 enum acc { ACC_NONE, ACC_READ, ACC_WRITE, ACC_RMW };

@@ -172,3 +172,63 @@ Test(conditions, a_test_that_two_definitions_reach_concludes_nothing_silent)
 		   "		v = *lock;\n"
 		   "}\n");
 }
+
+/* How many edges of F lead to block B? */
+static int predecessors(const struct function *f, int b)
+{
+	int n = 0;
+
+	for (int p = 0; p < f->nblocks; p++)
+		for (int s = 0; s < f->blocks[p].nsucc; s++)
+			n += f->blocks[p].succ[s] == b;
+	return n;
+}
+
+static int has_predecessor(const struct function *f, int b)
+{
+	return predecessors(f, b) > 0;
+}
+
+/* The block of F that holds the access on LINE, or -1. */
+static int block_of_line(const struct function *f, int line)
+{
+	for (int b = 0; b < f->nblocks; b++)
+		for (int k = 0; k < f->blocks[b].nevents; k++)
+			if (f->blocks[b].events[k].kind == EV_ACCESS && f->blocks[b].events[k].line == line)
+				return b;
+	return -1;
+}
+
+/* A condition the compiler folds goes one way: while (1) is left only by
+ * its break, do ... while (0) runs once, the dead branch of if
+ * (sizeof(long) == 8) is reached by no edge; and none of them is a test. */
+Test(conditions, a_constant_condition_goes_one_way)
+{
+	struct tu_facts f = { 0 };
+	const struct event *t[4];
+	const struct function *fn;
+	int n;
+
+	extract_text("int a, x, y, z;\n"
+		     "void f(void) {\n"
+		     "	while (1) {\n"
+		     "		if (__atomic_load_n(&a, __ATOMIC_ACQUIRE))\n"
+		     "			break;\n"
+		     "	}\n"
+		     "	do { x = 1; } while (0);\n"
+		     "	if (sizeof(long) == 8)\n"
+		     "		y = 2;\n"
+		     "	else\n"
+		     "		z = 3;\n"
+		     "}\n", &f);
+	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
+	fn = &f.functions[0];
+	n = tests_in(&f, t, NULL, 4);
+	cr_assert_eq(n, 1, "%d tests: only the load is one", n);
+	cr_assert(has_predecessor(fn, block_of_line(fn, 9)), "the live branch is reached");
+	cr_assert_not(has_predecessor(fn, block_of_line(fn, 11)), "the dead branch is reached");
+	/* the do loop's body is entered once: no edge back from its test */
+	cr_assert_eq(predecessors(fn, block_of_line(fn, 7)), 1, "%d edges into the do loop's body",
+		     predecessors(fn, block_of_line(fn, 7)));
+	facts_free(&f);
+}
