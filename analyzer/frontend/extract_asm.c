@@ -179,7 +179,9 @@ void walk_asm(struct ectx *x, CXCursor c)
 	for (int i = 0; i < n; i++) {
 		const struct asm_operand *op = &p.ops[i];
 
-		if (!asm_memory_constraint(op->constraint, extra) || repeats_memory(&p, i, extra))
+		/* (an empty template touches no memory: "+m" (x) there only
+		 * tells the compiler that x may have changed) */
+		if (!a.instructions || !asm_memory_constraint(op->constraint, extra) || repeats_memory(&p, i, extra))
 			continue;
 		if (a.atomic) {
 			/* the RMW: its old value comes out in a register

@@ -301,6 +301,7 @@ void asm_atomicity_of(const char *template, struct asm_atomicity *out)
 			mn = next_word(&rest);      /* a label ("1:") */
 		if (!mn)
 			continue;
+		out->instructions++;
 		if (strcmp(mn, "lock") == 0) {
 			/* x86: "lock; cmpxchgl ..." or "lock cmpxchgl ..." */
 			locked = 1;

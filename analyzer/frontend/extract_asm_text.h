@@ -33,6 +33,8 @@ const char *asm_nth(const char *text, int n);
 
 /* What the instructions of a template do to the memory operands. */
 struct asm_atomicity {
+	int instructions;    /* how many (0: an empty template, which touches
+				no memory whatever its operands say) */
 	int atomic;          /* an atomic RMW instruction is among them */
 	enum ord ord;        /* the order it makes (the RMW's, or the
 				fence's when none is atomic) */

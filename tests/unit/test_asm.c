@@ -177,6 +177,22 @@ Test(asm, other_memory_operands_are_marked_single_accesses)
 	facts_free(&f);
 }
 
+/* An empty template touches no memory: "+m" (x) only tells the compiler
+ * that x may have changed (a compiler barrier on one object). */
+Test(asm, an_empty_template_makes_no_access)
+{
+	struct tu_facts f = { 0 };
+	const struct event *e[4];
+	int n;
+
+	extract_text("int x;\n"
+		     "void f(void) { asm volatile(\"\" : \"+m\" (x)); }\n", &f);
+	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
+	n = accesses_of(&f, "f", e, 4);
+	cr_assert_eq(n, 0, "%d accesses", n);
+	facts_free(&f);
+}
+
 /* 'Q' is memory among arm64's instructions, a register class among
  * x86's. */
 Test(asm, an_arm64_q_operand_is_memory_and_an_x86_one_a_register)
