@@ -28,12 +28,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+int evaluates_to_integer(CXCursor c, long long *v)
+{
+	CXEvalResult ev = clang_Cursor_Evaluate(c);
+	int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
+
+	if (ok)
+		*v = clang_EvalResult_getAsLongLong(ev);
+	if (ev)
+		clang_EvalResult_dispose(ev);
+	return ok;
+}
+
 int integer_constant(CXCursor c, long long *v)
 {
 	CXCursor s = strip(c);
 	enum CXCursorKind k = clang_getCursorKind(s);
-	CXEvalResult ev;
-	int ok;
 
 	if (k == CXCursor_DeclRefExpr) {
 		if (clang_getCursorKind(clang_getCursorReferenced(s)) != CXCursor_EnumConstantDecl)
@@ -41,13 +51,7 @@ int integer_constant(CXCursor c, long long *v)
 	} else if (k != CXCursor_IntegerLiteral && k != CXCursor_CharacterLiteral && k != CXCursor_UnaryOperator) {
 		return 0;
 	}
-	ev = clang_Cursor_Evaluate(s);
-	ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
-	if (ok)
-		*v = clang_EvalResult_getAsLongLong(ev);
-	if (ev)
-		clang_EvalResult_dispose(ev);
-	return ok;
+	return evaluates_to_integer(s, v);
 }
 
 char *constant_argument(CXCursor arg, int n)

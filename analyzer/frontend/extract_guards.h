@@ -10,6 +10,10 @@
  * such expression.  Only literals, enumerators and their negation are
  * evaluated: asking libclang to evaluate every argument would cost. */
 int integer_constant(CXCursor c, long long *v);
+/* The same for any expression C that clang folds to an integer (sizeof(long)
+ * == 8 too), asked of libclang whatever C is: for the fewer places where
+ * that is worth its cost (a statement's condition, extract_stmt.c). */
+int evaluates_to_integer(CXCursor c, long long *v);
 
 /* "#N=%C" when call argument ARG (number N) is an integer constant
  * expression C (a literal, an enumerator), else NULL.  The caller frees

@@ -201,18 +201,7 @@ static int logical_operator(struct ectx *x, CXCursor c, char *op, size_t oplen, 
  * 8, an enumerator)?  Its value into *V. */
 static int constant_condition(CXCursor c, long long *v)
 {
-	CXEvalResult ev;
-	int ok;
-
-	if (!clang_isExpression(clang_getCursorKind(c)))
-		return 0;
-	ev = clang_Cursor_Evaluate(c);
-	ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
-	if (ok)
-		*v = clang_EvalResult_getAsLongLong(ev);
-	if (ev)
-		clang_EvalResult_dispose(ev);
-	return ok;
+	return clang_isExpression(clang_getCursorKind(c)) && evaluates_to_integer(c, v);
 }
 
 /* Walks condition C of a statement as jumping code: control goes on to

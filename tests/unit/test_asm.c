@@ -114,15 +114,22 @@ static int accesses_of(const struct tu_facts *facts, const char *fn, const struc
 	return n;
 }
 
+/* Runs the front end over TEXT into *F and lists function FN's access
+ * events (accesses_of); their count. */
+static int scan_accesses(const char *text, struct tu_facts *f, const char *fn, const struct event **out, int max)
+{
+	extract_text(text, f);
+	cr_assert_null(f->diagnostics, "%s", f->diagnostics);
+	return accesses_of(f, fn, out, max);
+}
+
 Test(asm, a_locked_compare_and_swap_is_one_marked_rmw_of_its_memory_operand)
 {
 	struct tu_facts f = { 0 };
 	const struct event *e[4];
 	int n;
 
-	extract_text(CMPSET, &f);
-	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
-	n = accesses_of(&f, "cmpset", e, 4);
+	n = scan_accesses(CMPSET, &f, "cmpset", e, 4);
 	/* "=m" (*dst) and "m" (*dst): one access */
 	cr_assert_eq(n, 1, "%d accesses", n);
 	cr_assert_eq(e[0]->access, ACC_RMW);
@@ -142,12 +149,10 @@ Test(asm, a_template_built_from_a_macro_parameter_is_read_expanded)
 
 	/* Concurrency Kit's way: the mnemonic is an argument of the macro
 	 * that defines the function. */
-	extract_text("#define FAS(S, T, I) static T fas_##S(T *target, T v) {\\\n"
-		     "	__asm__ __volatile__(I \" %0, %1\" : \"+m\" (*target), \"+q\" (v) : : \"memory\");\\\n"
-		     "	return v; }\n"
-		     "FAS(int, int, \"xchgl\")\n", &f);
-	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
-	n = accesses_of(&f, "fas_int", e, 4);
+	n = scan_accesses("#define FAS(S, T, I) static T fas_##S(T *target, T v) {\\\n"
+			  "	__asm__ __volatile__(I \" %0, %1\" : \"+m\" (*target), \"+q\" (v) : : \"memory\");\\\n"
+			  "	return v; }\n"
+			  "FAS(int, int, \"xchgl\")\n", &f, "fas_int", e, 4);
 	cr_assert_eq(n, 1, "%d accesses", n);
 	cr_assert_eq(e[0]->access, ACC_RMW);
 	cr_assert(e[0]->marked);
@@ -161,13 +166,11 @@ Test(asm, other_memory_operands_are_marked_single_accesses)
 	const struct event *e[8];
 	int n;
 
-	extract_text("int x, y, z;\n"
-		     "void f(int v) {\n"
-		     "	asm volatile(\"movl %1, %0\" : \"=m\" (x) : \"r\" (v));\n"
-		     "	asm volatile(\"movl %1, %0\" : \"=r\" (z) : \"m\" (y));\n"
-		     "}\n", &f);
-	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
-	n = accesses_of(&f, "f", e, 8);
+	n = scan_accesses("int x, y, z;\n"
+			  "void f(int v) {\n"
+			  "	asm volatile(\"movl %1, %0\" : \"=m\" (x) : \"r\" (v));\n"
+			  "	asm volatile(\"movl %1, %0\" : \"=r\" (z) : \"m\" (y));\n"
+			  "}\n", &f, "f", e, 8);
 	cr_assert_eq(n, 3, "%d accesses", n);
 	cr_assert(e[0]->marked && e[0]->access == ACC_WRITE && strcmp(e[0]->display, "x") == 0);
 	cr_assert_eq(e[0]->ord, ORD_RELAXED);
@@ -185,10 +188,8 @@ Test(asm, an_empty_template_makes_no_access)
 	const struct event *e[4];
 	int n;
 
-	extract_text("int x;\n"
-		     "void f(void) { asm volatile(\"\" : \"+m\" (x)); }\n", &f);
-	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
-	n = accesses_of(&f, "f", e, 4);
+	n = scan_accesses("int x;\n"
+			  "void f(void) { asm volatile(\"\" : \"+m\" (x)); }\n", &f, "f", e, 4);
 	cr_assert_eq(n, 0, "%d accesses", n);
 	facts_free(&f);
 }
@@ -201,14 +202,12 @@ Test(asm, an_arm64_q_operand_is_memory_and_an_x86_one_a_register)
 	const struct event *e[4];
 	int n;
 
-	extract_text("int word;\n"
-		     "int add(int v) { int old, tmp;\n"
-		     "	asm volatile(\"1: ldxr %w0, %2\\n add %w1, %w0, %w3\\n stxr %w1, %w1, %2\\n cbnz %w1, 1b\"\n"
-		     "		     : \"=&r\" (old), \"=&r\" (tmp), \"+Q\" (word) : \"r\" (v));\n"
-		     "	return old; }\n"
-		     "void set(int v) { asm volatile(\"movb %b0, %b0\" : \"+Q\" (v)); word = v; }\n", &f);
-	cr_assert_null(f.diagnostics, "%s", f.diagnostics);
-	n = accesses_of(&f, "add", e, 4);
+	n = scan_accesses("int word;\n"
+			  "int add(int v) { int old, tmp;\n"
+			  "	asm volatile(\"1: ldxr %w0, %2\\n add %w1, %w0, %w3\\n stxr %w1, %w1, %2\\n cbnz %w1, 1b\"\n"
+			  "		     : \"=&r\" (old), \"=&r\" (tmp), \"+Q\" (word) : \"r\" (v));\n"
+			  "	return old; }\n"
+			  "void set(int v) { asm volatile(\"movb %b0, %b0\" : \"+Q\" (v)); word = v; }\n", &f, "add", e, 4);
 	cr_assert_eq(n, 1, "%d accesses", n);
 	cr_assert(e[0]->marked && e[0]->access == ACC_RMW && strcmp(e[0]->name, "asm add") == 0, "%s", e[0]->name);
 	n = accesses_of(&f, "set", e, 4);
