@@ -143,7 +143,7 @@ static int local_operand(CXCursor kid)
 
 void walk_asm(struct ectx *x, CXCursor c)
 {
-	struct asm_parts p;
+	struct asm_parts p = { 0 };
 	struct asm_atomicity a;
 	CXCursor *kids;
 	int n = children(c, &kids), memory = 0, register_out = 0;
@@ -155,8 +155,7 @@ void walk_asm(struct ectx *x, CXCursor c)
 
 		e->ord = ORD_NONE;
 		e->name = xstrdup("asm");
-		if (p.template)
-			asm_parts_free(&p);
+		asm_parts_free(&p);
 		free(kids);
 		return;
 	}

@@ -409,6 +409,17 @@ static int ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
+/* Does the word at S of TEXT start a statement: nothing but white space
+ * between it and the line's start, a brace, a ';' or a label's ':'?  A
+ * register variable's asm label is printed after its declarator
+ * (register int r = 1 asm("r12");): no statement. */
+static int starts_statement(const char *text, const char *s)
+{
+	while (s > text && (s[-1] == ' ' || s[-1] == '\t'))
+		s--;
+	return s == text || strchr("\n{};:", s[-1]) != NULL;
+}
+
 const char *asm_nth(const char *text, int n)
 {
 	for (const char *s = text; *s; s++) {
@@ -419,7 +430,7 @@ const char *asm_nth(const char *text, int n)
 				return NULL;
 			s = e - 1;
 		} else if (strncmp(s, "asm", 3) == 0 && (s == text || !ident_char(s[-1])) &&
-			   !ident_char(s[3])) {
+			   !ident_char(s[3]) && starts_statement(text, s)) {
 			if (n-- == 0)
 				return s;
 		}

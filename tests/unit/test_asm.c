@@ -45,6 +45,10 @@ Test(asm, a_statement_is_taken_into_template_and_operands)
 	cr_assert_eq(p.nops, 0);
 	asm_parts_free(&p);
 	cr_assert_eq(asm_parse("int x;", &p), -1);
+	/* a register variable's asm label is no statement */
+	cr_assert_str_eq(asm_nth("void f() {\n    register int r = 1 asm(\"r12\");\n"
+				 "    asm volatile (\"nop\");\n    char *s = \"asm (\";\n    asm (\"\");\n}", 1),
+			 "asm (\"\");\n}");
 	cr_assert_eq(asm_parse("asm volatile (\"\" : \"=m\" x);", &p), -1);
 }
 
