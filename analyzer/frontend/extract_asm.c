@@ -165,14 +165,19 @@ void walk_asm(struct ectx *x, CXCursor c)
 		memory += asm_memory_constraint(p.ops[i].constraint, extra);
 		register_out += p.ops[i].output && !asm_memory_constraint(p.ops[i].constraint, extra);
 	}
-	/* the inputs' values, read before the instructions run */
+	/* the inputs' values, read before the instructions run (a "+r"
+	 * output's too) */
 	for (int i = 0; i < n; i++)
-		if (!p.ops[i].output && !asm_memory_constraint(p.ops[i].constraint, extra) && !local_operand(kids[i]))
+		if ((!p.ops[i].output || strchr(p.ops[i].constraint, '+')) &&
+		    !asm_memory_constraint(p.ops[i].constraint, extra) && !local_operand(kids[i]))
 			walk_expr(x, kids[i], M_READ);
+	/* no atomic memory operand: a fence, or a compiler barrier (an
+	 * atomic that names its memory in the text, lock; addl $0, (%rsp),
+	 * is a full fence; one that swaps registers orders nothing) */
 	if (!a.atomic || !memory) {
 		struct event *e = emit(x, EV_BARRIER, c);
 
-		e->ord = a.ord;
+		e->ord = a.atomic && !a.register_xchg ? a.ord : a.fence;
 		e->name = xstrdup("asm");
 	}
 	for (int i = 0; i < n; i++) {

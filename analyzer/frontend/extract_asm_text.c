@@ -284,10 +284,10 @@ void asm_atomicity_of(const char *template, struct asm_atomicity *out)
 
 	memset(out, 0, sizeof *out);
 	/* One instruction per piece: ';', newlines written "\n" in the
-	 * printed literal, or real ones. */
+	 * printed literal, or real ones; a "\t" is a space. */
 	for (char *p = t; *p; p++) {
 		if (*p == '\\' && (p[1] == 'n' || p[1] == 't')) {
-			p[0] = ';';
+			p[0] = p[1] == 'n' ? ';' : ' ';
 			p[1] = ' ';
 		} else {
 			*p = (char)tolower((unsigned char)*p);
@@ -316,6 +316,9 @@ void asm_atomicity_of(const char *template, struct asm_atomicity *out)
 		if (starts(mn, "xchg") && !rmw) {
 			full_rmw = 1;               /* x86: locked by itself */
 			rmw = xstrdup(mn);
+			/* (with memory: an operand, or an address in the text;
+			 * xchg %%ebx, %1 around cpuid swaps two registers) */
+			out->register_xchg = !strchr(rest, '(');
 			continue;
 		}
 		if (arm64_atomic(mn, &acq, &rel) || other_atomic(mn)) {
@@ -334,6 +337,7 @@ void asm_atomicity_of(const char *template, struct asm_atomicity *out)
 	}
 	if (locked)
 		full_rmw = 1;
+	out->fence = locked ? ORD_FULL : fence;
 	out->atomic = rmw != NULL;
 	if (rmw) {
 		/* the arithmetic between an exclusive load and store names a

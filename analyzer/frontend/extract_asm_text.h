@@ -38,6 +38,12 @@ struct asm_atomicity {
 	int atomic;          /* an atomic RMW instruction is among them */
 	enum ord ord;        /* the order it makes (the RMW's, or the
 				fence's when none is atomic) */
+	enum ord fence;      /* the order of its fences alone (an x86
+				locked instruction is one) */
+	int register_xchg;   /* the atomic is an x86 xchg whose text names
+				no memory: with no memory operand either, it
+				swaps two registers, atomic and fence of
+				nothing */
 	char *name;          /* "asm cmpxchgw": the RMW's mnemonic, which
 				tells a counting RMW from a claim (tally.c);
 				the caller frees it */

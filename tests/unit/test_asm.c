@@ -78,6 +78,9 @@ Test(asm, the_instructions_say_atomic_fence_or_neither)
 	/* a locked add to the stack: a full fence */
 	expect_atomicity("lock addl $0, -128(%%rsp); ", 1, ORD_FULL, "asm addl");
 	expect_atomicity("mfence", 0, ORD_FULL, NULL);
+	/* a tab between mnemonic and operands, and dmb's option */
+	expect_atomicity("lock;\\tcmpxchgl\\t%2,%1", 1, ORD_FULL, "asm cmpxchgl");
+	expect_atomicity("dmb\\tishst", 0, ORD_WMB, NULL);
 	expect_atomicity("dmb ishst", 0, ORD_WMB, NULL);
 	expect_atomicity("dmb ishld", 0, ORD_RMB, NULL);
 	expect_atomicity("dmb ish", 0, ORD_FULL, NULL);
@@ -217,6 +220,31 @@ Test(asm, an_arm64_q_operand_is_memory_and_an_x86_one_a_register)
 	n = accesses_of(&f, "set", e, 4);
 	cr_assert_eq(n, 1, "%d accesses: only word = v", n);
 	cr_assert(!e[0]->marked && e[0]->access == ACC_WRITE);
+	facts_free(&f);
+}
+
+/* cpuid's wrapper swaps ebx by xchg between registers: no fence, no
+ * access; an xchg naming memory in its text is a full fence. */
+Test(asm, an_exchange_of_registers_is_no_fence)
+{
+	struct tu_facts f = { 0 };
+	const struct event *e[4];
+	int n, nb = 0;
+
+	n = scan_accesses("void f(unsigned *a, unsigned *b) {\n"
+			  "	asm volatile(\"xchgl %%ebx, %1; cpuid; xchgl %%ebx, %1\" : \"=a\" (*a), \"=r\" (*b) : \"0\" (1));\n"
+			  "	asm volatile(\"xchgl %0, (%1)\" : \"+r\" (*a) : \"r\" (b) : \"memory\");\n"
+			  "}\n", &f, "f", e, 4);
+	/* *a and *b written from registers; *a read into one and written back */
+	cr_assert_eq(n, 4, "%d accesses", n);
+	for (int b = 0; b < f.functions[0].nblocks; b++)
+		for (int k = 0; k < f.functions[0].blocks[b].nevents; k++) {
+			const struct event *ev = &f.functions[0].blocks[b].events[k];
+
+			if (ev->kind == EV_BARRIER)
+				cr_assert_eq(ev->ord, nb++ == 0 ? ORD_NONE : ORD_FULL, "barrier %d: ord %d", nb, ev->ord);
+		}
+	cr_assert_eq(nb, 2);
 	facts_free(&f);
 }
 
