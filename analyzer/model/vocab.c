@@ -488,10 +488,31 @@ static size_t unsized_builtin(const char *name)
 	return 0;
 }
 
+/* The Linux name of the processors' barrier that NAME ends in, after a
+ * project's prefix ("rte_smp_wmb": "smp_wmb"), or NULL.  A portable code
+ * base names its barriers so and defines them per architecture: on x86,
+ * DPDK's rte_smp_wmb() is a compiler barrier (stores are not reordered
+ * there), dmb ishst on arm64.  The scan reads the x86 headers, but the
+ * name says what the code needs on every processor. */
+static const char *smp_barrier_suffix(const char *name)
+{
+	static const char *const names[] = { "smp_mb", "smp_wmb", "smp_rmb" };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		size_t k = strlen(names[i]);
+
+		if (n > k + 1 && name[n - k - 1] == '_' && strcmp(name + n - k, names[i]) == 0)
+			return names[i];
+	}
+	return NULL;
+}
+
 const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 				     const char *defined_in)
 {
 	const struct vocab_entry *e = find_entry(v, name, defined_in);
+	const char *barrier;
 	size_t base;
 
 	if (!e && name && (base = unsized_builtin(name)) > 0) {
@@ -501,6 +522,8 @@ const struct vocab_entry *vocab_find(const struct vocab *v, const char *name,
 		e = find_entry(v, unsized, defined_in);
 		free(unsized);
 	}
+	if (!e && name && (barrier = smp_barrier_suffix(name)) != NULL)
+		e = find_entry(v, barrier, defined_in);
 	return e && !is_contract(e->op) ? e : NULL;
 }
 

@@ -547,6 +547,47 @@ Test(asm, barrier_as_inline_assembly_in_a_named_macro)
 		   "int reader(void) { while (!READ_ONCE(flag)); smp_mb(); return x; }\n");
 }
 
+/* A project's barrier named as Linux names it (DPDK's rte_smp_wmb) is that
+ * barrier, whatever the scanned architecture's headers make of it: x86's
+ * are compiler barriers.  The same program with a compiler barrier under
+ * another name orders nothing. */
+#define X86_BARRIERS(name) \
+	"#define rte_compiler_barrier() do { asm volatile (\"\" : : : \"memory\"); } while (0)\n" \
+	"#define " name "() rte_compiler_barrier()\n" \
+	"#define READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))\n" \
+	"#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))\n" \
+	"int x, flag;\n"
+
+Test(asm, a_portable_barrier_compiled_for_x86_keeps_its_meaning)
+{
+	expect_one(X86_BARRIERS("rte_smp_wmb")
+		   "void writer(void) { x = 1; rte_smp_wmb(); WRITE_ONCE(flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return x; }\n");
+}
+
+Test(asm, a_compiler_barrier_under_another_name_orders_nothing)
+{
+	expect_one(X86_BARRIERS("rte_io_fence")
+		   "void writer(void) { x = 1; /*W*/ rte_io_fence(); WRITE_ONCE(flag, 1); }\n"
+		   "int reader(void) { while (!smp_load_acquire(&flag)); return x; }\n");
+}
+
+Test(asm, only_a_prefixed_smp_barrier_name_is_taken)
+{
+	struct vocab v = { 0 };
+	char err[256] = "";
+
+	cr_assert_eq(vocab_load(&v, "lkmm", NULL, err, sizeof err), 0, "%s", err);
+	vocab_finish(&v, NULL);
+	cr_assert_not_null(vocab_find(&v, "rte_smp_wmb", NULL));
+	cr_assert_eq(vocab_find(&v, "rte_smp_rmb", NULL)->ord, ORD_RMB);
+	cr_assert_eq(vocab_find(&v, "odp_smp_mb", NULL)->ord, ORD_FULL);
+	cr_assert_null(vocab_find(&v, "rtesmp_wmb", NULL));
+	cr_assert_null(vocab_find(&v, "rte_smp_wmbx", NULL));
+	cr_assert_null(vocab_find(&v, "_smp_wmb", NULL), "a prefix is a name and an underscore");
+	vocab_free(&v);
+}
+
 Test(interprocedural, lock_helpers_taking_a_pointer)
 {
 	/* The lock word reaches the helpers as a parameter: each call is
