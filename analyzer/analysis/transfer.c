@@ -1031,9 +1031,10 @@ void transfer(struct fn_ctx *c, struct state *s, struct event *e)
 			 * (plock's take: xadd, test, sub, retry). */
 			if (e->access == ACC_READ)
 				s->published.n = 0;
-			for (int i = s->published.n - 1; i >= 0; i--)
-				if (same_object(s->published.v[i], e))
-					es_remove_at(&s->published, i);
+			else
+				for (int i = s->published.n - 1; i >= 0; i--)
+					if (same_object(s->published.v[i], e))
+						es_remove_at(&s->published, i);
 			if (reader_kills(e->ord, 0))
 				kill_reads(s);
 			else if (e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL)

@@ -58,43 +58,38 @@ static int same_statement(CXCursor a, CXCursor b)
 	return 1;
 }
 
-struct asm_count {
-	CXCursor target;
-	int n, found;
-};
-
-static enum CXChildVisitResult count_asm(CXCursor c, CXCursor parent, CXClientData d)
+static enum CXChildVisitResult collect_asm(CXCursor c, CXCursor parent, CXClientData d)
 {
-	struct asm_count *k = d;
+	struct ectx *x = d;
 
 	(void)parent;
-	if (k->found)
-		return CXChildVisit_Break;
 	if (clang_getCursorKind(c) == CXCursor_GCCAsmStmt) {
-		if (same_statement(c, k->target)) {
-			k->found = 1;
-			return CXChildVisit_Break;
-		}
-		k->n++;
+		grow(&x->asm_stmts.v, &x->asm_stmts.cap, x->asm_stmts.n + 1, sizeof *x->asm_stmts.v);
+		x->asm_stmts.v[x->asm_stmts.n++] = c;
 	}
 	return CXChildVisit_Recurse;
 }
 
 /* Takes apart asm statement C of the function being walked, from the
- * function as clang prints it.  Returns 0, or -1 when it cannot. */
+ * function as clang prints it.  At the function's first asm statement the
+ * function is printed and its asm statements listed, in the order of its
+ * tree, which is the order of the printed text.  Returns 0, or -1 when it
+ * cannot. */
 static int parts_of(struct ectx *x, CXCursor c, struct asm_parts *out)
 {
-	struct asm_count k = { c, 0, 0 };
 	const char *at;
+	int n = 0;
 
 	if (!x->asm_text) {
 		CXString s = clang_getCursorPrettyPrinted(x->fn_cursor, NULL);
 
 		x->asm_text = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
 		clang_disposeString(s);
+		clang_visitChildren(x->fn_cursor, collect_asm, x);
 	}
-	clang_visitChildren(x->fn_cursor, count_asm, &k);
-	if (!k.found || !(at = asm_nth(x->asm_text, k.n)))
+	while (n < x->asm_stmts.n && !same_statement(x->asm_stmts.v[n], c))
+		n++;
+	if (n == x->asm_stmts.n || !(at = asm_nth(x->asm_text, n)))
 		return -1;
 	return asm_parse(at, out);
 }
@@ -103,6 +98,8 @@ void forget_asm(struct ectx *x)
 {
 	free(x->asm_text);
 	x->asm_text = NULL;
+	free(x->asm_stmts.v);
+	memset(&x->asm_stmts, 0, sizeof x->asm_stmts);
 }
 
 /* Walks memory operand KID as an access of mode M, then makes it the asm's:
@@ -121,12 +118,13 @@ static void memory_access(struct ectx *x, CXCursor kid, enum mode m, const char 
 	e->discarded = discarded;
 }
 
-/* Has operand I an earlier memory operand with the same expression (the
- * "=m" (*dst) and "m" (*dst) of a compare-and-swap: one access)? */
-static int repeats_memory(const struct asm_parts *p, int i, const char *extra)
+/* Has operand I an earlier memory operand (IN_MEMORY) with the same
+ * expression (the "=m" (*dst) and "m" (*dst) of a compare-and-swap: one
+ * access)? */
+static int repeats_memory(const struct asm_parts *p, const unsigned char *in_memory, int i)
 {
 	for (int j = 0; j < i; j++)
-		if (asm_memory_constraint(p->ops[j].constraint, extra) && strcmp(p->ops[j].expr, p->ops[i].expr) == 0)
+		if (in_memory[j] && strcmp(p->ops[j].expr, p->ops[i].expr) == 0)
 			return 1;
 	return 0;
 }
@@ -146,6 +144,7 @@ void walk_asm(struct ectx *x, CXCursor c)
 	struct asm_parts p = { 0 };
 	struct asm_atomicity a;
 	CXCursor *kids;
+	unsigned char *in_memory;         /* per operand: names memory */
 	int n = children(c, &kids), memory = 0, register_out = 0;
 	const char *extra;
 
@@ -161,15 +160,16 @@ void walk_asm(struct ectx *x, CXCursor c)
 	}
 	asm_atomicity_of(p.template, &a);
 	extra = asm_arch_memory_letters(p.template);
+	in_memory = xcalloc((size_t)n + 1, 1);
 	for (int i = 0; i < n; i++) {
-		memory += asm_memory_constraint(p.ops[i].constraint, extra);
-		register_out += p.ops[i].output && !asm_memory_constraint(p.ops[i].constraint, extra);
+		in_memory[i] = (unsigned char)asm_memory_constraint(p.ops[i].constraint, extra);
+		memory += in_memory[i];
+		register_out += p.ops[i].output && !in_memory[i];
 	}
 	/* the inputs' values, read before the instructions run (a "+r"
 	 * output's too) */
 	for (int i = 0; i < n; i++)
-		if ((!p.ops[i].output || strchr(p.ops[i].constraint, '+')) &&
-		    !asm_memory_constraint(p.ops[i].constraint, extra) && !local_operand(kids[i]))
+		if ((!p.ops[i].output || strchr(p.ops[i].constraint, '+')) && !in_memory[i] && !local_operand(kids[i]))
 			walk_expr(x, kids[i], M_READ);
 	/* no atomic memory operand: a fence, or a compiler barrier (an
 	 * atomic that names its memory in the text, lock; addl $0, (%rsp),
@@ -185,7 +185,7 @@ void walk_asm(struct ectx *x, CXCursor c)
 
 		/* (an empty template touches no memory: "+m" (x) there only
 		 * tells the compiler that x may have changed) */
-		if (!a.instructions || !asm_memory_constraint(op->constraint, extra) || repeats_memory(&p, i, extra))
+		if (!a.instructions || !in_memory[i] || repeats_memory(&p, in_memory, i))
 			continue;
 		if (a.atomic) {
 			/* the RMW: its old value comes out in a register
@@ -200,8 +200,9 @@ void walk_asm(struct ectx *x, CXCursor c)
 	}
 	/* register outputs: written after the instructions */
 	for (int i = 0; i < n; i++)
-		if (p.ops[i].output && !asm_memory_constraint(p.ops[i].constraint, extra) && !local_operand(kids[i]))
+		if (p.ops[i].output && !in_memory[i] && !local_operand(kids[i]))
 			walk_expr(x, kids[i], M_WRITE);
+	free(in_memory);
 	free(a.name);
 	asm_parts_free(&p);
 	free(kids);

@@ -76,17 +76,6 @@ static int marks(enum marking m)
 	return m == MARKED_ATOMIC || m == MARKED_VOLATILE;
 }
 
-/* volatile sig_atomic_t talks to a signal handler of the same thread, not
- * to other threads: such accesses are neither data nor flags here. */
-static int is_signal_flag(CXType t)
-{
-	CXString s = clang_getTypeSpelling(t);
-	int r = strstr(clang_getCString(s), "sig_atomic_t") != NULL;
-
-	clang_disposeString(s);
-	return r;
-}
-
 /* Calls FN(W, CTX) for each access W of the function being walked that
  * was made before plain read E, to E's lvalue: the same object, written
  * the same way (me->next both times, *entries both times). */

@@ -89,6 +89,8 @@ struct ectx {
 	char *asm_text;                   /* the function as clang prints it,
 					     once an asm statement asked
 					     (extract_asm.c) */
+	struct { CXCursor *v; int n, cap; } asm_stmts;  /* its asm statements,
+					     in the order of its tree */
 	struct owned_table owned;
 	struct { char **v; int n, cap; } guards;   /* in force now (extract_guards.c) */
 	char **guard_of;                  /* per event index: its guards' items */

@@ -140,6 +140,15 @@ void record_fields(CXType t, struct fields *out)
 		clang_Type_visitFields(t, collect_field, out);
 }
 
+int is_signal_flag(CXType t)
+{
+	CXString s = clang_getTypeSpelling(t);
+	int r = strstr(clang_getCString(s), "sig_atomic_t") != NULL;
+
+	clang_disposeString(s);
+	return r;
+}
+
 /* How deep atomic_type looks into wrappers and arrays of them. */
 #define WRAP_DEPTH 6
 
@@ -171,17 +180,12 @@ static int atomic_type(struct ectx *x, CXType t, int depth)
 	char *usr;
 	uint64_t key;
 	intptr_t *memo;
-	int added;
+	int added, wrapper;
 
 	if (c.kind == CXType_Atomic)
 		return 1;
-	if (clang_isVolatileQualifiedType(t) || clang_isVolatileQualifiedType(c)) {
-		CXString s = clang_getTypeSpelling(t);
-		int signal = strstr(clang_getCString(s), "sig_atomic_t") != NULL;
-
-		clang_disposeString(s);
-		return !signal;
-	}
+	if (clang_isVolatileQualifiedType(t) || clang_isVolatileQualifiedType(c))
+		return !is_signal_flag(t);
 	if (depth >= WRAP_DEPTH)
 		return 0;
 	if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
@@ -195,9 +199,10 @@ static int atomic_type(struct ectx *x, CXType t, int depth)
 		return (int)*memo - 1;
 	*memo = 1;                      /* a record that holds itself: no */
 	clang_Type_visitFields(c, count_atomic_member, &w);
+	wrapper = w.members > 0 && w.atomic == w.members;
 	/* (the walk may have grown the map: the value is looked up again) */
-	*hashmap_put(&x->wrappers, key, NULL) = 1 + (w.members > 0 && w.atomic == w.members);
-	return w.members > 0 && w.atomic == w.members;
+	*hashmap_put(&x->wrappers, key, NULL) = 1 + wrapper;
+	return wrapper;
 }
 
 static enum CXVisitorResult find_atomic_member(CXCursor c, CXClientData d)

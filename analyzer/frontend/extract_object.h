@@ -61,6 +61,11 @@ int is_array_type(CXType t);
  * first; none for another type).  The caller frees out->v. */
 struct fields { CXCursor *v; int n, cap; };
 void record_fields(CXType t, struct fields *out);
+/* Is T sig_atomic_t (through its spelling: a typedef of int)?  volatile
+ * sig_atomic_t talks to a signal handler of the same thread, not to other
+ * threads: such accesses are neither data nor flags, and such a member
+ * says nothing of sharing. */
+int is_signal_flag(CXType t);
 /* Has struct or union T a member that is an atomic: a scalar declared
  * _Atomic or volatile (but volatile sig_atomic_t), an array of them, or a
  * wrapper whose members are all atomics (rte_atomic16_t; an array of
