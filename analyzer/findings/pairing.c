@@ -149,14 +149,38 @@ struct writer {
 	const struct analysis *a;
 	struct sites *sites;       /* the pairings found, one finding per site */
 	signed char *lock_cache;   /* under_common_lock per object: -1 unknown */
+	struct object_row *rows;   /* the objects table's rows, per object */
 	struct seqlocks seq;       /* the tree's sequence locks (seqlock.h) */
 	int external;              /* the profiles declare memory external
 				      (external.h) */
 };
 
+/* An object's row in the objects table, and the name it was last
+ * interned with (an event's string, alive until the analysis is freed). */
+struct object_row {
+	long long id;              /* 0: not interned yet */
+	const char *name;
+};
+
+/* The objects table's row of E's object.  A tree's candidates name the
+ * same few thousand objects hundreds of thousands of times (Open
+ * vSwitch: 140,000 candidates, 10,000 objects), and each interning is a
+ * query and an update: the row is kept per analysis object (E's oid; the
+ * analysis interns one per key) and asked again only when the object
+ * comes with another name, of which kdb_intern keeps the least. */
 static long long object_id(struct writer *w, const struct event *e)
 {
-	return findings_object(w->tx, e->object, e->display ? e->display : e->object);
+	const char *name = e->display ? e->display : e->object;
+	struct object_row *r;
+
+	if (e->oid < 0 || e->oid >= analysis_objects(w->a))
+		return findings_object(w->tx, e->object, name);
+	r = &w->rows[e->oid];
+	if (r->id <= 0 || strcmp(r->name, name) != 0) {
+		r->id = findings_object(w->tx, e->object, name);
+		r->name = name;
+	}
+	return r->id;
 }
 
 static long long store_candidate(struct writer *w, const char *side, const struct candidate *c)
@@ -911,7 +935,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 		  const char *root, long long scan_id, struct finding_counts *counts,
 		  char *err, size_t errlen)
 {
-	struct writer w = { NULL, a, sites_new(), NULL, { 0 }, vocab_declares_external(vocab) };
+	struct writer w = { .a = a, .sites = sites_new(), .external = vocab_declares_external(vocab) };
 	int rc;
 
 	memset(counts, 0, sizeof *counts);
@@ -921,6 +945,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	}
 	w.lock_cache = xmalloc((size_t)analysis_objects(a) + 1);
 	memset(w.lock_cache, -1, (size_t)analysis_objects(a) + 1);
+	w.rows = xcalloc((size_t)analysis_objects(a) + 1, sizeof *w.rows);
 	seqlocks_find(a, &w.seq);
 	seqlock_findings(&w, a, vocab);
 	writer_findings(&w, a, vocab);
@@ -937,6 +962,7 @@ int pairing_store(sqlite3 *db, const struct analysis *a, const struct vocab *voc
 	rc = findings_commit(w.tx, err, errlen);
 	sites_free(w.sites);
 	free(w.lock_cache);
+	free(w.rows);
 	seqlocks_free(&w.seq);
 	links_forget();
 	locksets_forget();
