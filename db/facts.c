@@ -5,6 +5,7 @@
 #include "db.h"
 #include "analyzer/model/hashmap.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,7 +314,168 @@ static int index_of(const char *const *names, int n, const char *s)
 	return 0;
 }
 
-int store_load_functions(sqlite3 *db, struct function **out, int *n)
+/* One function's blocks, edges and events, read through one connection:
+ * the statements of one reading thread. */
+struct body_reader {
+	sqlite3 *db;
+	sqlite3_stmt *es, *gs;
+};
+
+static void body_reader_open(struct body_reader *r, sqlite3 *db)
+{
+	r->db = db;
+	r->es = kdb_prepare(db,
+		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, coalesce(e.display, o.display),"
+		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col, e.discarded FROM events e"
+		" LEFT JOIN objects o ON o.id = e.object_id JOIN files fl ON fl.id = e.file_id"
+		" WHERE e.function_id = ? ORDER BY e.block, e.seq");
+	r->gs = kdb_prepare(db, "SELECT src, dst FROM cfg_edges WHERE function_id = ?");
+}
+
+static void body_reader_close(struct body_reader *r)
+{
+	sqlite3_finalize(r->es);
+	sqlite3_finalize(r->gs);
+}
+
+/* Reads the edges and events of F, whose row (id, blocks) is read already.
+ * Returns 0, or -1 when a read fails. */
+static int read_body(struct body_reader *r, struct function *f)
+{
+	sqlite3_stmt *es = r->es, *gs = r->gs;
+	int rc;
+
+	sqlite3_bind_int64(gs, 1, f->id);
+	while ((rc = sqlite3_step(gs)) == SQLITE_ROW) {
+		int src = sqlite3_column_int(gs, 0), dst = sqlite3_column_int(gs, 1);
+
+		if (src < f->nblocks && dst < f->nblocks)
+			block_add_edge(f, src, dst);
+	}
+	sqlite3_reset(gs);
+	if (rc != SQLITE_DONE)
+		return -1;
+	sqlite3_bind_int64(es, 1, f->id);
+	while ((rc = sqlite3_step(es)) == SQLITE_ROW) {
+		int b = sqlite3_column_int(es, 1);
+		struct event *e;
+
+		if (b >= f->nblocks)
+			continue;
+		e = block_add_event(&f->blocks[b]);
+		e->id = sqlite3_column_int64(es, 0);
+		e->func = f->name;
+		e->index = sqlite3_column_int(es, 2);
+		e->kind = index_of(kind_names, 6, (const char *)sqlite3_column_text(es, 3));
+		e->access = index_of(acc_names, 4, (const char *)sqlite3_column_text(es, 4));
+		e->marked = sqlite3_column_int(es, 5);
+		ord_parse((const char *)sqlite3_column_text(es, 6), &e->ord);
+		e->object = col_dup(es, 7);
+		e->display = col_dup(es, 8);
+		e->name = col_dup(es, 9);
+		e->target = col_dup(es, 10);
+		e->defines = col_dup(es, 11);
+		e->uses = col_dup(es, 12);
+		e->args = col_dup(es, 13);
+		e->file = col_dup(es, 14);
+		e->line = sqlite3_column_int(es, 15);
+		e->col = sqlite3_column_int(es, 16);
+		e->discarded = sqlite3_column_int(es, 17);
+		event_parse_items(e);
+	}
+	sqlite3_reset(es);
+	if (rc != SQLITE_DONE)
+		return -1;
+	function_number_locals(f);
+	return 0;
+}
+
+/* The functions' bodies, shared out among the reading threads: each
+ * claims the next CHUNK functions until none is left.  Each function is
+ * read alone into its own slot, so the result does not depend on which
+ * thread read it. */
+struct body_share {
+	struct function *fns;
+	int nfns;
+	const char *path;           /* the database, for the helpers' connections */
+	pthread_mutex_t lock;
+	int next;                   /* the first function no thread has claimed */
+	int failed;                 /* a read failed: the others stop */
+};
+
+#define BODY_CHUNK 64
+
+/* Reads claimed functions through R until none is left or a read fails. */
+static void read_bodies(struct body_share *sh, struct body_reader *r)
+{
+	for (;;) {
+		int from, to, bad = 0;
+
+		pthread_mutex_lock(&sh->lock);
+		from = sh->failed ? sh->nfns : sh->next;
+		to = from + BODY_CHUNK < sh->nfns ? from + BODY_CHUNK : sh->nfns;
+		sh->next = to;
+		pthread_mutex_unlock(&sh->lock);
+		if (from >= to)
+			return;
+		for (int i = from; i < to && !bad; i++)
+			bad = read_body(r, &sh->fns[i]) < 0;
+		if (bad) {
+			pthread_mutex_lock(&sh->lock);
+			sh->failed = 1;
+			pthread_mutex_unlock(&sh->lock);
+			return;
+		}
+	}
+}
+
+/* A helper thread: its own read-only connection (a connection is used by
+ * one thread at a time here; readers of one database do not block each
+ * other).  A helper that cannot open one reads nothing: the others take
+ * its share. */
+static void *body_helper(void *arg)
+{
+	struct body_share *sh = arg;
+	struct body_reader r;
+	char err[256];
+	sqlite3 *db = kdb_open(sh->path, KDB_READ_ONLY, err, sizeof err);
+
+	if (!db)
+		return NULL;
+	body_reader_open(&r, db);
+	read_bodies(sh, &r);
+	body_reader_close(&r);
+	kdb_close(db);
+	return NULL;
+}
+
+/* The bodies of FNS (N of them) through DB and up to THREADS - 1 helper
+ * threads.  Returns 0, or -1 when a read failed. */
+static int read_all_bodies(sqlite3 *db, struct function *fns, int n, int threads)
+{
+	struct body_share sh = { fns, n, sqlite3_db_filename(db, "main"), PTHREAD_MUTEX_INITIALIZER, 0, 0 };
+	pthread_t *helpers = NULL;
+	int nhelpers = 0;
+	struct body_reader r;
+
+	/* (an in-memory database has no file a helper could open) */
+	if (threads > 1 && sh.path && *sh.path && n > BODY_CHUNK) {
+		helpers = xcalloc((size_t)threads - 1, sizeof *helpers);
+		for (int i = 0; i < threads - 1; i++)
+			if (pthread_create(&helpers[nhelpers], NULL, body_helper, &sh) == 0)
+				nhelpers++;
+	}
+	body_reader_open(&r, db);
+	read_bodies(&sh, &r);
+	body_reader_close(&r);
+	for (int i = 0; i < nhelpers; i++)
+		pthread_join(helpers[i], NULL);
+	free(helpers);
+	pthread_mutex_destroy(&sh.lock);
+	return sh.failed ? -1 : 0;
+}
+
+int store_load_functions(sqlite3 *db, int threads, struct function **out, int *n)
 {
 	sqlite3_stmt *fs = kdb_prepare(db,
 		"WITH " HARNESS_CTE
@@ -336,15 +498,12 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		"   FROM functions f2 JOIN translation_units t2 ON t2.id = f2.tu_id"
 		"   JOIN files p2 ON p2.id = t2.file_id) WHERE rn = 1)"
 		" ORDER BY tf.path, fn.id");
-	sqlite3_stmt *es = kdb_prepare(db,
-		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, coalesce(e.display, o.display),"
-		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col, e.discarded FROM events e"
-		" LEFT JOIN objects o ON o.id = e.object_id JOIN files fl ON fl.id = e.file_id"
-		" WHERE e.function_id = ? ORDER BY e.block, e.seq");
-	sqlite3_stmt *gs = kdb_prepare(db, "SELECT src, dst FROM cfg_edges WHERE function_id = ?");
 	struct function *fns = NULL;
 	int count = 0, cap = 0, rc;
 
+	/* The rows first (a fraction of the time), then the bodies, which
+	 * several threads read: Open vSwitch's 17,000 functions take 2 s of
+	 * a -j 2 scan read by one. */
 	while ((rc = sqlite3_step(fs)) == SQLITE_ROW) {
 		struct function *f;
 
@@ -364,53 +523,9 @@ int store_load_functions(sqlite3 *db, struct function **out, int *n)
 		f->per_tu = sqlite3_column_int(fs, 11);
 		for (int b = sqlite3_column_int(fs, 9); b > 0; b--)
 			function_add_block(f);
-		sqlite3_bind_int64(gs, 1, f->id);
-		while ((rc = sqlite3_step(gs)) == SQLITE_ROW) {
-			int src = sqlite3_column_int(gs, 0), dst = sqlite3_column_int(gs, 1);
-
-			if (src < f->nblocks && dst < f->nblocks)
-				block_add_edge(f, src, dst);
-		}
-		sqlite3_reset(gs);
-		if (rc != SQLITE_DONE)
-			break;
-		sqlite3_bind_int64(es, 1, f->id);
-		while ((rc = sqlite3_step(es)) == SQLITE_ROW) {
-			int b = sqlite3_column_int(es, 1);
-			struct event *e;
-
-			if (b >= f->nblocks)
-				continue;
-			e = block_add_event(&f->blocks[b]);
-			e->id = sqlite3_column_int64(es, 0);
-			e->func = f->name;
-			e->index = sqlite3_column_int(es, 2);
-			e->kind = index_of(kind_names, 6, (const char *)sqlite3_column_text(es, 3));
-			e->access = index_of(acc_names, 4, (const char *)sqlite3_column_text(es, 4));
-			e->marked = sqlite3_column_int(es, 5);
-			ord_parse((const char *)sqlite3_column_text(es, 6), &e->ord);
-			e->object = col_dup(es, 7);
-			e->display = col_dup(es, 8);
-			e->name = col_dup(es, 9);
-			e->target = col_dup(es, 10);
-			e->defines = col_dup(es, 11);
-			e->uses = col_dup(es, 12);
-			e->args = col_dup(es, 13);
-			e->file = col_dup(es, 14);
-			e->line = sqlite3_column_int(es, 15);
-			e->col = sqlite3_column_int(es, 16);
-			e->discarded = sqlite3_column_int(es, 17);
-			event_parse_items(e);
-		}
-		sqlite3_reset(es);
-		if (rc != SQLITE_DONE)
-			break;
-		function_number_locals(f);
 	}
 	sqlite3_finalize(fs);
-	sqlite3_finalize(es);
-	sqlite3_finalize(gs);
-	if (rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE || read_all_bodies(db, fns, count, threads) < 0) {
 		/* a failed read must not pass for a smaller tree */
 		for (int i = 0; i < count; i++)
 			function_free(&fns[i]);

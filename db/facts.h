@@ -48,9 +48,12 @@ int store_orphaned_tus(sqlite3 *db, struct stored_tu **out, int *n);
 void stored_tus_free(struct stored_tu *v, int n);
 
 /* Loads all functions.  *OUT is an array of *N functions (free with
- * function_free on each, then free). Event ids are filled in.  Returns 0,
- * or -1 (nothing loaded) when a read fails. */
-int store_load_functions(sqlite3 *db, struct function **out, int *n);
+ * function_free on each, then free). Event ids are filled in.  Their
+ * bodies are read by up to THREADS threads, the others through read-only
+ * connections of their own to DB's file (none is written meanwhile); the
+ * result does not depend on THREADS.  Returns 0, or -1 (nothing loaded)
+ * when a read fails. */
+int store_load_functions(sqlite3 *db, int threads, struct function **out, int *n);
 
 
 #endif

@@ -430,7 +430,7 @@ int scan_run(const struct scan_options *o)
 	 * the profiles being part of every TU's flags hash). */
 	if (njobs == 0 && vanished == 0 && reparsed == 0 && previous_scan_done(db, scan_id)) {
 		count_findings(db, &counts);
-	} else if (store_load_functions(db, &fns, &nfns) < 0) {
+	} else if (store_load_functions(db, o->jobs, &fns, &nfns) < 0) {
 		fprintf(stderr, "kcsan-scan scan: cannot read the facts back: %s\n", sqlite3_errmsg(db));
 		status = 2;
 	} else {
