@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyzer/driver/hugepages.h"
 #include "commands.h"
 #include "options.h"
 
@@ -50,6 +51,9 @@ int main(int argc, char **argv)
 		printf("kcsan-scan %s\n", KCSAN_VERSION);
 		return 0;
 	}
+	/* (only the scan: the programs `run` starts inherit its environment) */
+	if (strcmp(argv[1], "scan") == 0)
+		scan_prefer_huge_pages(argv);
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
