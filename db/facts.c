@@ -314,16 +314,14 @@ static int index_of(const char *const *names, int n, const char *s)
 	return 0;
 }
 
-/* One function's blocks, edges and events, read through one connection:
- * the statements of one reading thread. */
+/* The statements of one reading thread, on its own connection: a
+ * function's events (es) and its control-flow edges (gs). */
 struct body_reader {
-	sqlite3 *db;
 	sqlite3_stmt *es, *gs;
 };
 
 static void body_reader_open(struct body_reader *r, sqlite3 *db)
 {
-	r->db = db;
 	r->es = kdb_prepare(db,
 		"SELECT e.id, e.block, e.seq, e.kind, e.access, e.marked, e.ord, o.key, coalesce(e.display, o.display),"
 		" e.name, e.target, e.defines, e.uses, e.args, fl.path, e.line, e.col, e.discarded FROM events e"
@@ -391,7 +389,7 @@ static int read_body(struct body_reader *r, struct function *f)
 }
 
 /* The functions' bodies, shared out among the reading threads: each
- * claims the next CHUNK functions until none is left.  Each function is
+ * claims the next BODY_CHUNK functions until none is left.  Each function is
  * read alone into its own slot, so the result does not depend on which
  * thread read it. */
 struct body_share {
