@@ -20,7 +20,7 @@ int cmd_scan(int argc, char **argv)
 	const struct kopt opts[] = {
 		{ "db", 0, KOPT_STRING, &db, "FILE", "database to write (default ./kcsan.db)" },
 		{ "build-dir", 'p', KOPT_STRING, &build_dir, "DIR", "read DIR/compile_commands.json" },
-		{ "jobs", 'j', KOPT_INT, &jobs, "N", "parse N translation units at once, and run the analysis in up to N threads (default: cores)" },
+		{ "jobs", 'j', KOPT_INT, &jobs, "N", "parse N translation units at once, then load and analyse the tree in up to N threads (default: cores)" },
 		{ "profile", 0, KOPT_LIST, &profiles, "NAME|FILE", "add a vocabulary profile (repeatable)" },
 		{ "quiet", 'q', KOPT_FLAG, &quiet, NULL, "do not print the summary line" },
 		{ "times", 0, KOPT_FLAG, &times, NULL, "print the time each phase took" },
