@@ -238,7 +238,10 @@ static void walk_jumps(struct ectx *x, CXCursor c, const char *sink, int when_tr
 	} else if (constant_condition(c, &value)) {
 		/* while (1), do ... while (0), if (sizeof(long) == 8): one
 		 * way only.  With the other edge, a path left while (1) at its
-		 * head, past the body that takes a lock before the break. */
+		 * head, past the body that takes a lock before the break.  Its
+		 * accesses are still made: clang folds (c = 1, 1) too, the
+		 * side effect ignored (a literal makes none). */
+		walk_expr(x, c, M_READ);
 		block_add_edge(x->fn, x->cur, value ? when_true : when_false);
 	} else {
 		x->cond_succ = false_first ? 2 : 1;
