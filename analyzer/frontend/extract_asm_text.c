@@ -406,8 +406,6 @@ enum ord asm_access_order(const char *template, int write)
 	return ORD_RELAXED;
 }
 
-/* The start of the Nth asm statement in TEXT (a function as clang prints
- * it), or NULL. */
 static int ident_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_';
@@ -424,6 +422,8 @@ static int starts_statement(const char *text, const char *s)
 	return s == text || strchr("\n{};:", s[-1]) != NULL;
 }
 
+/* (see extract_asm_text.h) Only a word "asm" that starts a statement,
+ * outside string literals, counts. */
 const char *asm_nth(const char *text, int n)
 {
 	for (const char *s = text; *s; s++) {

@@ -222,8 +222,6 @@ static void record_copy(struct ectx *x, CXCursor c, enum mode m, const char *use
 	free(display);
 }
 
-/* Emits the access of lvalue C (already stripped) in mode M, after walking
- * the sub-expressions that compute its address. */
 /* Is BASE, the struct (or pointer to it) whose member is accessed, of a
  * type with an atomic member (extract_object.c, has_atomic_member)? */
 static int of_shared_type(struct ectx *x, CXCursor base)
@@ -235,6 +233,8 @@ static int of_shared_type(struct ectx *x, CXCursor base)
 	return t.kind == CXType_Record && has_atomic_member(x, t);
 }
 
+/* Emits the access of lvalue C (already stripped) in mode M, after walking
+ * the sub-expressions that compute its address. */
 static void lvalue_access(struct ectx *x, CXCursor c, enum mode m)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
